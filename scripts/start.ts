@@ -1,0 +1,22 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+// `npm start` builds the client when it is missing or older than its sources, then serves.
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+const built = resolve("dist/client/index.html");
+const sources = Math.max(newestMtime(resolve("src/client")), newestMtime(resolve("src/shared")), statSync(resolve("index.html")).mtimeMs);
+if (!existsSync(built) || statSync(built).mtimeMs < sources) {
+  console.log("Building the web app...");
+  const result = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+await import("../src/server/main.ts");

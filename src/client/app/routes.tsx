@@ -1,0 +1,87 @@
+import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
+import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
+import { Footer } from "#client/components/layout/footer.tsx";
+import { Header } from "#client/components/layout/header.tsx";
+import { Spinner } from "#client/components/ui/misc.tsx";
+import { paths } from "#client/config/paths.ts";
+import { useCurrentUser } from "#client/features/auth/api.ts";
+
+const LandingPage = lazy(() => import("#client/features/landing/landing-page.tsx"));
+const LoginPage = lazy(() => import("#client/features/auth/login-page.tsx"));
+const ResetPasswordPage = lazy(() => import("#client/features/auth/reset-password-page.tsx"));
+const TermsPage = lazy(() => import("#client/features/legal/terms-page.tsx"));
+const PrivacyPage = lazy(() => import("#client/features/legal/privacy-page.tsx"));
+const NotFoundPage = lazy(() => import("#client/features/site/not-found-page.tsx"));
+const ComingNextPage = lazy(() => import("#client/features/site/coming-next-page.tsx"));
+const CataloguePage = lazy(() => import("#client/features/catalogue/catalogue-page.tsx"));
+const CourseDetailPage = lazy(() => import("#client/features/courses/course-detail-page.tsx"));
+const LessonPage = lazy(() => import("#client/features/courses/lesson-page.tsx"));
+
+function Layout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" className="flex-1">
+        <Suspense fallback={<Spinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+/** Spec: the spinner stays until about 100 ms after the first sign-in state report. */
+function useAuthSettled(loading: boolean) {
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (loading) return;
+    const timer = setTimeout(() => setSettled(true), 100);
+    return () => clearTimeout(timer);
+  }, [loading]);
+  return settled;
+}
+
+function RequireSignedIn({ signedIn, children }: { signedIn: boolean; children: ReactNode }) {
+  const location = useLocation();
+  if (!signedIn) return <Navigate to={`${paths.login}?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  return children;
+}
+
+export function AppRoutes() {
+  const { user, loading } = useCurrentUser();
+  const settled = useAuthSettled(loading);
+  if (!settled) return <Spinner label="Checking your sign-in" />;
+  const signedIn = !!user;
+  const member = (element: ReactNode) => <RequireSignedIn signedIn={signedIn}>{element}</RequireSignedIn>;
+  const next = (title: string) => <ComingNextPage title={title} />;
+
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route path={paths.home} element={signedIn ? <CataloguePage /> : <LandingPage />} />
+        <Route path={paths.login} element={signedIn ? <Navigate to={paths.home} replace /> : <LoginPage />} />
+        <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={paths.terms} element={<TermsPage />} />
+        <Route path={paths.privacy} element={<PrivacyPage />} />
+        <Route path="/course/:courseId" element={<CourseDetailPage />} />
+        <Route path="/course/:courseId/lesson/:lessonId" element={<LessonPage />} />
+        <Route path="/course/:courseId/quiz/:moduleId" element={next("Module quiz")} />
+        <Route path="/course/:courseId/certificate" element={member(next("Certificate"))} />
+        <Route path={paths.myLearning} element={member(next("My Learning"))} />
+        <Route path={paths.certificates} element={member(next("My Certificates"))} />
+        <Route path={paths.adminEnrollments} element={member(next("Admin enrollment"))} />
+        <Route path={paths.profile} element={member(next("Profile"))} />
+        <Route path={paths.checkoutSuccess} element={member(next("Checkout"))} />
+        <Route path="/checkout/:courseId" element={member(next("Checkout"))} />
+        <Route path="/firebase-checkout/:courseId" element={member(next("Checkout"))} />
+        <Route path="/simple-checkout/:courseId" element={member(next("Checkout"))} />
+        <Route path="/dashboard" element={<Navigate to={paths.home} replace />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

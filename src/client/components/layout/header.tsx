@@ -1,0 +1,95 @@
+import { Menu, X } from "lucide-react";
+import { useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import { paths } from "#client/config/paths.ts";
+import { signOut, useCurrentUser } from "#client/features/auth/api.ts";
+import { useSiteConfig } from "#client/features/site/api.ts";
+import { ExternalLink } from "./external-link.tsx";
+
+const navClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100"}`;
+const plainClass = "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100";
+
+export function Logo() {
+  return (
+    <Link to={paths.home} className="flex items-center gap-2 font-serif text-lg font-bold text-brand-900">
+      <img src="/favicon.svg" alt="" width={32} height={32} />
+      <span>Holistic Wellness Academy</span>
+    </Link>
+  );
+}
+
+export function Header() {
+  const { user } = useCurrentUser();
+  const site = useSiteConfig();
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  const [lastPath, setLastPath] = useState(location.pathname);
+  if (lastPath !== location.pathname) {
+    setLastPath(location.pathname);
+    setOpen(false);
+  }
+
+  const logout = async () => {
+    await signOut();
+    window.location.assign(paths.home);
+  };
+
+  const links = (
+    <>
+      {user ? (
+        <>
+          <NavLink to={paths.home} end className={navClass}>Courses</NavLink>
+          <NavLink to={paths.myLearning} className={navClass}>My Learning</NavLink>
+          <NavLink to={paths.certificates} className={navClass}>Certificates</NavLink>
+          {user.role === "admin" && <NavLink to={paths.adminEnrollments} className={navClass}>Admin</NavLink>}
+        </>
+      ) : null}
+      {site.storeUrl && <ExternalLink href={site.storeUrl} className={plainClass}>Store</ExternalLink>}
+      {site.practitionerAppUrl && <ExternalLink href={site.practitionerAppUrl} className={plainClass}>Practitioner App</ExternalLink>}
+      {!user &&
+        (site.marketplaceUrl ? (
+          <ExternalLink href={site.marketplaceUrl} className={plainClass}>Get Certified</ExternalLink>
+        ) : (
+          <Link to={`${paths.login}?tab=signup`} className={plainClass}>Get Certified</Link>
+        ))}
+    </>
+  );
+
+  const account = user ? (
+    <div className="flex items-center gap-3">
+      <Link to={paths.profile} aria-label={`Your profile (${user.email})`} className="flex h-9 w-9 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
+        {(user.email?.[0] ?? "U").toUpperCase()}
+      </Link>
+      <button type="button" onClick={logout} className={plainClass}>Logout</button>
+    </div>
+  ) : (
+    <Link to={paths.login} className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">Sign In</Link>
+  );
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-line bg-white/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+        <Logo />
+        <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">{links}</nav>
+        <div className="hidden lg:block">{account}</div>
+        <button
+          type="button"
+          className="rounded-md p-2 text-slate-700 hover:bg-slate-100 lg:hidden"
+          aria-expanded={open}
+          aria-controls="mobile-menu"
+          aria-label={open ? "Close menu" : "Open menu"}
+          onClick={() => setOpen((v) => !v)}
+        >
+          {open ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
+        </button>
+      </div>
+      {open && (
+        <div id="mobile-menu" className="border-t border-line px-4 pb-4 lg:hidden">
+          <nav aria-label="Mobile" className="flex flex-col gap-1 pt-2">{links}</nav>
+          <div className="mt-3 border-t border-line pt-3">{account}</div>
+        </div>
+      )}
+    </header>
+  );
+}

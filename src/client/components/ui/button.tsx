@@ -1,0 +1,27 @@
+import { Slot } from "radix-ui";
+import type { ButtonHTMLAttributes } from "react";
+
+const variants = {
+  primary: "bg-brand-700 text-white hover:bg-brand-800 disabled:bg-slate-400",
+  secondary: "bg-white text-brand-800 border border-brand-700 hover:bg-brand-50 disabled:text-slate-500 disabled:border-slate-300",
+  ghost: "text-slate-700 hover:bg-slate-100",
+  danger: "bg-danger text-white hover:bg-red-800",
+  light: "bg-white text-brand-900 hover:bg-brand-50",
+} as const;
+const sizes = { sm: "h-9 px-3 text-sm", md: "h-11 px-5 text-sm", lg: "h-12 px-6 text-base" } as const;
+
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: keyof typeof variants;
+  size?: keyof typeof sizes;
+  /** Render the child element (a link) with button styles. */
+  asChild?: boolean;
+}
+
+export function buttonClasses(variant: keyof typeof variants = "primary", size: keyof typeof sizes = "md", extra = "") {
+  return `inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed ${variants[variant]} ${sizes[size]} ${extra}`;
+}
+
+export function Button({ variant = "primary", size = "md", asChild, className = "", type, ...props }: ButtonProps) {
+  const Comp = asChild ? Slot.Root : "button";
+  return <Comp className={buttonClasses(variant, size, className)} {...(asChild ? {} : { type: type ?? "button" })} {...props} />;
+}

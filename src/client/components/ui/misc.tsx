@@ -1,0 +1,54 @@
+import type { HTMLAttributes, ReactNode } from "react";
+import type { Level } from "#shared/schemas/courses.ts";
+
+export function Card({ className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={`rounded-2xl border border-line bg-surface shadow-sm ${className}`} {...props} />;
+}
+
+const levelClasses: Record<Level, string> = {
+  Beginner: "bg-level-beginner-bg text-level-beginner",
+  Intermediate: "bg-level-intermediate-bg text-level-intermediate",
+  Advanced: "bg-level-advanced-bg text-level-advanced",
+  Bonus: "bg-level-bonus-bg text-level-bonus",
+};
+
+export function LevelBadge({ level }: { level: Level }) {
+  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${levelClasses[level]}`}>{level}</span>;
+}
+
+export function Badge({ children, className = "" }: { children: ReactNode; className?: string }) {
+  return <span className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold ${className}`}>{children}</span>;
+}
+
+export function ProgressBar({ value, label, className = "" }: { value: number; label: string; className?: string }) {
+  const clamped = Math.max(0, Math.min(100, Math.round(value)));
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={clamped}
+      className={`h-2 w-full overflow-hidden rounded-full bg-slate-200 ${className}`}
+    >
+      <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${clamped}%` }} />
+    </div>
+  );
+}
+
+export function Skeleton({ className = "" }: { className?: string }) {
+  return <div aria-hidden="true" className={`animate-pulse rounded-md bg-slate-200 ${className}`} />;
+}
+
+export function Spinner({ label = "Loading" }: { label?: string }) {
+  return (
+    <div role="status" className="flex min-h-[50vh] items-center justify-center">
+      <div className="h-10 w-10 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700" />
+      <span className="sr-only">{label}</span>
+    </div>
+  );
+}
+
+export function PageContainer({ children, className = "" }: { children: ReactNode; className?: string }) {
+  return <div className={`mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-8 ${className}`}>{children}</div>;
+}

@@ -1,0 +1,50 @@
+import { Toast as RadixToast } from "radix-ui";
+import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
+
+export interface ToastInput {
+  title: string;
+  description?: string;
+  variant?: "default" | "destructive";
+}
+interface ToastItem extends ToastInput {
+  id: number;
+}
+
+const ToastContext = createContext<(toast: ToastInput) => void>(() => {});
+
+// Spec: one toast at a time, auto-close after 5000 ms, swipe threshold 50 px.
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [current, setCurrent] = useState<ToastItem | null>(null);
+  const show = useCallback((toast: ToastInput) => setCurrent({ ...toast, id: Date.now() + Math.random() }), []);
+  return (
+    <ToastContext.Provider value={show}>
+      <RadixToast.Provider duration={5000} swipeThreshold={50} label="Notification">
+        {children}
+        {current && (
+          <RadixToast.Root
+            key={current.id}
+            data-testid="toast"
+            data-variant={current.variant ?? "default"}
+            onOpenChange={(open) => !open && setCurrent(null)}
+            className={`pointer-events-auto flex w-full items-start gap-3 rounded-xl border p-4 shadow-lg ${
+              current.variant === "destructive" ? "border-red-300 bg-red-50 text-red-900" : "border-line bg-white text-ink"
+            }`}
+          >
+            <div className="flex-1">
+              <RadixToast.Title className="font-semibold">{current.title}</RadixToast.Title>
+              {current.description && <RadixToast.Description className="mt-1 text-sm">{current.description}</RadixToast.Description>}
+            </div>
+            <RadixToast.Close aria-label="Close notification" className="rounded px-2 text-lg leading-none">
+              ×
+            </RadixToast.Close>
+          </RadixToast.Root>
+        )}
+        <RadixToast.Viewport className="fixed right-0 bottom-0 z-50 flex w-full max-w-sm flex-col gap-2 p-4 outline-none" />
+      </RadixToast.Provider>
+    </ToastContext.Provider>
+  );
+}
+
+export function useToast() {
+  return useContext(ToastContext);
+}

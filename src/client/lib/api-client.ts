@@ -1,0 +1,51 @@
+/** An API error whose message is the spec's '{status}: {body text}'. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    message: string,
+  ) {
+    super(message);
+  }
+  /** The server's `message` field, when the body is our JSON error shape. */
+  get serverMessage(): string | undefined {
+    try {
+      const parsed = JSON.parse(this.body) as { message?: unknown };
+      return typeof parsed.message === "string" ? parsed.message : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: "include",
+    headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) {
+    const text = await response.text();
+    throw new ApiError(response.status, text, `${response.status}: ${text || response.statusText}`);
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+export const api = {
+  get: <T>(path: string) => apiRequest<T>("GET", path),
+  post: <T>(path: string, body?: unknown) => apiRequest<T>("POST", path, body ?? {}),
+  put: <T>(path: string, body?: unknown) => apiRequest<T>("PUT", path, body ?? {}),
+};
+
+/** For reads where 401 means 'nobody is signed in' rather than an error. */
+export async function getOrNullOn401<T>(path: string): Promise<T | null> {
+  try {
+    return await api.get<T>(path);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}

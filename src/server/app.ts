@@ -1,0 +1,84 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import compress from "@fastify/compress";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { createAuth, type Auth } from "./auth/auth.ts";
+import type { Config } from "./config.ts";
+import type { Database } from "./db/database.ts";
+import { createMailer, type Mailer } from "./mail/mailer.ts";
+import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { configRoutes } from "./modules/config/config.routes.ts";
+import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
+import { coursesRoutes } from "./modules/courses/courses.routes.ts";
+import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
+import { registerAuth } from "./plugins/auth.ts";
+import { registerErrorHandling } from "./plugins/errors.ts";
+import { registerSecurity } from "./plugins/security.ts";
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  mailer?: Mailer;
+  /** Folder of the built client; not served when missing (API-only tests). */
+  clientDir?: string;
+  logger?: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    deps: { config: Config; database: Database; auth: Auth; mailer: Mailer; catalogue: CourseCatalogue };
+  }
+}
+
+export async function buildApp({ config, database, mailer, clientDir = resolve("dist/client"), logger = false }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ? { level: "info" } : false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const mail = mailer ?? createMailer(config, app.log);
+  const auth = createAuth({ config, db: database.db, engine: database.engine, mailer: mail });
+  const catalogue = new CourseCatalogue(database.db);
+  app.decorate("deps", { config, database, auth, mailer: mail, catalogue });
+  app.addHook("onClose", async () => catalogue.dispose());
+
+  registerErrorHandling(app);
+  registerSecurity(app, config);
+  await app.register(compress, { threshold: 1024 });
+  registerAuth(app, auth, config);
+
+  await app.register(authRoutes);
+  await app.register(configRoutes(config));
+  await app.register(coursesRoutes(catalogue));
+  await app.register(enrollmentsRoutes);
+
+  const hasClient = existsSync(resolve(clientDir, "index.html"));
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders(reply, path) {
+        reply.header("cache-control", path.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0];
+    if (path.startsWith("/api/") || path === "/api" || !hasClient || (request.method !== "GET" && request.method !== "HEAD")) {
+      return reply.status(404).send({ message: "Not found" });
+    }
+    // History fallback: client routes get the app shell.
+    return reply.header("cache-control", "no-cache").sendFile("index.html");
+  });
+
+  return app;
+}

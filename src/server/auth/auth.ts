@@ -1,0 +1,100 @@
+import { betterAuth } from "better-auth";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import type { Kysely } from "kysely";
+import type { Config } from "../config.ts";
+import type { Engine } from "../db/database.ts";
+import type { DB } from "../db/schema.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./common-passwords.ts";
+
+/** Header our server sets from the socket address (never from the client) for Better Auth's rate limiter. */
+export const CLIENT_IP_HEADER = "x-academy-client-ip";
+
+export interface AuthDeps {
+  config: Config;
+  db: Kysely<DB>;
+  engine: Engine;
+  mailer: Mailer;
+  onUserCreated?: (user: { id: string; email: string }) => Promise<void>;
+}
+
+export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDeps) {
+  return betterAuth({
+    appName: "Holistic Wellness Academy",
+    baseURL: config.appUrl,
+    basePath: "/api/auth",
+    secret: config.authSecret,
+    database: { db: db as Kysely<any>, type: engine },
+    trustedOrigins: config.env === "development" ? [config.appUrl, "http://localhost:5173"] : [config.appUrl],
+    user: {
+      additionalFields: {
+        firstName: { type: "string", required: true, input: true },
+        lastName: { type: "string", required: true, input: true },
+        role: { type: "string", required: false, defaultValue: "learner", input: false },
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 6,
+      maxPasswordLength: 128,
+      autoSignIn: true,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      async sendResetPassword({ user, url }) {
+        await mailer.send({
+          to: user.email,
+          subject: "Reset your Holistic Wellness Academy password",
+          link: url,
+          text: `Hello,\n\nSomeone asked to reset the password of your Holistic Wellness Academy account. Open this link within one hour to choose a new password:\n\n${url}\n\nIf it was not you, ignore this message; your password stays as it is.\n`,
+        });
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 200,
+      customRules: {
+        "/sign-in/email": { window: 60, max: 10 },
+        "/sign-up/email": { window: 60, max: 10 },
+        "/request-password-reset": { window: 60, max: 5 },
+        "/reset-password": { window: 60, max: 10 },
+      },
+    },
+    advanced: {
+      useSecureCookies: config.appUrl.startsWith("https://"),
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-up/email" && ctx.path !== "/reset-password") return;
+        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        const password = ctx.path === "/sign-up/email" ? body.password : body.newPassword;
+        if (typeof password === "string" && isCommonPassword(password)) {
+          throw new APIError("BAD_REQUEST", { message: COMMON_PASSWORD_MESSAGE, code: "PASSWORD_TOO_COMMON" });
+        }
+        if (ctx.path === "/sign-up/email") {
+          for (const field of ["firstName", "lastName"] as const) {
+            const v = body[field];
+            if (typeof v !== "string" || v.trim().length === 0 || v.length > 255) {
+              throw new APIError("BAD_REQUEST", { message: `${field === "firstName" ? "First" : "Last"} name is required (up to 255 characters).` });
+            }
+          }
+        }
+      }),
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            await onUserCreated?.({ id: user.id, email: user.email });
+          },
+        },
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,117 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined))
+  .pipe(z.url({ protocol: /^https?$/ }).optional());
+
+const emailList = z
+  .string()
+  .default("")
+  .transform((v) =>
+    v
+      .split(",")
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email()));
+
+const settingsSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .default("sqlite:data/academy.db")
+    .refine((v) => /^sqlite:.+/.test(v) || /^postgres(ql)?:\/\//.test(v), {
+      message: "must be sqlite:<file> or a postgres:// URL",
+    }),
+  APP_URL: optionalUrl,
+  AUTH_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === "" || v.length >= 32, { message: "must be at least 32 characters" }),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().min(3).default("Holistic Wellness Academy <no-reply@localhost>"),
+  MAIL_OUTBOX_DIR: z.string().min(1).default("data/outbox"),
+  ADMIN_EMAILS: emailList,
+  STORE_URL: optionalUrl,
+  PRACTITIONER_APP_URL: optionalUrl,
+  MARKETPLACE_URL: optionalUrl,
+  SUPPORT_EMAIL: z.email().default("support@wellness-academy.example"),
+  TRUST_PROXY: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  CERTIFICATE_VALID_YEARS: z.coerce.number().int().min(1).max(50).default(2),
+});
+
+export type Settings = z.output<typeof settingsSchema>;
+
+export interface Config {
+  env: Settings["NODE_ENV"];
+  port: number;
+  host: string;
+  databaseUrl: string;
+  appUrl: string;
+  authSecret: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  mailOutboxDir: string;
+  adminEmails: string[];
+  storeUrl?: string;
+  practitionerAppUrl?: string;
+  marketplaceUrl?: string;
+  supportEmail: string;
+  trustProxy: boolean;
+  certificateValidYears: number;
+  dataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates every setting once. A bad value throws a ConfigError naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resolve("data")): Config {
+  const parsed = settingsSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid setting ${lines.join("; ")}`);
+  }
+  const s = parsed.data;
+  return {
+    env: s.NODE_ENV,
+    port: s.PORT,
+    host: s.HOST,
+    databaseUrl: s.DATABASE_URL,
+    appUrl: (s.APP_URL ?? `http://localhost:${s.PORT}`).replace(/\/$/, ""),
+    authSecret: s.AUTH_SECRET || readOrCreateSecret(dataDir),
+    smtpUrl: s.SMTP_URL,
+    mailFrom: s.MAIL_FROM,
+    mailOutboxDir: resolve(s.MAIL_OUTBOX_DIR),
+    adminEmails: s.ADMIN_EMAILS,
+    storeUrl: s.STORE_URL,
+    practitionerAppUrl: s.PRACTITIONER_APP_URL,
+    marketplaceUrl: s.MARKETPLACE_URL,
+    supportEmail: s.SUPPORT_EMAIL,
+    trustProxy: s.TRUST_PROXY,
+    certificateValidYears: s.CERTIFICATE_VALID_YEARS,
+    dataDir,
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = resolve(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,194 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { marked } from "marked";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { levelSchema } from "#shared/schemas/courses.ts";
+import { sanitizeLessonHtml } from "./sanitize.ts";
+
+export const DEFAULT_CONTENT_DIR = resolve("content/courses");
+
+const nonEmpty = z.string().trim().min(1);
+
+export const courseFileSchema = z.strictObject({
+  title: nonEmpty.max(200),
+  description: nonEmpty.max(2000),
+  level: levelSchema,
+  price: z.number().int().min(0).max(10_000_00),
+  duration: nonEmpty.max(50),
+  gradient: z.string().regex(/^[a-z0-9\- ]+$/, "must be Tailwind class names"),
+  comingSoon: z.boolean(),
+  position: z.number().int().min(0).optional(),
+  marketplaceUrl: z.url({ protocol: /^https$/ }).optional(),
+  learningOutcomes: z.array(nonEmpty).min(1),
+  seo: z.strictObject({ title: nonEmpty, description: nonEmpty, keywords: z.array(nonEmpty).min(1) }),
+});
+
+export const moduleFileSchema = z.strictObject({ title: nonEmpty.max(200), description: z.string().trim().max(2000) });
+
+export const lessonFrontMatterSchema = z.strictObject({
+  title: nonEmpty.max(200),
+  duration: z.string().regex(/^\d+ min$/, "must look like '12 min'"),
+});
+
+export const quizFileSchema = z
+  .strictObject({
+    title: nonEmpty.max(200),
+    questions: z
+      .array(
+        z.strictObject({
+          id: z.string().regex(/^[a-z0-9-]+$/, "must be a slug"),
+          question: nonEmpty,
+          options: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), text: nonEmpty })).min(2),
+          correctAnswer: nonEmpty,
+          explanation: nonEmpty,
+        }),
+      )
+      .min(1),
+  })
+  .superRefine((quiz, ctx) => {
+    const ids = new Set<string>();
+    quiz.questions.forEach((q, i) => {
+      if (ids.has(q.id)) ctx.addIssue({ code: "custom", path: ["questions", i, "id"], message: `duplicate question id '${q.id}'` });
+      ids.add(q.id);
+      const optionIds = q.options.map((o) => o.id);
+      if (new Set(optionIds).size !== optionIds.length)
+        ctx.addIssue({ code: "custom", path: ["questions", i, "options"], message: "duplicate option ids" });
+      if (!optionIds.includes(q.correctAnswer))
+        ctx.addIssue({ code: "custom", path: ["questions", i, "correctAnswer"], message: `'${q.correctAnswer}' is not one of the options` });
+    });
+  });
+
+export type QuizFile = z.infer<typeof quizFileSchema>;
+
+export interface LoadedLesson {
+  id: string;
+  title: string;
+  duration: string;
+  html: string;
+  markdown: string;
+  file: string;
+}
+export interface LoadedModule {
+  id: string;
+  title: string;
+  description: string;
+  lessons: LoadedLesson[];
+  quiz: QuizFile | null;
+}
+export interface LoadedCourse {
+  id: string;
+  course: z.infer<typeof courseFileSchema>;
+  modules: LoadedModule[];
+}
+export interface LoadedContent {
+  courses: LoadedCourse[];
+  hash: string;
+}
+
+export class ContentError extends Error {}
+
+const PREFIXED = /^(\d+)-([a-z0-9]+(?:-[a-z0-9]+)*)$/;
+const LESSON_FILE = /^(\d+)-([a-z0-9]+(?:-[a-z0-9]+)*)\.(md|html)$/;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+function fail(root: string, file: string, message: string): never {
+  throw new ContentError(`${relative(root, file) || file}: ${message}`);
+}
+
+function parseWith<T>(root: string, file: string, schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    fail(root, file, `${issue.path.length ? issue.path.join(".") : "(file)"}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+function readJson(root: string, file: string): unknown {
+  if (!existsSync(file)) fail(root, file, "file is missing");
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    fail(root, file, `invalid JSON (${(error as Error).message})`);
+  }
+}
+
+function sortedEntries(dir: string, pattern: RegExp): { name: string; match: RegExpExecArray }[] {
+  return readdirSync(dir)
+    .map((name) => ({ name, match: pattern.exec(name) }))
+    .filter((e): e is { name: string; match: RegExpExecArray } => e.match !== null)
+    .sort((a, b) => Number(a.match[1]) - Number(b.match[1]) || a.name.localeCompare(b.name));
+}
+
+export function renderLessonBody(body: string, format: "md" | "html"): string {
+  const html = format === "md" ? (marked.parse(body, { async: false, gfm: true }) as string) : body;
+  return sanitizeLessonHtml(html);
+}
+
+function loadLesson(root: string, file: string, id: string, format: "md" | "html"): LoadedLesson {
+  const raw = readFileSync(file, "utf8").replace(/\r\n/g, "\n");
+  const fm = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(raw);
+  if (!fm) fail(root, file, "front matter (--- title, duration ---) is missing");
+  let meta: unknown;
+  try {
+    meta = parseYaml(fm[1]);
+  } catch (error) {
+    fail(root, file, `front matter is not valid YAML (${(error as Error).message})`);
+  }
+  const front = parseWith(root, file, lessonFrontMatterSchema, meta);
+  const body = fm[2].trim();
+  if (!body) fail(root, file, "body: the lesson has no text");
+  return { id, title: front.title, duration: front.duration, markdown: body, html: renderLessonBody(body, format), file };
+}
+
+/** Reads and validates every course folder. Throws a ContentError naming the file and field at the first problem. */
+export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
+  const root = resolve(contentDir, "..");
+  const hash = createHash("sha256");
+  const courses: LoadedCourse[] = [];
+  if (!existsSync(contentDir)) return { courses, hash: hash.digest("hex") };
+
+  for (const courseId of readdirSync(contentDir).sort()) {
+    const courseDir = join(contentDir, courseId);
+    if (!statSync(courseDir).isDirectory()) continue;
+    if (!SLUG.test(courseId)) fail(root, courseDir, "folder name must be a lowercase slug");
+    const courseFile = join(courseDir, "course.json");
+    const course = parseWith(root, courseFile, courseFileSchema, readJson(root, courseFile));
+    hash.update(relative(root, courseFile)).update(readFileSync(courseFile));
+
+    const modules: LoadedModule[] = [];
+    const lessonIds = new Map<string, string>();
+    const modulesDir = join(courseDir, "modules");
+    if (existsSync(modulesDir)) {
+      for (const { name, match } of sortedEntries(modulesDir, PREFIXED)) {
+        const moduleDir = join(modulesDir, name);
+        const moduleFile = join(moduleDir, "module.json");
+        const mod = parseWith(root, moduleFile, moduleFileSchema, readJson(root, moduleFile));
+        hash.update(relative(root, moduleFile)).update(readFileSync(moduleFile));
+        if (modules.some((m) => m.id === match[2])) fail(root, moduleDir, `duplicate module id '${match[2]}'`);
+        const lessons: LoadedLesson[] = [];
+        for (const entry of sortedEntries(moduleDir, LESSON_FILE)) {
+          const file = join(moduleDir, entry.name);
+          const id = entry.match[2];
+          if (lessonIds.has(id)) fail(root, file, `lesson id '${id}' is already used by ${lessonIds.get(id)}`);
+          lessonIds.set(id, relative(root, file));
+          lessons.push(loadLesson(root, file, id, entry.match[3] as "md" | "html"));
+          hash.update(relative(root, file)).update(readFileSync(file));
+        }
+        const quizPath = join(moduleDir, "quiz.json");
+        let quiz: QuizFile | null = null;
+        if (existsSync(quizPath)) {
+          quiz = parseWith(root, quizPath, quizFileSchema, readJson(root, quizPath));
+          hash.update(relative(root, quizPath)).update(readFileSync(quizPath));
+        }
+        if (lessons.length === 0) fail(root, moduleDir, "a module needs at least one lesson");
+        modules.push({ id: match[2], title: mod.title, description: mod.description, lessons, quiz });
+      }
+    }
+    if (!course.comingSoon && modules.length === 0) fail(root, courseFile, "comingSoon: a course on sale needs at least one module");
+    courses.push({ id: courseId, course, modules });
+  }
+  return { courses, hash: hash.digest("hex") };
+}

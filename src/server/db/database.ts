@@ -1,0 +1,81 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SQLite from "better-sqlite3";
+import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from "kysely";
+import pg from "pg";
+import type { DB } from "./schema.ts";
+
+export type Engine = "sqlite" | "postgres";
+
+export interface Database {
+  db: Kysely<DB>;
+  engine: Engine;
+  /** Counts statements sent to the engine; used by benchmarks and query-count tests. */
+  queryCount: () => number;
+  close: () => Promise<void>;
+}
+
+// int8 (counts, epoch milliseconds) as JS numbers; all of ours fit in 2^53.
+pg.types.setTypeParser(20, (v: string) => Number.parseInt(v, 10));
+
+/** SQLite transactions that read then write must take the write lock up front. */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly cfg: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(cfg);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.cfg);
+  }
+}
+
+export interface OpenOptions {
+  /** PostgreSQL only: run every statement in this schema (tests give each file its own). */
+  schema?: string;
+  poolSize?: number;
+}
+
+export function sqliteFileFromUrl(url: string): string {
+  return resolve(url.replace(/^sqlite:/, ""));
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Database {
+  let count = 0;
+  const log = () => {
+    count++;
+  };
+  if (url.startsWith("sqlite:")) {
+    const file = sqliteFileFromUrl(url);
+    mkdirSync(dirname(file), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: sqlite }), log });
+    return { db, engine: "sqlite", queryCount: () => count, close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+  return { db, engine: "postgres", queryCount: () => count, close: () => db.destroy() };
+}
+
+export function engineOf(db: Kysely<unknown>): Engine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+}
+
+/** Timestamps are written as ISO strings; PostgreSQL hands back Date objects, SQLite the string. */
+export function toIso(value: Date | string): string;
+export function toIso(value: Date | string | null): string | null;
+export function toIso(value: Date | string | null): string | null {
+  if (value === null) return null;
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}

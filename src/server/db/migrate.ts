@@ -1,0 +1,20 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import * as m001 from "./migrations/001-auth.ts";
+import * as m002 from "./migrations/002-courses.ts";
+import * as m003 from "./migrations/003-learning.ts";
+
+/** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
+const migrations: Record<string, Migration> = {
+  "001-auth": m001,
+  "002-courses": m002,
+  "003-learning": m003,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

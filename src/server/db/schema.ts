@@ -1,0 +1,158 @@
+import type { Generated } from "kysely";
+
+/** Timestamps: ISO strings on write; Date (PostgreSQL) or string (SQLite) on read. Use toIso(). */
+type Timestamp = Date | string;
+
+// Better Auth's tables (camelCase, as the library names them).
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean | number;
+  image: string | null;
+  firstName: string;
+  lastName: string;
+  role: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+export interface SessionTable {
+  id: string;
+  expiresAt: Timestamp;
+  token: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+}
+export interface AccountTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: Timestamp | null;
+  refreshTokenExpiresAt: Timestamp | null;
+  scope: string | null;
+  password: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+export interface RateLimitTable {
+  id: string;
+  key: string;
+  count: number;
+  lastRequest: number;
+}
+
+// Course content, imported from content/courses.
+export interface CourseTable {
+  id: string;
+  position: number;
+  title: string;
+  description: string;
+  level: string;
+  price: number;
+  duration: string;
+  gradient: string;
+  comingSoon: number;
+  learningOutcomes: string; // JSON array
+  seoTitle: string;
+  seoDescription: string;
+  seoKeywords: string; // JSON array
+  marketplaceUrl: string | null;
+  contentHash: string;
+  updatedAt: Timestamp;
+}
+export interface ModuleTable {
+  courseId: string;
+  id: string;
+  position: number;
+  title: string;
+  description: string;
+}
+export interface LessonTable {
+  courseId: string;
+  id: string;
+  moduleId: string;
+  position: number; // position across the whole course, from 0
+  title: string;
+  duration: string;
+  html: string;
+}
+export interface QuizTable {
+  courseId: string;
+  moduleId: string;
+  title: string;
+  questions: string; // JSON: questions with options, correct answers and explanations (server only)
+}
+export interface ContentImportTable {
+  id: Generated<number>;
+  contentHash: string;
+  importedAt: Timestamp;
+}
+
+// Learners' records.
+export interface EnrollmentTable {
+  id: string;
+  userId: string;
+  courseId: string;
+  source: string; // purchase | admin | coupon | fixture
+  createdAt: Timestamp;
+}
+
+export interface LessonCompletionTable {
+  userId: string;
+  courseId: string;
+  lessonId: string;
+  completedAt: Timestamp;
+}
+export interface QuizAttemptTable {
+  id: string;
+  userId: string;
+  courseId: string;
+  moduleId: string;
+  score: number;
+  correctCount: number;
+  total: number;
+  passed: number;
+  answers: string; // JSON map of question id to option id
+  createdAt: Timestamp;
+}
+export interface CourseProgressTable {
+  id: string;
+  userId: string;
+  courseId: string;
+  isCompleted: number;
+  completedAt: Timestamp | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface DB {
+  user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
+  rateLimit: RateLimitTable;
+  course: CourseTable;
+  courseModule: ModuleTable;
+  lesson: LessonTable;
+  quiz: QuizTable;
+  contentImport: ContentImportTable;
+  enrollment: EnrollmentTable;
+  lessonCompletion: LessonCompletionTable;
+  quizAttempt: QuizAttemptTable;
+  courseProgress: CourseProgressTable;
+}

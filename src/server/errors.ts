@@ -1,0 +1,15 @@
+/** The one error our services throw; the error handler turns it into `{ message }` with its status. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (message = "Not found") => new AppError(404, message);
+export const unauthorized = (message = "Please sign in to continue.") => new AppError(401, message);
+export const forbidden = (message = "You do not have access to this.") => new AppError(403, message);
+export const conflict = (message: string) => new AppError(409, message);
+export const badRequest = (message: string) => new AppError(400, message);

@@ -1,0 +1,15 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { siteConfigSchema } from "#shared/schemas/site-config.ts";
+import type { Config } from "../../config.ts";
+
+export function configRoutes(config: Config): FastifyPluginAsyncZod {
+  const body = {
+    storeUrl: config.storeUrl ?? null,
+    practitionerAppUrl: config.practitionerAppUrl ?? null,
+    marketplaceUrl: config.marketplaceUrl ?? null,
+    supportEmail: config.supportEmail,
+  };
+  return async (app) => {
+    app.get("/api/config", { schema: { response: { 200: siteConfigSchema } } }, async () => body);
+  };
+}

@@ -1,0 +1,137 @@
+import type { Kysely } from "kysely";
+import { courseCardSchema, type CourseCard, type Level } from "#shared/schemas/courses.ts";
+import { onContentImported } from "../../content/content-import.ts";
+import type { DB } from "../../db/schema.ts";
+
+export interface QuizQuestion {
+  id: string;
+  question: string;
+  options: { id: string; text: string }[];
+  correctAnswer: string;
+  explanation: string;
+}
+export interface CatalogueLesson {
+  id: string;
+  moduleId: string;
+  position: number;
+  numberInModule: number;
+  title: string;
+  duration: string;
+  html: string;
+}
+export interface CatalogueModule {
+  id: string;
+  position: number;
+  title: string;
+  description: string;
+  lessons: CatalogueLesson[];
+  quiz: { title: string; questions: QuizQuestion[] } | null;
+}
+export interface CatalogueCourse {
+  card: CourseCard;
+  learningOutcomes: string[];
+  seo: { title: string; description: string; keywords: string[] };
+  modules: CatalogueModule[];
+  lessons: CatalogueLesson[];
+  lessonsById: Map<string, CatalogueLesson>;
+  modulesById: Map<string, CatalogueModule>;
+  quizCount: number;
+}
+export interface Catalogue {
+  courses: CatalogueCourse[];
+  byId: Map<string, CatalogueCourse>;
+  /** GET /api/courses, serialised once per import. */
+  cardsJson: string;
+}
+
+/**
+ * The course content, read from the database once and kept in memory until the next import.
+ * Content changes only through imports, so reads never wait on the database.
+ */
+export class CourseCatalogue {
+  private current: Promise<Catalogue> | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly db: Kysely<DB>) {
+    this.unsubscribe = onContentImported(() => this.invalidate());
+  }
+
+  invalidate() {
+    this.current = null;
+  }
+
+  dispose() {
+    this.unsubscribe();
+  }
+
+  get(): Promise<Catalogue> {
+    this.current ??= this.load().catch((error) => {
+      this.current = null;
+      throw error;
+    });
+    return this.current;
+  }
+
+  async course(courseId: string): Promise<CatalogueCourse | undefined> {
+    return (await this.get()).byId.get(courseId);
+  }
+
+  private async load(): Promise<Catalogue> {
+    const [courseRows, moduleRows, lessonRows, quizRows] = await Promise.all([
+      this.db.selectFrom("course").selectAll().orderBy("position").orderBy("id").execute(),
+      this.db.selectFrom("courseModule").selectAll().orderBy("courseId").orderBy("position").execute(),
+      this.db.selectFrom("lesson").selectAll().orderBy("courseId").orderBy("position").execute(),
+      this.db.selectFrom("quiz").selectAll().execute(),
+    ]);
+    const courses = courseRows.map((row): CatalogueCourse => {
+      const lessonCountInModule = new Map<string, number>();
+      const modules: CatalogueModule[] = moduleRows
+        .filter((m) => m.courseId === row.id)
+        .map((m) => {
+          const quizRow = quizRows.find((q) => q.courseId === row.id && q.moduleId === m.id);
+          return {
+            id: m.id,
+            position: m.position,
+            title: m.title,
+            description: m.description,
+            lessons: [],
+            quiz: quizRow ? { title: quizRow.title, questions: JSON.parse(quizRow.questions) as QuizQuestion[] } : null,
+          };
+        });
+      const modulesById = new Map(modules.map((m) => [m.id, m]));
+      const lessons = lessonRows
+        .filter((l) => l.courseId === row.id)
+        .map((l): CatalogueLesson => {
+          const n = (lessonCountInModule.get(l.moduleId) ?? 0) + 1;
+          lessonCountInModule.set(l.moduleId, n);
+          const lesson = { id: l.id, moduleId: l.moduleId, position: l.position, numberInModule: n, title: l.title, duration: l.duration, html: l.html };
+          modulesById.get(l.moduleId)?.lessons.push(lesson);
+          return lesson;
+        });
+      const card = courseCardSchema.parse({
+        id: row.id,
+        title: row.title,
+        description: row.description,
+        level: row.level as Level,
+        price: row.price,
+        duration: row.duration,
+        moduleCount: modules.length,
+        lessonCount: lessons.length,
+        gradient: row.gradient,
+        comingSoon: row.comingSoon === 1,
+        marketplaceUrl: row.marketplaceUrl,
+      });
+      return {
+        card,
+        learningOutcomes: JSON.parse(row.learningOutcomes) as string[],
+        seo: { title: row.seoTitle, description: row.seoDescription, keywords: JSON.parse(row.seoKeywords) as string[] },
+        modules,
+        lessons,
+        lessonsById: new Map(lessons.map((l) => [l.id, l])),
+        modulesById,
+        quizCount: modules.filter((m) => m.quiz).length,
+      };
+    });
+    return { courses, byId: new Map(courses.map((c) => [c.card.id, c])), cardsJson: JSON.stringify(courses.map((c) => c.card)) };
+  }
+}

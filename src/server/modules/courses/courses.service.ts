@@ -1,0 +1,75 @@
+import type { CourseDetail, Lesson } from "#shared/schemas/courses.ts";
+import { forbidden, notFound, unauthorized } from "../../errors.ts";
+import { canReadLesson, canTakeQuiz, computeCourseState, NO_RECORDS, type LearnerRecords } from "../learning/learner-state.ts";
+import type { CatalogueCourse } from "./course-catalogue.ts";
+
+export const COURSE_NOT_FOUND = "This course could not be found or is not available.";
+
+/** The course page: structure and the caller's state. Never a lesson body or a correct answer. */
+export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords = NO_RECORDS): CourseDetail {
+  const state = computeCourseState(course, records);
+  return {
+    ...course.card,
+    learningOutcomes: course.learningOutcomes,
+    seo: course.seo,
+    enrolled: records.enrolled,
+    percent: state.percent,
+    allModulesComplete: state.allModulesComplete,
+    isCompleted: records.progress?.isCompleted ?? false,
+    modules: course.modules.map((m) => {
+      const stats = records.quizStats.get(m.id);
+      return {
+        id: m.id,
+        title: m.title,
+        description: m.description,
+        state: state.moduleStates.get(m.id) ?? "locked",
+        lessons: m.lessons.map((l) => ({
+          id: l.id,
+          title: l.title,
+          duration: l.duration,
+          accessible: canReadLesson(course, l.id, records, state),
+          completed: records.enrolled && records.completedLessons.has(l.id),
+        })),
+        quiz: m.quiz
+          ? {
+              title: m.quiz.title,
+              questionCount: m.quiz.questions.length,
+              accessible: canTakeQuiz(course, m.id, records, state),
+              bestScore: records.enrolled && stats ? stats.bestScore : null,
+              passed: records.enrolled && !!stats?.passed,
+            }
+          : null,
+      };
+    }),
+  };
+}
+
+/** A lesson body, after the preview and unlock rules. */
+export function readLesson(course: CatalogueCourse, lessonId: string, records: LearnerRecords, signedIn: boolean): Lesson {
+  const lesson = course.lessonsById.get(lessonId);
+  if (!lesson) throw notFound("Lesson not found.");
+  const state = computeCourseState(course, records);
+  if (!canReadLesson(course, lessonId, records, state)) {
+    if (!signedIn) throw unauthorized("Sign in and enrol to read this lesson.");
+    if (!records.enrolled) throw forbidden("You can only access the first lesson in preview mode. Purchase the course to unlock all content.");
+    throw forbidden("This lesson is locked. Pass the previous module's quiz to unlock it.");
+  }
+  const module = course.modulesById.get(lesson.moduleId)!;
+  const previous = course.lessons[lesson.position - 1];
+  const next = course.lessons[lesson.position + 1];
+  return {
+    id: lesson.id,
+    courseId: course.card.id,
+    moduleId: lesson.moduleId,
+    moduleTitle: module.title,
+    numberInModule: lesson.numberInModule,
+    position: lesson.position,
+    totalLessons: course.lessons.length,
+    title: lesson.title,
+    duration: lesson.duration,
+    html: lesson.html,
+    previousLessonId: previous?.id ?? null,
+    nextLessonId: next?.id ?? null,
+    completed: records.enrolled && records.completedLessons.has(lesson.id),
+  };
+}

@@ -1,0 +1,114 @@
+import type { Kysely } from "kysely";
+import type { ModuleState } from "#shared/schemas/courses.ts";
+import type { DB } from "../../db/schema.ts";
+import { toIso } from "../../db/database.ts";
+import type { CatalogueCourse } from "../courses/course-catalogue.ts";
+import { PASS_MARK, progressPercent } from "./progress-formula.ts";
+
+export interface QuizStats {
+  /** Score of the latest attempt. */
+  score: number;
+  bestScore: number;
+  attempts: number;
+  passed: boolean;
+}
+
+export interface LearnerRecords {
+  enrolled: boolean;
+  completedLessons: Set<string>;
+  quizStats: Map<string, QuizStats>;
+  progress: { id: string; isCompleted: boolean; completedAt: string | null; createdAt: string } | null;
+}
+
+export const NO_RECORDS: LearnerRecords = { enrolled: false, completedLessons: new Set(), quizStats: new Map(), progress: null };
+
+/** Everything about one learner in one course, in a fixed number of queries whatever the number of learners. */
+export async function loadLearnerRecords(db: Kysely<DB>, userId: string, courseId: string): Promise<LearnerRecords> {
+  const [enrollment, completions, attempts, progress] = await Promise.all([
+    db.selectFrom("enrollment").select("id").where("userId", "=", userId).where("courseId", "=", courseId).executeTakeFirst(),
+    db.selectFrom("lessonCompletion").select("lessonId").where("userId", "=", userId).where("courseId", "=", courseId).execute(),
+    db
+      .selectFrom("quizAttempt")
+      .select(["moduleId", "score", "createdAt"])
+      .where("userId", "=", userId)
+      .where("courseId", "=", courseId)
+      .orderBy("createdAt")
+      .orderBy("id")
+      .execute(),
+    db.selectFrom("courseProgress").selectAll().where("userId", "=", userId).where("courseId", "=", courseId).executeTakeFirst(),
+  ]);
+  const quizStats = new Map<string, QuizStats>();
+  for (const a of attempts) {
+    const prev = quizStats.get(a.moduleId);
+    const bestScore = Math.max(prev?.bestScore ?? 0, a.score);
+    quizStats.set(a.moduleId, { score: a.score, bestScore, attempts: (prev?.attempts ?? 0) + 1, passed: bestScore >= PASS_MARK });
+  }
+  return {
+    enrolled: !!enrollment,
+    completedLessons: new Set(completions.map((c) => c.lessonId)),
+    quizStats,
+    progress: progress
+      ? { id: progress.id, isCompleted: progress.isCompleted === 1, completedAt: toIso(progress.completedAt), createdAt: toIso(progress.createdAt) }
+      : null,
+  };
+}
+
+export interface CourseState {
+  moduleStates: Map<string, ModuleState>;
+  unlockedModules: Set<string>;
+  completedModules: string[];
+  allModulesComplete: boolean;
+  percent: number;
+  /** Index of the first module not yet complete, and of its first lesson not yet done. */
+  currentModuleIndex: number;
+  currentLessonIndex: number;
+}
+
+export function isModuleComplete(module: CatalogueCourse["modules"][number], records: LearnerRecords): boolean {
+  if (module.quiz) return records.quizStats.get(module.id)?.passed ?? false;
+  return module.lessons.every((l) => records.completedLessons.has(l.id));
+}
+
+/** Module states from the decisions page: module N+1 opens when module N is complete. */
+export function computeCourseState(course: CatalogueCourse, records: LearnerRecords): CourseState {
+  const moduleStates = new Map<string, ModuleState>();
+  const unlockedModules = new Set<string>();
+  const completedModules: string[] = [];
+  let previousComplete = true;
+  for (const [index, module] of course.modules.entries()) {
+    const complete = records.enrolled && isModuleComplete(module, records);
+    const unlocked = index === 0 || (records.enrolled && previousComplete);
+    if (unlocked) unlockedModules.add(module.id);
+    if (complete) completedModules.push(module.id);
+    moduleStates.set(module.id, complete ? "complete" : unlocked ? "in-progress" : "locked");
+    previousComplete = complete;
+  }
+  const lessonsDone = records.enrolled ? course.lessons.filter((l) => records.completedLessons.has(l.id)).length : 0;
+  const quizzesPassed = records.enrolled ? course.modules.filter((m) => m.quiz && records.quizStats.get(m.id)?.passed).length : 0;
+  const currentModuleIndex = Math.max(0, course.modules.findIndex((m) => moduleStates.get(m.id) !== "complete"));
+  const currentModule = course.modules[currentModuleIndex];
+  const currentLessonIndex = Math.max(0, currentModule?.lessons.findIndex((l) => !records.completedLessons.has(l.id)) ?? 0);
+  return {
+    moduleStates,
+    unlockedModules,
+    completedModules,
+    allModulesComplete: course.modules.length > 0 && completedModules.length === course.modules.length,
+    percent: progressPercent(lessonsDone, course.lessons.length, quizzesPassed, course.quizCount),
+    currentModuleIndex,
+    currentLessonIndex,
+  };
+}
+
+/** Preview rule: the first lesson of the first module is open to anyone; the rest needs enrolment and an unlocked module. */
+export function canReadLesson(course: CatalogueCourse, lessonId: string, records: LearnerRecords, state: CourseState): boolean {
+  const first = course.modules[0]?.lessons[0];
+  if (first?.id === lessonId) return true;
+  const lesson = course.lessonsById.get(lessonId);
+  return !!lesson && records.enrolled && state.unlockedModules.has(lesson.moduleId);
+}
+
+/** Preview rule: the first module's quiz is open to anyone; the rest needs enrolment and an unlocked module. */
+export function canTakeQuiz(course: CatalogueCourse, moduleId: string, records: LearnerRecords, state: CourseState): boolean {
+  if (course.modules[0]?.id === moduleId) return true;
+  return records.enrolled && state.unlockedModules.has(moduleId);
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { CurrentUser } from "#shared/schemas/auth.ts";
+import { CLIENT_IP_HEADER, type Auth } from "../auth/auth.ts";
+import type { Config } from "../config.ts";
+import { forbidden, unauthorized } from "../errors.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The signed-in user from the session cookie, looked up once per request. */
+    currentUser(): Promise<CurrentUser | null>;
+    _currentUser?: Promise<CurrentUser | null>;
+  }
+}
+
+function toFetchHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(request.headers)) {
+    if (value === undefined || key === CLIENT_IP_HEADER) continue;
+    headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+  }
+  headers.set(CLIENT_IP_HEADER, request.ip);
+  return headers;
+}
+
+export function registerAuth(app: FastifyInstance, auth: Auth, config: Config) {
+  const adminEmails = new Set(config.adminEmails);
+
+  app.decorateRequest("currentUser", function (this: FastifyRequest) {
+    this._currentUser ??= (async () => {
+      if (!this.headers.cookie) return null;
+      const result = await auth.api.getSession({ headers: toFetchHeaders(this) });
+      if (!result) return null;
+      const u = result.user as typeof result.user & { firstName?: string; lastName?: string; role?: string };
+      const role = u.role === "admin" || adminEmails.has(u.email.toLowerCase()) ? "admin" : "learner";
+      return { id: u.id, email: u.email, firstName: u.firstName ?? "", lastName: u.lastName ?? "", role } satisfies CurrentUser;
+    })();
+    return this._currentUser;
+  });
+
+  // Better Auth's own endpoints: sign-up, sign-in, sign-out, password reset.
+  app.route({
+    method: ["GET", "POST"],
+    url: "/api/auth/*",
+    async handler(request: FastifyRequest, reply: FastifyReply) {
+      const url = new URL(request.url, config.appUrl);
+      const init: RequestInit = { method: request.method, headers: toFetchHeaders(request) };
+      if (request.method === "POST" && request.body !== undefined) init.body = JSON.stringify(request.body);
+      const response = await auth.handler(new Request(url, init));
+      reply.status(response.status);
+      response.headers.forEach((value, key) => {
+        if (key !== "set-cookie") reply.header(key, value);
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length) reply.header("set-cookie", cookies);
+      const text = await response.text();
+      if (response.status >= 400 && text) {
+        // Better Auth errors carry `message`; keep that shape.
+        try {
+          const body = JSON.parse(text) as { message?: string };
+          return reply.type("application/json").send({ message: body.message ?? response.statusText, ...body });
+        } catch {
+          return reply.type("application/json").send({ message: text });
+        }
+      }
+      return reply.send(text || null);
+    },
+  });
+}
+
+export async function requireUser(request: FastifyRequest): Promise<CurrentUser> {
+  const user = await request.currentUser();
+  if (!user) throw unauthorized();
+  return user;
+}
+
+export async function requireAdmin(request: FastifyRequest): Promise<CurrentUser> {
+  const user = await requireUser(request);
+  if (user.role !== "admin") throw forbidden("Admins only.");
+  return user;
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../config.ts";
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Security headers on every response, and refusal of state-changing requests from other origins. */
+export function registerSecurity(app: FastifyInstance, config: Config) {
+  const allowedOrigins = new Set([new URL(config.appUrl).origin]);
+  if (config.env === "development") allowedOrigins.add("http://localhost:5173");
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("content-security-policy", CSP);
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("x-frame-options", "DENY");
+    reply.header("referrer-policy", "strict-origin-when-cross-origin");
+    reply.header("cross-origin-opener-policy", "same-origin");
+    if (config.appUrl.startsWith("https://")) reply.header("strict-transport-security", "max-age=31536000; includeSubDomains");
+
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
+    // Webhooks are authenticated by their signature, not by the browser's origin.
+    if (request.url.startsWith("/api/stripe/webhook")) return;
+    const origin = request.headers.origin;
+    const site = request.headers["sec-fetch-site"];
+    if ((origin && !allowedOrigins.has(origin)) || site === "cross-site") {
+      return reply.status(403).send({ message: "Cross-origin requests are not allowed." });
+    }
+  });
+}

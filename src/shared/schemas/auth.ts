@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+export const roleSchema = z.enum(["learner", "admin"]);
+export type Role = z.infer<typeof roleSchema>;
+
+export const currentUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: roleSchema,
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+export const signUpInputSchema = z.object({
+  firstName: z.string().trim().min(1, "First name is required").max(255),
+  lastName: z.string().trim().min(1, "Last name is required").max(255),
+  email: z.email("Please enter a valid email address"),
+  password: z.string().min(6, "Password must be at least 6 characters long").max(128),
+});
+export type SignUpInput = z.infer<typeof signUpInputSchema>;

@@ -1,0 +1,87 @@
+import { z } from "zod";
+
+export const levelSchema = z.enum(["Beginner", "Intermediate", "Advanced", "Bonus"]);
+export type Level = z.infer<typeof levelSchema>;
+
+export const courseCardSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  level: levelSchema,
+  price: z.number().int(),
+  duration: z.string(),
+  moduleCount: z.number().int(),
+  lessonCount: z.number().int(),
+  gradient: z.string(),
+  comingSoon: z.boolean(),
+  marketplaceUrl: z.string().nullable(),
+});
+export type CourseCard = z.infer<typeof courseCardSchema>;
+
+export const moduleStateSchema = z.enum(["locked", "in-progress", "complete"]);
+export type ModuleState = z.infer<typeof moduleStateSchema>;
+
+export const lessonSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  duration: z.string(),
+  /** Whether the caller may open it (preview rules and module locks applied by the server). */
+  accessible: z.boolean(),
+  completed: z.boolean(),
+});
+
+export const quizSummarySchema = z.object({
+  title: z.string(),
+  questionCount: z.number().int(),
+  accessible: z.boolean(),
+  bestScore: z.number().int().nullable(),
+  passed: z.boolean(),
+});
+
+export const moduleSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  state: moduleStateSchema,
+  lessons: z.array(lessonSummarySchema),
+  quiz: quizSummarySchema.nullable(),
+});
+export type ModuleSummary = z.infer<typeof moduleSummarySchema>;
+
+export const courseDetailSchema = courseCardSchema.extend({
+  learningOutcomes: z.array(z.string()),
+  seo: z.object({ title: z.string(), description: z.string(), keywords: z.array(z.string()) }),
+  modules: z.array(moduleSummarySchema),
+  enrolled: z.boolean(),
+  /** The caller's progress percent; 0 for visitors and learners who are not enrolled. */
+  percent: z.number().int(),
+  allModulesComplete: z.boolean(),
+  isCompleted: z.boolean(),
+});
+export type CourseDetail = z.infer<typeof courseDetailSchema>;
+
+export const lessonSchema = z.object({
+  id: z.string(),
+  courseId: z.string(),
+  moduleId: z.string(),
+  moduleTitle: z.string(),
+  /** 1-based number of the lesson within its module ('Lesson N'). */
+  numberInModule: z.number().int(),
+  /** 0-based position across the whole course. */
+  position: z.number().int(),
+  totalLessons: z.number().int(),
+  title: z.string(),
+  duration: z.string(),
+  html: z.string(),
+  previousLessonId: z.string().nullable(),
+  nextLessonId: z.string().nullable(),
+  completed: z.boolean(),
+});
+export type Lesson = z.infer<typeof lessonSchema>;
+
+export const courseParamsSchema = z.strictObject({ courseId: z.string().min(1).max(100) });
+export const lessonParamsSchema = z.strictObject({ courseId: z.string().min(1).max(100), lessonId: z.string().min(1).max(100) });
+
+export const enrollmentSchema = z.object({ courseId: z.string(), createdAt: z.string() });
+export const enrollmentListSchema = z.array(enrollmentSchema);
+export const enrollmentStatusSchema = z.object({ enrolled: z.boolean() });
