@@ -13,6 +13,7 @@ import { configRoutes } from "./modules/config/config.routes.ts";
 import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
 import { coursesRoutes } from "./modules/courses/courses.routes.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
+import { learningRoutes } from "./modules/learning/learning.routes.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerSecurity } from "./plugins/security.ts";
@@ -48,6 +49,8 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   app.decorate("deps", { config, database, auth, mailer: mail, catalogue });
   app.addHook("onClose", async () => catalogue.dispose());
 
+  // JSON only: any other body type is refused with 415.
+  app.removeContentTypeParser("text/plain");
   registerErrorHandling(app);
   registerSecurity(app, config);
   await app.register(compress, { threshold: 1024 });
@@ -57,6 +60,7 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   await app.register(configRoutes(config));
   await app.register(coursesRoutes(catalogue));
   await app.register(enrollmentsRoutes);
+  await app.register(learningRoutes(catalogue));
 
   const hasClient = existsSync(resolve(clientDir, "index.html"));
   if (hasClient) {

@@ -78,8 +78,14 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Reads `.env` into process.env when present; real environment variables win. */
+export function loadDotEnv(file = ".env") {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
 /** Reads and validates every setting once. A bad value throws a ConfigError naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resolve("data")): Config {
+  if (env === process.env) loadDotEnv();
   const parsed = settingsSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);

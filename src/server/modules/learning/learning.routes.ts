@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { courseParamsSchema, lessonParamsSchema } from "#shared/schemas/courses.ts";
+import {
+  completeCourseInputSchema,
+  lessonCompletedSchema,
+  progressSchema,
+  quizParamsSchema,
+  quizResultSchema,
+  quizSchema,
+  quizSubmissionSchema,
+} from "#shared/schemas/learning.ts";
+import { requireUser } from "../../plugins/auth.ts";
+import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { completeLesson, getProgress, getQuiz, gradeQuizAttempt, markCourseComplete, requireCourse } from "./learning.service.ts";
+
+const emptyBody = z.strictObject({}).optional();
+
+export function learningRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
+  return async (app) => {
+    const db = app.deps.database.db;
+
+    app.get("/api/progress/:courseId", { schema: { params: courseParamsSchema, response: { 200: progressSchema } } }, async (request) => {
+      const user = await requireUser(request);
+      return getProgress(db, user, requireCourse(await catalogue.course(request.params.courseId)));
+    });
+
+    app.put(
+      "/api/progress/:courseId",
+      { schema: { params: courseParamsSchema, body: completeCourseInputSchema, response: { 200: progressSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return markCourseComplete(db, user, requireCourse(await catalogue.course(request.params.courseId)));
+      },
+    );
+
+    app.post(
+      "/api/progress/:courseId/lessons/:lessonId/complete",
+      { schema: { params: lessonParamsSchema, body: emptyBody, response: { 200: lessonCompletedSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return completeLesson(db, user, requireCourse(await catalogue.course(request.params.courseId)), request.params.lessonId);
+      },
+    );
+
+    app.get("/api/quiz/:courseId/:moduleId", { schema: { params: quizParamsSchema, response: { 200: quizSchema } } }, async (request) => {
+      const course = requireCourse(await catalogue.course(request.params.courseId));
+      return getQuiz(db, await request.currentUser(), course, request.params.moduleId);
+    });
+
+    app.post(
+      "/api/quiz/:courseId/:moduleId",
+      { schema: { params: quizParamsSchema, body: quizSubmissionSchema, response: { 200: quizResultSchema } } },
+      async (request) => {
+        const course = requireCourse(await catalogue.course(request.params.courseId));
+        return gradeQuizAttempt(db, await request.currentUser(), course, request.params.moduleId, request.body.answers);
+      },
+    );
+  };
+}
