@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { expectAccessible, signInInBrowser, signUpInBrowser, toastText, useE2E } from "./harness.ts";
+
+const e2e = useE2E();
+
+describe("public pages", () => {
+  it("shows the landing page with the marketing content, courses, disclaimer and legal links", async () => {
+    const page = await e2e.newPage();
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+    await page.getByRole("heading", { name: "Fixture Basics" }).waitFor();
+    const text = await page.locator("main").innerText();
+    for (const claim of ["$50-150 per session", "24/7 flexible hours", "1000+", "2,000+", "0%", "complete a course in one week", "affiliate commission", "What our graduates say", "not medical advice", "$20.00"]) {
+      expect(text).toContain(claim);
+    }
+    expect(text).not.toContain("Fixture Soon");
+    await page.getByRole("link", { name: "Terms of Service" }).first().waitFor();
+    const support = page.getByRole("link", { name: /Support:/ });
+    expect(await support.getAttribute("href")).toBe("mailto:support@wellness-academy.example");
+    await expectAccessible(page, "landing");
+
+    await page.getByRole("link", { name: "Terms of Service" }).first().click();
+    await page.getByRole("heading", { name: "Terms of Service", level: 1 }).waitFor();
+    expect(await page.locator("main").innerText()).toContain("January 31, 2025");
+    for (const section of ["Agreement", "Enrollment and certification", "Payment and refunds", "Intellectual property", "Professional conduct", "Liability", "Contact"]) {
+      await page.getByRole("heading", { name: new RegExp(`\\d+\\. ${section}$`) }).waitFor();
+    }
+    await expectAccessible(page, "terms");
+    await page.getByRole("link", { name: "Back to Home" }).click();
+    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+
+    await page.goto("/privacy");
+    for (const section of ["Information we collect", "How we use information", "Sharing", "Security", "Your rights", "Cookies", "Children", "Changes", "Contact"]) {
+      await page.getByRole("heading", { name: new RegExp(`\\d+\\. ${section}$`) }).waitFor();
+    }
+    await expectAccessible(page, "privacy");
+  });
+
+  it("shows '404 Page Not Found' for an unknown route", async () => {
+    const page = await e2e.newPage();
+    const response = await page.goto("/no/such/page");
+    expect(response?.status()).toBe(200);
+    await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+    await expectAccessible(page, "404");
+  });
+
+  it("opens and closes the menu on a phone-sized screen", async () => {
+    const page = await e2e.newPage({ viewport: { width: 360, height: 740 } });
+    await page.goto("/");
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    await toggle.waitFor();
+    expect(await page.getByRole("navigation", { name: "Main" }).isVisible()).toBe(false);
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    const mobile = page.getByRole("navigation", { name: "Mobile" });
+    await mobile.waitFor();
+    expect(await page.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded")).toBe("true");
+    await page.getByRole("link", { name: "Get Certified" }).click();
+    await page.getByRole("tab", { name: "Sign Up", selected: true }).waitFor();
+    expect(await mobile.isVisible()).toBe(false);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAccessible(page, "login on a phone");
+  });
+});
+
+describe("accounts in the browser", () => {
+  it("signs up, signs out and signs in again", async () => {
+    const page = await e2e.newPage();
+    const user = { firstName: "Grace", lastName: "Hopper", email: `grace-${Date.now()}@example.com`, password: "harbor-lights-88" };
+    await page.goto("/login");
+    await expectAccessible(page, "login");
+    await signUpInBrowser(page, user);
+    await page.getByRole("link", { name: /Your profile/ }).waitFor();
+    expect(await page.getByRole("link", { name: /Your profile/ }).innerText()).toBe("G");
+    await expectAccessible(page, "catalogue");
+
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+
+    await signInInBrowser(page, user.email, user.password);
+    await toastText(page).getByText("Welcome back!").waitFor();
+    expect(await toastText(page).innerText()).toContain("You've successfully signed in to your account.");
+    await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
+  });
+
+  it("shows the Sign In Failed toast for a wrong password", async () => {
+    const page = await e2e.newPage();
+    await signInInBrowser(page, "nobody@example.com", "wrong-password");
+    const toast = toastText(page);
+    await toast.getByText("Sign In Failed").waitFor();
+    expect(await toast.getAttribute("data-variant")).toBe("destructive");
+    expect(await toast.innerText()).toContain("Invalid email or password");
+    await page.getByRole("button", { name: "Sign In", exact: true }).waitFor();
+  });
+
+  it("asks for an e-mail before sending a reset", async () => {
+    const page = await e2e.newPage();
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Forgot your password?" }).click();
+    await toastText(page).getByText("Email Required").waitFor();
+    expect(await toastText(page).innerText()).toContain("Please enter your email address first.");
+  });
+
+  it("resets a forgotten password from the e-mailed link; the new password works and the old one is refused", async () => {
+    const page = await e2e.newPage();
+    const user = { firstName: "Ada", lastName: "Lovelace", email: `ada-${Date.now()}@example.com`, password: "first-garden-21" };
+    await signUpInBrowser(page, user);
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+
+    e2e.inbox.length = 0;
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByRole("button", { name: "Forgot your password?" }).click();
+    await toastText(page).getByText("Password Reset Sent").waitFor();
+    await expect.poll(() => e2e.inbox.length, { timeout: 10_000 }).toBe(1);
+    const raw = e2e.inbox[0].raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+    const link = /(http:\/\/127\.0\.0\.1:\d+\/api\/auth\/reset-password\/\S+)/.exec(raw)?.[1];
+    expect(link).toBeTruthy();
+
+    await page.goto(link!);
+    await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
+    await expectAccessible(page, "reset password");
+    await page.getByLabel("New password", { exact: true }).fill("second-meadow-34");
+    await page.getByLabel("Confirm new password", { exact: true }).fill("second-meadow-34");
+    await page.getByRole("button", { name: "Set New Password" }).click();
+    await page.getByRole("tab", { name: "Sign In", selected: true }).waitFor();
+
+    await signInInBrowser(page, user.email, user.password);
+    await toastText(page).getByText("Sign In Failed").waitFor();
+
+    await signInInBrowser(page, user.email, "second-meadow-34");
+    await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
+  });
+});

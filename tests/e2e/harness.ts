@@ -1,0 +1,173 @@
+import { mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+import axe from "axe-core";
+import type { FastifyInstance } from "fastify";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import { buildApp } from "#server/app.ts";
+import { loadConfig, type Config } from "#server/config.ts";
+import { loadContent } from "#server/content/content-files.ts";
+import { importContent } from "#server/content/content-import.ts";
+import { createTestDatabase, type TestDatabase } from "../setup/test-database.ts";
+import { FIXTURE_CONTENT } from "../setup/test-app.ts";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const RESULTS = resolve("test-results/e2e");
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+export interface Mail {
+  to: string[];
+  raw: string;
+}
+
+export interface E2E {
+  baseUrl: string;
+  app: FastifyInstance;
+  config: Config;
+  testDb: TestDatabase;
+  browser: Browser;
+  inbox: Mail[];
+  /** A fresh browser context and page; console errors are collected and fail the test. */
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+}
+
+/**
+ * Starts the built app on a free port over a fresh database with the fixture courses,
+ * a local SMTP server for its mail, and Debian's Chromium. One per test file.
+ */
+export function useE2E(options: { env?: Record<string, string>; content?: string } = {}): E2E {
+  const state = { contexts: [] as BrowserContext[], consoleErrors: [] as string[], current: null as BrowserContext | null } as {
+    contexts: BrowserContext[];
+    consoleErrors: string[];
+    current: BrowserContext | null;
+  };
+  const e2e = { inbox: [] as Mail[] } as E2E;
+  let smtp: SMTPServer;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS", "AUTH"],
+      logger: false,
+      onData(stream, session, callback) {
+        let raw = "";
+        stream.on("data", (c: Buffer) => (raw += c.toString("utf8")));
+        stream.on("end", () => {
+          e2e.inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
+    const smtpPort = (smtp.server.address() as { port: number }).port;
+    const port = await freePort();
+    e2e.baseUrl = `http://127.0.0.1:${port}`;
+    e2e.testDb = await createTestDatabase();
+    e2e.config = loadConfig(
+      {
+        NODE_ENV: "test",
+        PORT: String(port),
+        APP_URL: e2e.baseUrl,
+        AUTH_SECRET: "e2e-secret-that-is-long-enough-for-better-auth",
+        DATABASE_URL: e2e.testDb.url,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        ...options.env,
+      },
+      e2e.testDb.dir,
+    );
+    await importContent(e2e.testDb.database.db, loadContent(options.content ?? FIXTURE_CONTENT));
+    e2e.app = await buildApp({ config: e2e.config, database: e2e.testDb.database, clientDir: resolve("dist/client") });
+    await e2e.app.listen({ port, host: "127.0.0.1" });
+    e2e.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    });
+  });
+
+  afterAll(async () => {
+    await e2e.browser?.close();
+    await e2e.app?.close();
+    await e2e.testDb?.drop();
+    await new Promise<void>((r) => (smtp ? smtp.close(r) : r()));
+  });
+
+  beforeEach((ctx) => {
+    state.consoleErrors = [];
+    const contexts: BrowserContext[] = [];
+    state.contexts = contexts;
+    ctx.onTestFailed(async () => {
+      mkdirSync(RESULTS, { recursive: true });
+      const name = ctx.task.name.replace(/[^a-z0-9]+/gi, "-").slice(0, 80);
+      for (const [i, context] of contexts.entries()) {
+        for (const [j, page] of context.pages().entries()) await page.screenshot({ path: `${RESULTS}/${name}-${i}-${j}.png`, fullPage: true }).catch(() => {});
+        await context.tracing.stop({ path: `${RESULTS}/${name}-${i}.trace.zip` }).catch(() => {});
+      }
+    });
+    ctx.onTestFinished(async () => {
+      for (const context of contexts) await context.close().catch(() => {});
+      if (ctx.task.result?.state !== "fail") expect(state.consoleErrors, "console errors").toEqual([]);
+    });
+  });
+
+  e2e.newPage = async ({ viewport } = {}) => {
+    const context = await e2e.browser.newContext({ viewport: viewport ?? { width: 1280, height: 900 }, baseURL: e2e.baseUrl });
+    await context.tracing.start({ screenshots: true, snapshots: true });
+    state.contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on("console", (msg) => {
+      // The browser reports 401/403/404 answers it was shown as console errors; those are expected reads.
+      if (msg.type() === "error" && !/Failed to load resource: the server responded with a status of 40[134]/.test(msg.text())) state.consoleErrors.push(msg.text());
+    });
+    page.on("pageerror", (error) => state.consoleErrors.push(error.message));
+    return page;
+  };
+  return e2e;
+}
+
+/** axe-core on the current page: no serious or critical violations. */
+export async function expectAccessible(page: Page, label = page.url()) {
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ["violations"] });
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+  });
+  expect(violations, `accessibility of ${label}`).toEqual([]);
+}
+
+/** Signs up through the real form. */
+export async function signUpInBrowser(page: Page, user: { firstName: string; lastName: string; email: string; password: string }) {
+  await page.goto("/login?tab=signup");
+  await page.getByLabel("First name").fill(user.firstName);
+  await page.getByLabel("Last name").fill(user.lastName);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await toastText(page).getByText("Account Created!").waitFor();
+  await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
+}
+
+export async function signInInBrowser(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+}
+
+export function toastText(page: Page) {
+  return page.getByTestId("toast");
+}
