@@ -107,17 +107,19 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
     state.consoleErrors = [];
     const contexts: BrowserContext[] = [];
     state.contexts = contexts;
-    ctx.onTestFailed(async () => {
-      mkdirSync(RESULTS, { recursive: true });
-      const name = ctx.task.name.replace(/[^a-z0-9]+/gi, "-").slice(0, 80);
-      for (const [i, context] of contexts.entries()) {
-        for (const [j, page] of context.pages().entries()) await page.screenshot({ path: `${RESULTS}/${name}-${i}-${j}.png`, fullPage: true }).catch(() => {});
-        await context.tracing.stop({ path: `${RESULTS}/${name}-${i}.trace.zip` }).catch(() => {});
-      }
-    });
     ctx.onTestFinished(async () => {
+      const failed = ctx.task.result?.state === "fail" || (ctx.task.result?.errors?.length ?? 0) > 0;
+      if (failed) {
+        // A failing test keeps its screenshots and trace.
+        mkdirSync(RESULTS, { recursive: true });
+        const name = ctx.task.name.replace(/[^a-z0-9]+/gi, "-").slice(0, 80);
+        for (const [i, context] of contexts.entries()) {
+          for (const [j, page] of context.pages().entries()) await page.screenshot({ path: `${RESULTS}/${name}-${i}-${j}.png`, fullPage: true }).catch(() => {});
+          await context.tracing.stop({ path: `${RESULTS}/${name}-${i}.trace.zip` }).catch(() => {});
+        }
+      }
       for (const context of contexts) await context.close().catch(() => {});
-      if (ctx.task.result?.state !== "fail") expect(state.consoleErrors, "console errors").toEqual([]);
+      if (!failed) expect(state.consoleErrors, "console errors").toEqual([]);
     });
   });
 

@@ -16,6 +16,8 @@ const ComingNextPage = lazy(() => import("#client/features/site/coming-next-page
 const CataloguePage = lazy(() => import("#client/features/catalogue/catalogue-page.tsx"));
 const CourseDetailPage = lazy(() => import("#client/features/courses/course-detail-page.tsx"));
 const LessonPage = lazy(() => import("#client/features/courses/lesson-page.tsx"));
+const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
+const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-page.tsx"));
 
 function Layout() {
   return (
@@ -69,9 +71,9 @@ export function AppRoutes() {
         <Route path={paths.privacy} element={<PrivacyPage />} />
         <Route path="/course/:courseId" element={<CourseDetailPage />} />
         <Route path="/course/:courseId/lesson/:lessonId" element={<LessonPage />} />
-        <Route path="/course/:courseId/quiz/:moduleId" element={next("Module quiz")} />
+        <Route path="/course/:courseId/quiz/:moduleId" element={<QuizPage />} />
         <Route path="/course/:courseId/certificate" element={member(next("Certificate"))} />
-        <Route path={paths.myLearning} element={member(next("My Learning"))} />
+        <Route path={paths.myLearning} element={member(<MyLearningPage />)} />
         <Route path={paths.certificates} element={member(next("My Certificates"))} />
         <Route path={paths.adminEnrollments} element={member(next("Admin enrollment"))} />
         <Route path={paths.profile} element={member(next("Profile"))} />

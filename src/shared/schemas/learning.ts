@@ -79,3 +79,19 @@ export const quizResultSchema = z.object({
   review: z.array(quizReviewItemSchema),
 });
 export type QuizResult = z.infer<typeof quizResultSchema>;
+
+export const myLearningCourseSchema = z.object({
+  courseId: z.string(),
+  title: z.string(),
+  level: z.enum(["Beginner", "Intermediate", "Advanced", "Bonus"]),
+  duration: z.string(),
+  gradient: z.string(),
+  percent: z.number().int(),
+  lessonsDone: z.number().int(),
+  lessonCount: z.number().int(),
+  isCompleted: z.boolean(),
+  completedAt: z.string().nullable(),
+  enrolledAt: z.string(),
+});
+export type MyLearningCourse = z.infer<typeof myLearningCourseSchema>;
+export const myLearningSchema = z.array(myLearningCourseSchema);

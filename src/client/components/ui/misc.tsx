@@ -2,7 +2,10 @@ import type { HTMLAttributes, ReactNode } from "react";
 import type { Level } from "#shared/schemas/courses.ts";
 
 export function Card({ className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={`rounded-2xl border border-line bg-surface shadow-sm ${className}`} {...props} />;
+  // A background or border colour passed in replaces the default one.
+  const bg = /(^|\s)bg-/.test(className) ? "" : "bg-surface";
+  const border = /(^|\s)border-(?!\d)[a-z]/.test(className) ? "" : "border-line";
+  return <div className={`rounded-2xl border shadow-sm ${border} ${bg} ${className}`} {...props} />;
 }
 
 const levelClasses: Record<Level, string> = {
@@ -49,6 +52,11 @@ export function Spinner({ label = "Loading" }: { label?: string }) {
   );
 }
 
-export function PageContainer({ children, className = "" }: { children: ReactNode; className?: string }) {
-  return <div className={`mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-8 ${className}`}>{children}</div>;
+export function PageContainer({ children, className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
+  const width = /(^|\s)max-w-/.test(className) ? "" : "max-w-6xl";
+  return (
+    <div className={`mx-auto w-full px-4 py-8 sm:px-6 lg:px-8 ${width} ${className}`} {...props}>
+      {children}
+    </div>
+  );
 }

@@ -78,9 +78,14 @@ export default function LessonPage() {
     }
   };
 
+  // At the end of a module, Next leads to its quiz until the quiz is passed.
+  const module = course.data?.modules.find((m) => m.id === data.moduleId);
+  const lastInModule = module?.lessons.at(-1)?.id === data.id;
+  const quizNext = enrolled && lastInModule && module?.quiz && !module.quiz.passed ? paths.quiz(courseId, module.id) : null;
+
   const goNext = async () => {
     if (!(await markComplete())) return;
-    navigate(data.nextLessonId ? paths.lesson(courseId, data.nextLessonId) : paths.course(courseId));
+    navigate(quizNext ?? (data.nextLessonId ? paths.lesson(courseId, data.nextLessonId) : paths.course(courseId)));
   };
 
   return (
@@ -123,7 +128,7 @@ export default function LessonPage() {
           <span />
         )}
         <Button onClick={() => void goNext()} disabled={saving}>
-          {data.nextLessonId ? <>Next<ChevronRight size={18} aria-hidden="true" /></> : "Back to Course"}
+          {data.nextLessonId || quizNext ? <>Next<ChevronRight size={18} aria-hidden="true" /></> : "Back to Course"}
         </Button>
       </div>
     </PageContainer>

@@ -24,33 +24,46 @@ export const NO_RECORDS: LearnerRecords = { enrolled: false, completedLessons: n
 
 /** Everything about one learner in one course, in a fixed number of queries whatever the number of learners. */
 export async function loadLearnerRecords(db: Kysely<DB>, userId: string, courseId: string): Promise<LearnerRecords> {
-  const [enrollment, completions, attempts, progress] = await Promise.all([
-    db.selectFrom("enrollment").select("id").where("userId", "=", userId).where("courseId", "=", courseId).executeTakeFirst(),
-    db.selectFrom("lessonCompletion").select("lessonId").where("userId", "=", userId).where("courseId", "=", courseId).execute(),
+  return (await loadRecords(db, userId, courseId)).get(courseId) ?? { ...NO_RECORDS, completedLessons: new Set(), quizStats: new Map() };
+}
+
+/** The same for every course the learner has records in (My Learning), still in four queries. */
+export function loadAllLearnerRecords(db: Kysely<DB>, userId: string): Promise<Map<string, LearnerRecords>> {
+  return loadRecords(db, userId);
+}
+
+async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): Promise<Map<string, LearnerRecords>> {
+  const [enrollments, completions, attempts, progressRows] = await Promise.all([
+    db.selectFrom("enrollment").select("courseId").where("userId", "=", userId).$if(!!courseId, (q) => q.where("courseId", "=", courseId!)).execute(),
+    db.selectFrom("lessonCompletion").select(["courseId", "lessonId"]).where("userId", "=", userId).$if(!!courseId, (q) => q.where("courseId", "=", courseId!)).execute(),
     db
       .selectFrom("quizAttempt")
-      .select(["moduleId", "score", "createdAt"])
+      .select(["courseId", "moduleId", "score", "createdAt"])
       .where("userId", "=", userId)
-      .where("courseId", "=", courseId)
+      .$if(!!courseId, (q) => q.where("courseId", "=", courseId!))
       .orderBy("createdAt")
       .orderBy("id")
       .execute(),
-    db.selectFrom("courseProgress").selectAll().where("userId", "=", userId).where("courseId", "=", courseId).executeTakeFirst(),
+    db.selectFrom("courseProgress").selectAll().where("userId", "=", userId).$if(!!courseId, (q) => q.where("courseId", "=", courseId!)).execute(),
   ]);
-  const quizStats = new Map<string, QuizStats>();
-  for (const a of attempts) {
-    const prev = quizStats.get(a.moduleId);
-    const bestScore = Math.max(prev?.bestScore ?? 0, a.score);
-    quizStats.set(a.moduleId, { score: a.score, bestScore, attempts: (prev?.attempts ?? 0) + 1, passed: bestScore >= PASS_MARK });
-  }
-  return {
-    enrolled: !!enrollment,
-    completedLessons: new Set(completions.map((c) => c.lessonId)),
-    quizStats,
-    progress: progress
-      ? { id: progress.id, isCompleted: progress.isCompleted === 1, completedAt: toIso(progress.completedAt), createdAt: toIso(progress.createdAt) }
-      : null,
+  const byCourse = new Map<string, LearnerRecords>();
+  const of = (id: string) => {
+    let r = byCourse.get(id);
+    if (!r) byCourse.set(id, (r = { enrolled: false, completedLessons: new Set(), quizStats: new Map(), progress: null }));
+    return r;
   };
+  for (const e of enrollments) of(e.courseId).enrolled = true;
+  for (const c of completions) of(c.courseId).completedLessons.add(c.lessonId);
+  for (const a of attempts) {
+    const stats = of(a.courseId).quizStats;
+    const prev = stats.get(a.moduleId);
+    const bestScore = Math.max(prev?.bestScore ?? 0, a.score);
+    stats.set(a.moduleId, { score: a.score, bestScore, attempts: (prev?.attempts ?? 0) + 1, passed: bestScore >= PASS_MARK });
+  }
+  for (const p of progressRows) {
+    of(p.courseId).progress = { id: p.id, isCompleted: p.isCompleted === 1, completedAt: toIso(p.completedAt), createdAt: toIso(p.createdAt) };
+  }
+  return byCourse;
 }
 
 export interface CourseState {

@@ -4,6 +4,7 @@ import { courseParamsSchema, lessonParamsSchema } from "#shared/schemas/courses.
 import {
   completeCourseInputSchema,
   lessonCompletedSchema,
+  myLearningSchema,
   progressSchema,
   quizParamsSchema,
   quizResultSchema,
@@ -12,13 +13,18 @@ import {
 } from "#shared/schemas/learning.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { completeLesson, getProgress, getQuiz, gradeQuizAttempt, markCourseComplete, requireCourse } from "./learning.service.ts";
+import { completeLesson, getMyLearning, getProgress, getQuiz, gradeQuizAttempt, markCourseComplete, requireCourse } from "./learning.service.ts";
 
 const emptyBody = z.strictObject({}).optional();
 
 export function learningRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
     const db = app.deps.database.db;
+
+    app.get("/api/my-learning", { schema: { response: { 200: myLearningSchema } } }, async (request) => {
+      const user = await requireUser(request);
+      return getMyLearning(db, user, await catalogue.get());
+    });
 
     app.get("/api/progress/:courseId", { schema: { params: courseParamsSchema, response: { 200: progressSchema } } }, async (request) => {
       const user = await requireUser(request);

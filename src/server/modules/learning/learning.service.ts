@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Progress, Quiz, QuizResult } from "#shared/schemas/learning.ts";
+import type { MyLearningCourse, Progress, Quiz, QuizResult } from "#shared/schemas/learning.ts";
+import { listEnrollments } from "../enrollments/enrollments.repository.ts";
+import type { Catalogue } from "../courses/course-catalogue.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../../errors.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
 import { COURSE_NOT_FOUND } from "../courses/courses.service.ts";
-import { canReadLesson, canTakeQuiz, computeCourseState, loadLearnerRecords, NO_RECORDS, type LearnerRecords } from "./learner-state.ts";
+import { canReadLesson, canTakeQuiz, computeCourseState, loadAllLearnerRecords, loadLearnerRecords, NO_RECORDS, type LearnerRecords } from "./learner-state.ts";
 import { PASS_MARK, scorePercent } from "./progress-formula.ts";
 
 export const NOT_ENROLLED = "You need to purchase this course to access quizzes and track your progress.";
@@ -166,4 +168,30 @@ export async function gradeQuizAttempt(
       passed ? { questionId: q.id, correct, correctAnswer: q.correctAnswer, explanation: q.explanation } : { questionId: q.id, correct },
     ),
   };
+}
+
+/** My Learning: every enrolled course with the same progress figure the course page shows. */
+export async function getMyLearning(db: Kysely<DB>, user: CurrentUser, catalogue: Catalogue): Promise<MyLearningCourse[]> {
+  const [enrollments, recordsByCourse] = await Promise.all([listEnrollments(db, user.id), loadAllLearnerRecords(db, user.id)]);
+  return enrollments.flatMap((e) => {
+    const course = catalogue.byId.get(e.courseId);
+    if (!course) return [];
+    const records = recordsByCourse.get(e.courseId) ?? { ...NO_RECORDS, enrolled: true };
+    const state = computeCourseState(course, records);
+    return [
+      {
+        courseId: course.card.id,
+        title: course.card.title,
+        level: course.card.level,
+        duration: course.card.duration,
+        gradient: course.card.gradient,
+        percent: state.percent,
+        lessonsDone: course.lessons.filter((l) => records.completedLessons.has(l.id)).length,
+        lessonCount: course.lessons.length,
+        isCompleted: records.progress?.isCompleted ?? false,
+        completedAt: records.progress?.completedAt ?? null,
+        enrolledAt: e.createdAt,
+      },
+    ];
+  });
 }

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { loadContent } from "#server/content/content-files.ts";
+
+const content = loadContent();
+const byId = new Map(content.courses.map((c) => [c.id, c]));
+
+const FULL = [
+  { id: "nutrition-coach", title: "Nutrition Coach", level: "Beginner" },
+  { id: "functional-nutrition", title: "Functional Nutrition Counselor", level: "Intermediate" },
+  { id: "integrative-health", title: "Integrative Health Practitioner", level: "Advanced" },
+  { id: "business-practitioners", title: "Business for Holistic Practitioners", level: "Bonus" },
+] as const;
+const COMING_SOON = [
+  { id: "wellness-coach", title: "Wellness Coach" },
+  { id: "business-blueprint", title: "Wellness Business Blueprint" },
+] as const;
+
+const BANNED = [/\bcures?\b/i, /\bcured\b/i, /guaranteed income/i, /\bguarantee(d|s)?\b/i, /\blorem\b/i, /\bipsum\b/i, /\bTODO\b/, /\bTBD\b/, /\bplaceholder\b/i, /\bmiracle\b/i];
+
+const words = (markdown: string) => markdown.replace(/[#*_>|`-]+/g, " ").split(/\s+/).filter(Boolean).length;
+const headings = (markdown: string) => [...markdown.matchAll(/^##\s+(.+)$/gm)].map((m) => m[1].trim());
+
+describe("course records", () => {
+  it("has the six courses of the decisions page and nothing else", () => {
+    expect([...byId.keys()].sort()).toEqual([...FULL.map((c) => c.id), ...COMING_SOON.map((c) => c.id)].sort());
+  });
+
+  for (const c of FULL) {
+    it(`${c.id}: title, level, $20.00, 4 weeks, at least 5 outcomes and 4 modules`, () => {
+      const course = byId.get(c.id)!;
+      expect(course.course).toMatchObject({ title: c.title, level: c.level, price: 2000, duration: "4 weeks", comingSoon: false });
+      expect(course.course.learningOutcomes.length).toBeGreaterThanOrEqual(5);
+      expect(course.modules.length).toBeGreaterThanOrEqual(4);
+    });
+  }
+
+  for (const c of COMING_SOON) {
+    it(`${c.id}: coming soon, with a real description and outcomes but no lessons`, () => {
+      const course = byId.get(c.id)!;
+      expect(course.course).toMatchObject({ title: c.title, comingSoon: true });
+      expect(course.course.description.length).toBeGreaterThan(40);
+      expect(course.course.learningOutcomes.length).toBeGreaterThanOrEqual(5);
+      expect(course.modules).toEqual([]);
+    });
+  }
+});
+
+describe.each(FULL.map((c) => [c.id]))("%s content", (courseId) => {
+  const course = byId.get(courseId)!;
+  const lessons = course.modules.flatMap((m) => m.lessons);
+
+  it("has at least 3 lessons and a quiz in every module", () => {
+    for (const m of course.modules) {
+      expect(m.lessons.length, m.id).toBeGreaterThanOrEqual(3);
+      expect(m.quiz, m.id).not.toBeNull();
+    }
+  });
+
+  it("keeps every lesson between 400 and 1,200 words, with a realistic reading time", () => {
+    for (const l of lessons) {
+      const n = words(l.markdown);
+      expect(n, l.file).toBeGreaterThanOrEqual(400);
+      expect(n, l.file).toBeLessThanOrEqual(1200);
+      const minutes = Number.parseInt(l.duration, 10);
+      expect(minutes, `${l.file} reading time`).toBeGreaterThanOrEqual(Math.floor(n / 250));
+      expect(minutes, `${l.file} reading time`).toBeLessThanOrEqual(Math.ceil(n / 100));
+    }
+  });
+
+  it("gives every lesson headings, a worked example or case study, key takeaways, and a closing Sources list", () => {
+    for (const l of lessons) {
+      const h = headings(l.markdown);
+      expect(h.length, l.file).toBeGreaterThanOrEqual(3);
+      expect(h.some((x) => /^(worked example|case study)/i.test(x)), `${l.file} example`).toBe(true);
+      expect(h.some((x) => /^key takeaways/i.test(x)), `${l.file} takeaways`).toBe(true);
+      expect(h.at(-1), `${l.file} sources last`).toMatch(/^Sources$/i);
+      const sources = l.markdown.slice(l.markdown.lastIndexOf("## Sources"));
+      expect(sources.match(/^\s*[-*]\s+\S/gm)?.length ?? 0, `${l.file} source items`).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it("has unique lesson titles and no repeated lesson", () => {
+    const titles = lessons.map((l) => l.title.toLowerCase());
+    expect(new Set(titles).size).toBe(titles.length);
+    const openings = lessons.map((l) => l.markdown.slice(0, 200));
+    expect(new Set(openings).size).toBe(openings.length);
+  });
+
+  it("says what coaches may not do and carries the medical disclaimer", () => {
+    const first = course.modules[0].lessons[0].markdown;
+    expect(first).toMatch(/## Scope of practice/i);
+    expect(first).toMatch(/not medical[^.]*advice/i);
+    expect(first).toMatch(/diagnose/i);
+  });
+
+  it("has quizzes of at least 6 questions, each with 4 options, one existing correct option and an explanation", () => {
+    for (const m of course.modules) {
+      const questions = m.quiz!.questions;
+      expect(questions.length, m.id).toBeGreaterThanOrEqual(6);
+      for (const q of questions) {
+        expect(q.options.length, `${m.id} ${q.id}`).toBe(4);
+        expect(q.options.filter((o) => o.id === q.correctAnswer).length, `${m.id} ${q.id}`).toBe(1);
+        expect(q.explanation.trim().length, `${m.id} ${q.id}`).toBeGreaterThan(20);
+      }
+      expect(new Set(questions.map((q) => q.correctAnswer)).size, `${m.id} answer letters vary`).toBeGreaterThan(1);
+    }
+  });
+
+  it("uses none of the banned phrases", () => {
+    const texts = [
+      JSON.stringify(course.course),
+      ...course.modules.flatMap((m) => [m.title, m.description, JSON.stringify(m.quiz)]),
+      ...lessons.map((l) => `${l.title}\n${l.markdown}`),
+    ];
+    for (const text of texts) for (const pattern of BANNED) expect(text, String(pattern)).not.toMatch(pattern);
+  });
+});

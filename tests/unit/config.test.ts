@@ -1,0 +1,42 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "#server/config.ts";
+
+const dir = () => mkdtempSync(join(tmpdir(), "config-"));
+
+describe("settings", () => {
+  it("defaults to SQLite on port 3000 and generates a secret once, kept under data/", () => {
+    const data = dir();
+    const a = loadConfig({}, data);
+    expect(a.databaseUrl).toBe("sqlite:data/academy.db");
+    expect(a.port).toBe(3000);
+    expect(a.appUrl).toBe("http://localhost:3000");
+    expect(a.authSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(data, "auth-secret"), "utf8")).toBe(a.authSecret);
+    expect(loadConfig({}, data).authSecret).toBe(a.authSecret);
+  });
+
+  it("stops with a message naming each bad setting", () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ PORT: "seventy" }, /PORT/],
+      [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL/],
+      [{ APP_URL: "not a url" }, /APP_URL/],
+      [{ AUTH_SECRET: "short" }, /AUTH_SECRET/],
+      [{ SMTP_URL: "http://mail" }, /SMTP_URL/],
+      [{ ADMIN_EMAILS: "a@example.com, nope" }, /ADMIN_EMAILS/],
+      [{ SUPPORT_EMAIL: "support" }, /SUPPORT_EMAIL/],
+    ];
+    for (const [env, name] of cases) {
+      expect(() => loadConfig(env, dir())).toThrow(ConfigError);
+      expect(() => loadConfig(env, dir())).toThrow(name);
+    }
+  });
+
+  it("lowercases admin e-mails and accepts PostgreSQL URLs", () => {
+    const c = loadConfig({ ADMIN_EMAILS: "Boss@Example.com,ops@example.com", DATABASE_URL: "postgres://u@h/db", AUTH_SECRET: "x".repeat(32) }, dir());
+    expect(c.adminEmails).toEqual(["boss@example.com", "ops@example.com"]);
+    expect(c.databaseUrl).toBe("postgres://u@h/db");
+  });
+});
