@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import compress from "@fastify/compress";
+import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
@@ -14,6 +15,8 @@ import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
 import { coursesRoutes } from "./modules/courses/courses.routes.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { learningRoutes } from "./modules/learning/learning.routes.ts";
+import { certificatesRoutes } from "./modules/certificates/certificates.routes.ts";
+import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerSecurity } from "./plugins/security.ts";
@@ -54,6 +57,8 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   registerErrorHandling(app);
   registerSecurity(app, config);
   await app.register(compress, { threshold: 1024 });
+  // Per-route limits only (public lookups); sign-in limits live in Better Auth, stored in the database.
+  await app.register(rateLimit, { global: false, errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: `Too many requests. Try again in ${ctx.after}.` }) });
   registerAuth(app, auth, config);
 
   await app.register(authRoutes);
@@ -61,6 +66,8 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   await app.register(coursesRoutes(catalogue));
   await app.register(enrollmentsRoutes);
   await app.register(learningRoutes(catalogue));
+  await app.register(certificatesRoutes(catalogue));
+  await app.register(profileRoutes);
 
   const hasClient = existsSync(resolve(clientDir, "index.html"));
   if (hasClient) {

@@ -55,7 +55,7 @@ describe("public pages", () => {
     const mobile = page.getByRole("navigation", { name: "Mobile" });
     await mobile.waitFor();
     expect(await page.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded")).toBe("true");
-    await page.getByRole("link", { name: "Get Certified" }).click();
+    await mobile.getByRole("link", { name: "Get Certified" }).click();
     await page.getByRole("tab", { name: "Sign Up", selected: true }).waitFor();
     expect(await mobile.isVisible()).toBe(false);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

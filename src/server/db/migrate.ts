@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from "k
 import * as m001 from "./migrations/001-auth.ts";
 import * as m002 from "./migrations/002-courses.ts";
 import * as m003 from "./migrations/003-learning.ts";
+import * as m004 from "./migrations/004-certificates.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
   "001-auth": m001,
   "002-courses": m002,
   "003-learning": m003,
+  "004-certificates": m004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -140,6 +140,29 @@ export interface CourseProgressTable {
   updatedAt: Timestamp;
 }
 
+export interface CertificateTable {
+  id: string;
+  certificateId: string;
+  userId: string;
+  courseId: string;
+  firstName: string;
+  lastName: string;
+  completedAt: Timestamp;
+  expiresAt: Timestamp;
+  issuedAt: Timestamp;
+  revokedAt: Timestamp | null;
+  revokedReason: string | null;
+}
+export interface CertificateNameChangeTable {
+  id: string;
+  certificateId: string;
+  oldFirstName: string;
+  oldLastName: string;
+  newFirstName: string;
+  newLastName: string;
+  changedAt: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   session: SessionTable;
@@ -155,4 +178,6 @@ export interface DB {
   lessonCompletion: LessonCompletionTable;
   quizAttempt: QuizAttemptTable;
   courseProgress: CourseProgressTable;
+  certificate: CertificateTable;
+  certificateNameChange: CertificateNameChangeTable;
 }

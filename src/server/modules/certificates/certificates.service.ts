@@ -1,0 +1,167 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { CurrentUser } from "#shared/schemas/auth.ts";
+import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
+import type { Config } from "../../config.ts";
+import { toIso } from "../../db/database.ts";
+import type { CertificateTable, DB } from "../../db/schema.ts";
+import { conflict, forbidden, notFound } from "../../errors.ts";
+import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
+import { computeCourseState, loadLearnerRecords } from "../learning/learner-state.ts";
+import { NOT_ENROLLED } from "../learning/learning.service.ts";
+
+export const CERTIFICATE_NOT_FOUND = "This certificate could not be found. Make sure you have completed the course.";
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/** 'HWA-' and 16 base32 characters: 80 random bits, so IDs cannot be guessed or enumerated. */
+export function newCertificateId(): string {
+  const bytes = randomBytes(10);
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return `HWA-${out}`;
+}
+
+type CertificateRow = Omit<CertificateTable, never>;
+
+export function certificateStatus(row: Pick<CertificateRow, "revokedAt" | "expiresAt">, now = new Date()): CertificateStatus {
+  if (row.revokedAt) return "revoked";
+  return new Date(row.expiresAt).getTime() <= now.getTime() ? "expired" : "valid";
+}
+
+export const verifyUrl = (config: Config, certificateId: string) => `${config.appUrl}/verify/${certificateId}`;
+
+function toCertificate(row: CertificateRow, courseTitle: string, config: Config, user?: CurrentUser): Certificate {
+  return {
+    id: row.id,
+    certificateId: row.certificateId,
+    courseId: row.courseId,
+    courseTitle,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    completedAt: toIso(row.completedAt),
+    expiresAt: toIso(row.expiresAt),
+    issuedAt: toIso(row.issuedAt),
+    status: certificateStatus(row),
+    verifyUrl: verifyUrl(config, row.certificateId),
+    nameDiffersFromProfile: !!user && (user.firstName !== row.firstName || user.lastName !== row.lastName),
+  };
+}
+
+const courseTitleOf = (catalogue: Catalogue, courseId: string) => catalogue.byId.get(courseId)?.card.title ?? courseId;
+
+/**
+ * Issues the learner's certificate once every module is complete. The name comes from the profile
+ * and the date from the server; repeated and parallel calls return the same certificate.
+ */
+export async function issueCertificate(db: Kysely<DB>, config: Config, user: CurrentUser, course: CatalogueCourse): Promise<Certificate> {
+  const records = await loadLearnerRecords(db, user.id, course.card.id);
+  if (!records.enrolled) throw forbidden(NOT_ENROLLED);
+  if (!computeCourseState(course, records).allModulesComplete) {
+    throw conflict("Complete every module (pass each quiz with at least 80%) before requesting your certificate.");
+  }
+  const courseId = course.card.id;
+  const row = await db.transaction().execute(async (trx) => {
+    const now = new Date();
+    const nowIso = now.toISOString();
+    await trx
+      .insertInto("courseProgress")
+      .values({ id: randomUUID(), userId: user.id, courseId, isCompleted: 1, completedAt: nowIso, createdAt: nowIso, updatedAt: nowIso })
+      .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
+      .execute();
+    await trx
+      .updateTable("courseProgress")
+      .set({ isCompleted: 1, completedAt: nowIso, updatedAt: nowIso })
+      .where("userId", "=", user.id)
+      .where("courseId", "=", courseId)
+      .where("isCompleted", "=", 0)
+      .execute();
+    const progress = await trx.selectFrom("courseProgress").select("completedAt").where("userId", "=", user.id).where("courseId", "=", courseId).executeTakeFirstOrThrow();
+    const completedAt = new Date(toIso(progress.completedAt) ?? nowIso);
+    const expiresAt = new Date(completedAt);
+    expiresAt.setUTCFullYear(expiresAt.getUTCFullYear() + config.certificateValidYears);
+    await trx
+      .insertInto("certificate")
+      .values({
+        id: randomUUID(),
+        certificateId: newCertificateId(),
+        userId: user.id,
+        courseId,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        completedAt: completedAt.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+        issuedAt: nowIso,
+        revokedAt: null,
+        revokedReason: null,
+      })
+      .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
+      .execute();
+    return trx.selectFrom("certificate").selectAll().where("userId", "=", user.id).where("courseId", "=", courseId).executeTakeFirstOrThrow();
+  });
+  return toCertificate(row, course.card.title, config, user);
+}
+
+export async function getOwnCertificate(db: Kysely<DB>, config: Config, catalogue: Catalogue, user: CurrentUser, courseId: string): Promise<Certificate> {
+  const row = await db.selectFrom("certificate").selectAll().where("userId", "=", user.id).where("courseId", "=", courseId).executeTakeFirst();
+  if (!row) throw notFound(CERTIFICATE_NOT_FOUND);
+  return toCertificate(row, courseTitleOf(catalogue, courseId), config, user);
+}
+
+export async function listOwnCertificates(db: Kysely<DB>, config: Config, catalogue: Catalogue, user: CurrentUser): Promise<Certificate[]> {
+  const rows = await db.selectFrom("certificate").selectAll().where("userId", "=", user.id).orderBy("completedAt", "desc").execute();
+  return rows.map((r) => toCertificate(r, courseTitleOf(catalogue, r.courseId), config, user));
+}
+
+/** The owner's certificate by its public ID; anyone else gets the same 404 as for an unknown ID. */
+export async function getOwnCertificateById(db: Kysely<DB>, user: CurrentUser, certificateId: string) {
+  const row = await db.selectFrom("certificate").selectAll().where("certificateId", "=", certificateId).executeTakeFirst();
+  if (!row || row.userId !== user.id) throw notFound(CERTIFICATE_NOT_FOUND);
+  return row;
+}
+
+export async function verifyCertificate(db: Kysely<DB>, catalogue: Catalogue, certificateId: string): Promise<Verification> {
+  const row = await db.selectFrom("certificate").selectAll().where("certificateId", "=", certificateId).executeTakeFirst();
+  if (!row) throw notFound("No certificate has this ID.");
+  return {
+    certificateId: row.certificateId,
+    holderName: `${row.firstName} ${row.lastName}`,
+    courseTitle: courseTitleOf(catalogue, row.courseId),
+    completedAt: toIso(row.completedAt),
+    expiresAt: toIso(row.expiresAt),
+    status: certificateStatus(row),
+    issuer: "Holistic Wellness Academy",
+  };
+}
+
+/** Puts the learner's current profile name on the certificate; the ID stays and the change is recorded. */
+export async function reissueWithCurrentName(db: Kysely<DB>, config: Config, catalogue: Catalogue, user: CurrentUser, certificateId: string): Promise<Certificate> {
+  const row = await getOwnCertificateById(db, user, certificateId);
+  if (row.revokedAt) throw conflict("A revoked certificate cannot be reissued.");
+  if (row.firstName !== user.firstName || row.lastName !== user.lastName) {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("certificateNameChange")
+        .values({
+          id: randomUUID(),
+          certificateId,
+          oldFirstName: row.firstName,
+          oldLastName: row.lastName,
+          newFirstName: user.firstName,
+          newLastName: user.lastName,
+          changedAt: new Date().toISOString(),
+        })
+        .execute();
+      await trx.updateTable("certificate").set({ firstName: user.firstName, lastName: user.lastName }).where("certificateId", "=", certificateId).execute();
+    });
+  }
+  return getOwnCertificate(db, config, catalogue, user, row.courseId);
+}

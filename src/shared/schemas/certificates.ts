@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+export const certificateStatusSchema = z.enum(["valid", "expired", "revoked"]);
+export type CertificateStatus = z.infer<typeof certificateStatusSchema>;
+
+export const certificateSchema = z.object({
+  id: z.string(),
+  certificateId: z.string(),
+  courseId: z.string(),
+  courseTitle: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  completedAt: z.string(),
+  expiresAt: z.string(),
+  issuedAt: z.string(),
+  status: certificateStatusSchema,
+  verifyUrl: z.string(),
+  /** Whether the learner's profile name now differs from the name on the certificate. */
+  nameDiffersFromProfile: z.boolean(),
+});
+export type Certificate = z.infer<typeof certificateSchema>;
+export const certificateListSchema = z.array(certificateSchema);
+
+export const issueCertificateInputSchema = z.strictObject({
+  courseId: z.string().min(1).max(100),
+  /** Sent by the spec's client; ignored: the name comes from the learner's profile. */
+  studentName: z.string().max(600).optional(),
+  /** Ignored: the server's completion time is used. */
+  completedAt: z.string().max(40).optional(),
+});
+
+export const certificateIdParamsSchema = z.strictObject({ certificateId: z.string().min(1).max(64) });
+
+/** What anyone may see on the public verification page: no e-mail, no user id. */
+export const verificationSchema = z.object({
+  certificateId: z.string(),
+  holderName: z.string(),
+  courseTitle: z.string(),
+  completedAt: z.string(),
+  expiresAt: z.string(),
+  status: certificateStatusSchema,
+  issuer: z.string(),
+});
+export type Verification = z.infer<typeof verificationSchema>;
+
+export const profileInputSchema = z.strictObject({
+  firstName: z.string().trim().min(1, "First name is required").max(255),
+  lastName: z.string().trim().min(1, "Last name is required").max(255),
+});
