@@ -44,7 +44,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const database = openDatabase(pgUrl, { schema, poolSize: 5 });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { schema });
   return {
     database,
     url: pgUrl,

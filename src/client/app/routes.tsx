@@ -18,6 +18,10 @@ const CourseDetailPage = lazy(() => import("#client/features/courses/course-deta
 const LessonPage = lazy(() => import("#client/features/courses/lesson-page.tsx"));
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
 const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-page.tsx"));
+const CertificatePage = lazy(() => import("#client/features/certificates/certificate-page.tsx"));
+const CertificatesPage = lazy(() => import("#client/features/certificates/certificates-page.tsx"));
+const VerifyPage = lazy(() => import("#client/features/certificates/verify-page.tsx"));
+const ProfilePage = lazy(() => import("#client/features/profile/profile-page.tsx"));
 
 function Layout() {
   return (
@@ -72,11 +76,12 @@ export function AppRoutes() {
         <Route path="/course/:courseId" element={<CourseDetailPage />} />
         <Route path="/course/:courseId/lesson/:lessonId" element={<LessonPage />} />
         <Route path="/course/:courseId/quiz/:moduleId" element={<QuizPage />} />
-        <Route path="/course/:courseId/certificate" element={member(next("Certificate"))} />
+        <Route path="/course/:courseId/certificate" element={member(<CertificatePage />)} />
+        <Route path="/verify/:certificateId" element={<VerifyPage />} />
         <Route path={paths.myLearning} element={member(<MyLearningPage />)} />
-        <Route path={paths.certificates} element={member(next("My Certificates"))} />
+        <Route path={paths.certificates} element={member(<CertificatesPage />)} />
         <Route path={paths.adminEnrollments} element={member(next("Admin enrollment"))} />
-        <Route path={paths.profile} element={member(next("Profile"))} />
+        <Route path={paths.profile} element={member(<ProfilePage />)} />
         <Route path={paths.checkoutSuccess} element={member(next("Checkout"))} />
         <Route path="/checkout/:courseId" element={member(next("Checkout"))} />
         <Route path="/firebase-checkout/:courseId" element={member(next("Checkout"))} />

@@ -14,8 +14,12 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+/**
+ * `schema` (PostgreSQL) names the schema the connection's search_path points at, so the migrator
+ * looks for its own tables there and not in another schema that shares the database.
+ */
+export async function migrateToLatest(db: Kysely<any>, options: { schema?: string } = {}): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, ...(options.schema ? { migrationTableSchema: options.schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

@@ -7,7 +7,8 @@ import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Badge, Card, LevelBadge, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { api, ApiError } from "#client/lib/api-client.ts";
+import { issueCertificate } from "#client/features/certificates/api.ts";
+import { ApiError } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { useCourse } from "./api.ts";
 
@@ -81,7 +82,7 @@ function CertificationBanner({ course }: { course: CourseDetail }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const issue = useMutation({
-    mutationFn: () => api.put(`/api/progress/${encodeURIComponent(course.id)}`, { isCompleted: true, completedAt: new Date().toISOString() }),
+    mutationFn: () => issueCertificate(course.id),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ["/api/courses", course.id] });
       navigate(paths.courseCertificate(course.id));

@@ -1,0 +1,26 @@
+import { useToast } from "#client/components/ui/toast.tsx";
+import { ApiError } from "#client/lib/api-client.ts";
+import type { Certificate } from "#shared/schemas/certificates.ts";
+import { downloadCertificatePdf, shareCertificate } from "./api.ts";
+
+export function useCertificateActions() {
+  const toast = useToast();
+  return {
+    download: async (c: Certificate) => {
+      try {
+        await downloadCertificatePdf(c.certificateId);
+        toast({ title: "Download Started", description: `certificate-${c.certificateId}.pdf` });
+      } catch (error) {
+        toast({ title: "Download Failed", description: (error instanceof ApiError && error.serverMessage) || "Please try again.", variant: "destructive" });
+      }
+    },
+    share: async (c: Certificate) => {
+      try {
+        const how = await shareCertificate(c);
+        if (how === "copied") toast({ title: "Share Link Copied", description: c.verifyUrl });
+      } catch {
+        // The person closed the share sheet.
+      }
+    },
+  };
+}

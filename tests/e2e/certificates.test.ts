@@ -1,0 +1,95 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
+import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
+
+const e2e = useE2E();
+
+describe("certificates in the browser", () => {
+  it("finishes a course, gets the certificate, downloads the PDF, and the verify link works signed out", async () => {
+    const page = await e2e.newPage();
+    const email = `cert-${Date.now()}@example.com`;
+    await signUpInBrowser(page, { firstName: "<img src=x onerror=alert(1)>", lastName: "Nakamura", email, password: "lantern-fog-71" });
+    const user = await e2e.testDb.database.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-basics", source: "fixture" });
+
+    // Complete the modules through the same API the pages use, from inside the signed-in page.
+    const status = await page.evaluate(async () => {
+      const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.status);
+      return [
+        await post("/api/quiz/fixture-basics/alpha", { answers: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" } }),
+        await post("/api/quiz/fixture-basics/beta", { answers: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" } }),
+        await post("/api/progress/fixture-basics/lessons/gamma-one/complete", {}),
+      ];
+    });
+    expect(status).toEqual([200, 200, 200]);
+
+    await page.goto("/certificates");
+    await page.getByRole("heading", { name: "No certificates earned yet" }).waitFor();
+    await page.getByRole("link", { name: "Continue Learning" }).waitFor();
+
+    await page.goto("/course/fixture-basics");
+    await page.getByText("Ready for Certification!").waitFor();
+    await page.getByRole("button", { name: "Get Certificate" }).click();
+    await page.getByRole("heading", { name: "Certificate of Completion" }).waitFor();
+    expect(await page.getByTestId("holder-name").innerText()).toBe("<img src=x onerror=alert(1)> Nakamura");
+    const doc = await page.getByTestId("certificate-document").innerText();
+    for (const s of ["Fixture Basics", "Date Completed", "Valid Until", "Certificate ID", "Authorized Institution"]) expect(doc).toContain(s);
+    const certificateId = /HWA-[A-Z2-7]{16}/.exec(doc)?.[0];
+    expect(certificateId).toBeTruthy();
+    await expectAccessible(page, "certificate page");
+
+    const linkedIn = await page.getByRole("link", { name: /Add to LinkedIn/ }).getAttribute("href");
+    expect(linkedIn).toContain("startTask=CERTIFICATION_NAME");
+    expect(linkedIn).toContain(`certId=${certificateId}`);
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download PDF" }).click()]);
+    expect(download.suggestedFilename()).toBe(`certificate-${certificateId}.pdf`);
+    const saved = await download.path();
+    expect(readFileSync(saved).subarray(0, 4).toString()).toBe("%PDF");
+    await toastText(page).getByText("Download Started").waitFor();
+
+    // No Web Share in headless Chromium: the link is copied.
+    await page.getByRole("button", { name: "Share Certificate" }).click();
+    await toastText(page).getByText("Share Link Copied").waitFor();
+
+    await page.goto("/course/fixture-basics");
+    await page.getByText("Certificate Available!").waitFor();
+    await page.getByRole("link", { name: "View Certificate" }).waitFor();
+
+    await page.goto("/certificates");
+    await page.getByTestId("certificate-fixture-basics").waitFor();
+    expect(await page.locator("main").innerText()).toContain("Certificates Earned");
+    await expectAccessible(page, "my certificates");
+
+    await page.goto("/my-learning");
+    await page.getByTestId("completed-fixture-basics").waitFor();
+
+    // Anyone can verify it, signed out; the name is shown as text, never as markup.
+    const visitor = await e2e.newPage();
+    await visitor.goto(`/verify/${certificateId}`);
+    await visitor.getByText("Valid certificate").waitFor();
+    expect(await visitor.getByTestId("holder-name").innerText()).toBe("<img src=x onerror=alert(1)> Nakamura");
+    expect(await visitor.locator("main img").count()).toBe(0);
+    await expectAccessible(visitor, "verify page");
+
+    await e2e.testDb.database.db.updateTable("certificate").set({ revokedAt: new Date().toISOString() }).where("certificateId", "=", certificateId!).execute();
+    await visitor.reload();
+    await visitor.getByText("This certificate has been revoked").waitFor();
+    expect(await visitor.getByTestId("verification-status").innerText()).not.toContain("Valid certificate");
+
+    await visitor.goto("/verify/HWA-AAAAAAAAAAAAAAAA");
+    await visitor.getByRole("heading", { name: "Certificate Not Found" }).waitFor();
+  });
+
+  it("shows 'Certificate Not Found' and the empty state to a learner without certificates", async () => {
+    const page = await e2e.newPage();
+    await signUpInBrowser(page, { firstName: "No", lastName: "Cert", email: `nocert-${Date.now()}@example.com`, password: "quiet-harbor-19" });
+    await page.goto("/course/fixture-basics/certificate");
+    await page.getByRole("heading", { name: "Certificate Not Found" }).waitFor();
+    expect(await page.locator("main").innerText()).toContain("This certificate could not be found. Make sure you have completed the course.");
+    await page.goto("/certificates");
+    await page.getByRole("heading", { name: "No certificates yet" }).waitFor();
+    await page.getByRole("link", { name: "Browse Courses" }).waitFor();
+  });
+});
