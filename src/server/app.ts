@@ -17,6 +17,9 @@ import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { learningRoutes } from "./modules/learning/learning.routes.ts";
 import { certificatesRoutes } from "./modules/certificates/certificates.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
+import { checkoutRoutes } from "./modules/checkout/checkout.routes.ts";
+import { createPaymentProvider } from "./payments/create-provider.ts";
+import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerSecurity } from "./plugins/security.ts";
@@ -32,7 +35,7 @@ export interface AppDeps {
 
 declare module "fastify" {
   interface FastifyInstance {
-    deps: { config: Config; database: Database; auth: Auth; mailer: Mailer; catalogue: CourseCatalogue };
+    deps: { config: Config; database: Database; auth: Auth; mailer: Mailer; catalogue: CourseCatalogue; payments: PaymentProvider | null };
   }
 }
 
@@ -49,7 +52,8 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   const mail = mailer ?? createMailer(config, app.log);
   const auth = createAuth({ config, db: database.db, engine: database.engine, mailer: mail });
   const catalogue = new CourseCatalogue(database.db);
-  app.decorate("deps", { config, database, auth, mailer: mail, catalogue });
+  const payments = createPaymentProvider(config, database.db);
+  app.decorate("deps", { config, database, auth, mailer: mail, catalogue, payments });
   app.addHook("onClose", async () => catalogue.dispose());
 
   // JSON only: any other body type is refused with 415.
@@ -68,6 +72,7 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   await app.register(learningRoutes(catalogue));
   await app.register(certificatesRoutes(catalogue));
   await app.register(profileRoutes);
+  await app.register(checkoutRoutes(catalogue, payments));
 
   const hasClient = existsSync(resolve(clientDir, "index.html"));
   if (hasClient) {

@@ -52,6 +52,12 @@ const settingsSchema = z.object({
     .default("false")
     .transform((v) => v === "true"),
   CERTIFICATE_VALID_YEARS: z.coerce.number().int().min(1).max(50).default(2),
+  PAYMENTS_PROVIDER: z.enum(["sandbox", "stripe", ""]).optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Points the Stripe SDK at another API host, e.g. a local stripe-mock. */
+  STRIPE_API_BASE: optionalUrl,
 });
 
 export type Settings = z.output<typeof settingsSchema>;
@@ -74,6 +80,27 @@ export interface Config {
   trustProxy: boolean;
   certificateValidYears: number;
   dataDir: string;
+  payments: PaymentsConfig;
+}
+
+export type PaymentsConfig =
+  | { provider: "sandbox"; testBanner: boolean }
+  | { provider: "stripe"; secretKey: string; publishableKey: string; webhookSecret: string; apiBase?: string }
+  | { provider: "none" };
+
+function paymentsConfig(s: Settings): PaymentsConfig {
+  const stripeKeys = [s.STRIPE_SECRET_KEY, s.STRIPE_PUBLISHABLE_KEY, s.STRIPE_WEBHOOK_SECRET].filter(Boolean).length;
+  if (stripeKeys > 0 && stripeKeys < 3) {
+    throw new ConfigError("Invalid setting STRIPE_SECRET_KEY / STRIPE_PUBLISHABLE_KEY / STRIPE_WEBHOOK_SECRET: set all three or none");
+  }
+  const wanted = s.PAYMENTS_PROVIDER || (stripeKeys === 3 ? "stripe" : "sandbox");
+  if (wanted === "stripe") {
+    if (stripeKeys !== 3) throw new ConfigError("Invalid setting PAYMENTS_PROVIDER: stripe needs the three STRIPE_* keys");
+    return { provider: "stripe", secretKey: s.STRIPE_SECRET_KEY!, publishableKey: s.STRIPE_PUBLISHABLE_KEY!, webhookSecret: s.STRIPE_WEBHOOK_SECRET!, apiBase: s.STRIPE_API_BASE };
+  }
+  // In production the sandbox runs only when asked for by name, and then says so on every checkout page.
+  if (s.NODE_ENV === "production" && s.PAYMENTS_PROVIDER !== "sandbox") return { provider: "none" };
+  return { provider: "sandbox", testBanner: s.NODE_ENV === "production" };
 }
 
 export class ConfigError extends Error {}
@@ -110,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     trustProxy: s.TRUST_PROXY,
     certificateValidYears: s.CERTIFICATE_VALID_YEARS,
     dataDir,
+    payments: paymentsConfig(s),
   };
 }
 

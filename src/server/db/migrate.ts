@@ -3,6 +3,7 @@ import * as m001 from "./migrations/001-auth.ts";
 import * as m002 from "./migrations/002-courses.ts";
 import * as m003 from "./migrations/003-learning.ts";
 import * as m004 from "./migrations/004-certificates.ts";
+import * as m005 from "./migrations/005-buying.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "002-courses": m002,
   "003-learning": m003,
   "004-certificates": m004,
+  "005-buying": m005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

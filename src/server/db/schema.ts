@@ -163,6 +163,73 @@ export interface CertificateNameChangeTable {
   changedAt: Timestamp;
 }
 
+export interface CouponTable {
+  id: string;
+  code: string;
+  percentOff: number | null;
+  amountOff: number | null;
+  courseId: string | null;
+  expiresAt: Timestamp | null;
+  maxRedemptions: number | null;
+  redemptionCount: number;
+  active: number;
+  createdAt: Timestamp;
+}
+export interface OrderTable {
+  id: string;
+  userId: string;
+  courseId: string;
+  amount: number;
+  originalAmount: number;
+  currency: string;
+  couponId: string | null;
+  couponCode: string | null;
+  provider: string;
+  providerPaymentId: string;
+  providerSessionId: string | null;
+  status: string; // paid | refunded
+  refundId: string | null;
+  refundedAt: Timestamp | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+export interface CouponRedemptionTable {
+  id: string;
+  couponId: string;
+  orderId: string;
+  userId: string;
+  createdAt: Timestamp;
+}
+export interface CheckoutSessionTable {
+  id: string;
+  userId: string;
+  courseId: string;
+  provider: string;
+  status: string; // open | complete | expired
+  createdAt: Timestamp;
+}
+export interface SandboxPaymentTable {
+  id: string;
+  kind: string;
+  amount: number;
+  currency: string;
+  status: string;
+  clientSecret: string;
+  metadata: string;
+  idempotencyKey: string | null;
+  paymentIntentId: string | null;
+  lastError: string | null;
+  cardLast4: string | null;
+  settleAt: Timestamp | null;
+  refundedAmount: number;
+  createdAt: Timestamp;
+}
+export interface WebhookEventTable {
+  id: string;
+  type: string;
+  receivedAt: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   session: SessionTable;
@@ -180,4 +247,10 @@ export interface DB {
   courseProgress: CourseProgressTable;
   certificate: CertificateTable;
   certificateNameChange: CertificateNameChangeTable;
+  coupon: CouponTable;
+  order: OrderTable;
+  couponRedemption: CouponRedemptionTable;
+  checkoutSession: CheckoutSessionTable;
+  sandboxPayment: SandboxPaymentTable;
+  webhookEvent: WebhookEventTable;
 }

@@ -1,0 +1,107 @@
+import Stripe from "stripe";
+import type { CreateCheckoutInput, CreatePaymentInput, PaymentProvider, ProviderCheckoutSession, ProviderEvent, ProviderPaymentIntent } from "./provider.ts";
+import { WebhookSignatureError } from "./provider.ts";
+
+export interface StripeSettings {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** Tests point the SDK at a local fake of Stripe's API. */
+  api?: { host: string; port: number; protocol: "http" | "https" };
+  webhookToleranceSeconds?: number;
+}
+
+const metadataOf = (m: Stripe.Metadata | null | undefined): Record<string, string> => ({ ...(m ?? {}) });
+
+function toIntent(pi: Stripe.PaymentIntent): ProviderPaymentIntent {
+  return {
+    id: pi.id,
+    amount: pi.amount,
+    currency: pi.currency,
+    status: pi.status as ProviderPaymentIntent["status"],
+    clientSecret: pi.client_secret ?? null,
+    metadata: metadataOf(pi.metadata),
+    lastError: pi.last_payment_error?.message ?? null,
+  };
+}
+
+function toSession(s: Stripe.Checkout.Session): ProviderCheckoutSession {
+  return {
+    id: s.id,
+    url: s.url ?? null,
+    status: (s.status ?? "open") as ProviderCheckoutSession["status"],
+    paid: s.payment_status === "paid",
+    amount: s.amount_total ?? 0,
+    currency: s.currency ?? "usd",
+    metadata: metadataOf(s.metadata),
+    paymentIntentId: typeof s.payment_intent === "string" ? s.payment_intent : (s.payment_intent?.id ?? null),
+  };
+}
+
+/** Stripe through its official SDK: Payment Intents, Checkout Sessions and signed webhooks. */
+export function createStripeProvider(settings: StripeSettings): PaymentProvider {
+  const stripe = new Stripe(settings.secretKey, {
+    maxNetworkRetries: 2,
+    ...(settings.api ? { host: settings.api.host, port: settings.api.port, protocol: settings.api.protocol } : {}),
+  });
+  const notFound = (error: unknown) => error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
+  const meta = (input: CreatePaymentInput) => Object.fromEntries(Object.entries(input.metadata).filter(([, v]) => v !== undefined)) as Record<string, string>;
+
+  return {
+    name: "stripe",
+    publishableKey: settings.publishableKey,
+    async createPaymentIntent(input) {
+      const pi = await stripe.paymentIntents.create(
+        { amount: input.amount, currency: input.currency, metadata: meta(input), description: input.description, automatic_payment_methods: { enabled: true } },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return toIntent(pi);
+    },
+    async retrievePaymentIntent(id) {
+      try {
+        return toIntent(await stripe.paymentIntents.retrieve(id));
+      } catch (error) {
+        if (notFound(error)) return null;
+        throw error;
+      }
+    },
+    async createCheckoutSession(input: CreateCheckoutInput) {
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: "payment",
+          line_items: [{ quantity: 1, price_data: { currency: input.currency, unit_amount: input.amount, product_data: { name: input.productName } } }],
+          metadata: meta(input),
+          payment_intent_data: { metadata: meta(input), description: input.description },
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return toSession(session);
+    },
+    async retrieveCheckoutSession(id) {
+      try {
+        return toSession(await stripe.checkout.sessions.retrieve(id));
+      } catch (error) {
+        if (notFound(error)) return null;
+        throw error;
+      }
+    },
+    async refund(paymentIntentId, amount) {
+      const refund = await stripe.refunds.create({ payment_intent: paymentIntentId, amount }, { idempotencyKey: `refund:${paymentIntentId}` });
+      return { id: refund.id, status: refund.status ?? "pending" };
+    },
+    verifyWebhook(rawBody, signature): ProviderEvent {
+      if (!signature) throw new WebhookSignatureError("Missing Stripe-Signature header.");
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret, settings.webhookToleranceSeconds ?? 300);
+      } catch (error) {
+        throw new WebhookSignatureError((error as Error).message);
+      }
+      const object = event.data.object as { id?: string; object?: string };
+      const objectType = object.object === "payment_intent" ? "payment_intent" : object.object === "checkout.session" ? "checkout_session" : "other";
+      return { id: event.id, type: event.type, objectId: object.id ?? "", objectType };
+    },
+  };
+}
