@@ -22,6 +22,11 @@ const CertificatePage = lazy(() => import("#client/features/certificates/certifi
 const CertificatesPage = lazy(() => import("#client/features/certificates/certificates-page.tsx"));
 const VerifyPage = lazy(() => import("#client/features/certificates/verify-page.tsx"));
 const ProfilePage = lazy(() => import("#client/features/profile/profile-page.tsx"));
+const CheckoutPage = lazy(() => import("#client/features/checkout/checkout-page.tsx"));
+const HostedCheckoutPage = lazy(() => import("#client/features/checkout/hosted-checkout-page.tsx"));
+const SimpleCheckoutPage = lazy(() => import("#client/features/checkout/simple-checkout-page.tsx"));
+const SandboxCheckoutPage = lazy(() => import("#client/features/checkout/sandbox-checkout-page.tsx"));
+const CheckoutSuccessPage = lazy(() => import("#client/features/checkout/checkout-success-page.tsx"));
 
 function Layout() {
   return (
@@ -82,10 +87,11 @@ export function AppRoutes() {
         <Route path={paths.certificates} element={member(<CertificatesPage />)} />
         <Route path={paths.adminEnrollments} element={member(next("Admin enrollment"))} />
         <Route path={paths.profile} element={member(<ProfilePage />)} />
-        <Route path={paths.checkoutSuccess} element={member(next("Checkout"))} />
-        <Route path="/checkout/:courseId" element={member(next("Checkout"))} />
-        <Route path="/firebase-checkout/:courseId" element={member(next("Checkout"))} />
-        <Route path="/simple-checkout/:courseId" element={member(next("Checkout"))} />
+        <Route path={paths.checkoutSuccess} element={member(<CheckoutSuccessPage />)} />
+        <Route path="/checkout/:courseId" element={member(<CheckoutPage />)} />
+        <Route path="/firebase-checkout/:courseId" element={member(<HostedCheckoutPage />)} />
+        <Route path="/simple-checkout/:courseId" element={member(<SimpleCheckoutPage />)} />
+        <Route path="/sandbox-checkout/:sessionId" element={member(<SandboxCheckoutPage />)} />
         <Route path="/dashboard" element={<Navigate to={paths.home} replace />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

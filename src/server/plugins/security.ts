@@ -1,23 +1,29 @@
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+/** No inline script anywhere; Stripe's own origins only when Stripe takes the payments. */
+function contentSecurityPolicy(stripe: boolean): string {
+  const s = (list: string) => (stripe ? ` ${list}` : "");
+  return [
+    "default-src 'self'",
+    `script-src 'self'${s("https://js.stripe.com")}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src 'self'${s("https://api.stripe.com")}`,
+    `frame-src ${stripe ? "https://js.stripe.com https://hooks.stripe.com" : "'none'"}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Security headers on every response, and refusal of state-changing requests from other origins. */
 export function registerSecurity(app: FastifyInstance, config: Config) {
+  const CSP = contentSecurityPolicy(config.payments.provider === "stripe");
   const allowedOrigins = new Set([new URL(config.appUrl).origin]);
   if (config.env === "development") allowedOrigins.add("http://localhost:5173");
 

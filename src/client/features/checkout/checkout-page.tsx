@@ -1,0 +1,229 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { ArrowLeft, Gift } from "lucide-react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+import { formatPrice } from "#shared/format.ts";
+import type { CouponSummary, PaymentIntentResponse } from "#shared/schemas/checkout.ts";
+import { Button } from "#client/components/ui/button.tsx";
+import { TextField } from "#client/components/ui/form.tsx";
+import { Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
+import { useToast } from "#client/components/ui/toast.tsx";
+import { paths } from "#client/config/paths.ts";
+import { useCourse } from "#client/features/courses/api.ts";
+import { ApiError } from "#client/lib/api-client.ts";
+import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { confirmEnrollment, confirmSandboxPayment, createPaymentIntent, describeCoupon, usePaymentsConfig, validateCoupon, type SandboxCardInput } from "./api.ts";
+import { SandboxCardForm, TestPaymentsBanner } from "./card-form.tsx";
+
+const StripePayment = lazy(() => import("./stripe-payment.tsx"));
+const serverMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
+const REDIRECT_AFTER_PAYMENT_MS = 1000;
+
+type CouponState = { status: "idle" } | { status: "checking" } | { status: "valid"; coupon: CouponSummary } | { status: "invalid"; message: string };
+
+export default function CheckoutPage() {
+  const { courseId = "" } = useParams();
+  const course = useCourse(courseId);
+  const payments = usePaymentsConfig();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [intent, setIntent] = useState<PaymentIntentResponse | null>(null);
+  const [intentError, setIntentError] = useState(false);
+  const [code, setCode] = useState("");
+  const [coupon, setCoupon] = useState<CouponState>({ status: "idle" });
+  const [busy, setBusy] = useState(false);
+  const latestCheck = useRef(0);
+  useDocumentMeta({ title: `Checkout${course.data ? `: ${course.data.title}` : ""} | Holistic Wellness Academy` });
+
+  const loadIntent = useCallback(
+    async (couponCode?: string) => {
+      try {
+        const next = await createPaymentIntent(courseId, couponCode);
+        setIntent(next);
+        setIntentError(false);
+        return next;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 409) {
+          toast({ title: "Already Enrolled", description: serverMessage(error) ?? "You are already enrolled in this course", variant: "destructive" });
+          navigate(paths.course(courseId), { replace: true });
+          return null;
+        }
+        setIntentError(true);
+        toast({ title: "Error", description: "Failed to create payment intent. Please try again.", variant: "destructive" });
+        return null;
+      }
+    },
+    [courseId, navigate, toast],
+  );
+
+  useEffect(() => {
+    if (course.isError) {
+      toast({ title: "Error", description: "Failed to load checkout page. Please try again.", variant: "destructive" });
+      navigate(paths.home, { replace: true });
+    }
+  }, [course.isError, navigate, toast]);
+
+  useEffect(() => {
+    if (course.data && !intent && !intentError) void loadIntent();
+  }, [course.data, intent, intentError, loadIntent]);
+
+  const succeed = async (message: string) => {
+    await queryClient.invalidateQueries();
+    toast({ title: "Enrollment Successful!", description: message });
+    setTimeout(() => navigate(paths.course(courseId)), REDIRECT_AFTER_PAYMENT_MS);
+  };
+
+  // The coupon field is validated on every change; an empty field clears it; a valid coupon applies at once.
+  const onCouponChange = async (value: string) => {
+    setCode(value);
+    const check = ++latestCheck.current;
+    if (!value.trim()) {
+      setCoupon({ status: "idle" });
+      if (intent?.coupon) await loadIntent();
+      return;
+    }
+    setCoupon({ status: "checking" });
+    try {
+      const result = await validateCoupon(value.trim(), courseId);
+      if (check !== latestCheck.current) return;
+      setCoupon({ status: "valid", coupon: result.coupon });
+      await applyCoupon(result.coupon);
+    } catch (error) {
+      if (check !== latestCheck.current) return;
+      setCoupon({ status: "invalid", message: serverMessage(error) ?? "Invalid coupon code" });
+    }
+  };
+
+  const applyCoupon = async (c: CouponSummary) => {
+    if (intent?.coupon?.code === c.code) return;
+    const next = await loadIntent(c.code);
+    if (next) toast({ title: "Coupon Applied!", description: `Your discount has been applied: ${describeCoupon(c)}` });
+  };
+
+  const handleStatus = async (paymentIntentId: string, result: { status: string; error: string | null }) => {
+    if (result.status === "succeeded") {
+      try {
+        const confirmed = await confirmEnrollment({ paymentIntentId });
+        await succeed(confirmed.message);
+      } catch {
+        toast({ title: "Payment Successful", description: "There was an issue confirming your enrollment. Please contact support.", variant: "destructive" });
+      }
+      return;
+    }
+    if (result.status === "requires_payment_method") {
+      toast({ title: "Payment Failed", description: result.error ?? "The payment method was declined. Please try a different payment method.", variant: "destructive" });
+      return;
+    }
+    if (result.status === "processing") {
+      toast({ title: "Payment Processing", description: "Your payment is being processed. Please wait..." });
+      // The provider settles it shortly; ask the server until it has enrolled the learner.
+      for (let i = 0; i < 20; i++) {
+        await new Promise((r) => setTimeout(r, 1500));
+        try {
+          const confirmed = await confirmEnrollment({ paymentIntentId });
+          await succeed(confirmed.message);
+          return;
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 402)) break;
+        }
+      }
+      toast({ title: "Payment Issue", description: "Payment status: processing. Please try again or contact support.", variant: "destructive" });
+      return;
+    }
+    toast({ title: "Payment Issue", description: `Payment status: ${result.status}. Please try again or contact support.`, variant: "destructive" });
+  };
+
+  const paySandbox = async (card: SandboxCardInput) => {
+    if (!intent?.paymentIntentId || !intent.clientSecret) return;
+    setBusy(true);
+    try {
+      const result = await confirmSandboxPayment(intent.paymentIntentId, intent.clientSecret, card);
+      await handleStatus(intent.paymentIntentId, result);
+    } catch (error) {
+      toast({ title: "Payment Failed", description: serverMessage(error) ?? "Please try again.", variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const claimFree = async () => {
+    setBusy(true);
+    try {
+      const confirmed = await confirmEnrollment({ paymentIntentId: "free-coupon", courseId, couponCode: intent?.coupon?.code });
+      await succeed(confirmed.message);
+    } catch {
+      toast({ title: "Error", description: "There was an issue confirming your enrollment. Please try again.", variant: "destructive" });
+      setBusy(false);
+    }
+  };
+
+  if (course.isPending || !course.data) {
+    return <PageContainer className="max-w-5xl" aria-busy="true"><Skeleton className="h-8 w-40" /><div className="mt-6 grid gap-6 lg:grid-cols-2"><Skeleton className="h-72" /><Skeleton className="h-72" /></div></PageContainer>;
+  }
+  const c = course.data;
+  const total = intent?.amount ?? c.price;
+  const discount = (intent?.originalAmount ?? c.price) - total;
+
+  return (
+    <PageContainer className="max-w-5xl">
+      <Link to={paths.home} className="inline-flex items-center gap-1 text-sm text-muted hover:underline"><ArrowLeft size={16} aria-hidden="true" />Back to Courses</Link>
+      <h1 className="mt-3 font-serif text-3xl font-bold">Checkout</h1>
+      {payments.data?.testPaymentsBanner && <div className="mt-4"><TestPaymentsBanner /></div>}
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <Card className="h-fit p-6">
+          <h2 className="text-lg font-semibold">Order summary</h2>
+          <div className="mt-4 flex items-start justify-between gap-4">
+            <div><p className="font-medium">{c.title}</p><div className="mt-1"><LevelBadge level={c.level} /></div><p className="mt-1 text-sm text-muted">{c.duration} · lifetime access · certificate on completion</p></div>
+            <p className="font-semibold">{formatPrice(c.price)}</p>
+          </div>
+          <div className="mt-6">
+            <TextField
+              label="Coupon code"
+              name="coupon"
+              autoComplete="off"
+              value={code}
+              onChange={(e) => void onCouponChange(e.target.value)}
+              aria-invalid={coupon.status === "invalid"}
+              hint={coupon.status === "valid" ? describeCoupon(coupon.coupon) : coupon.status === "invalid" ? coupon.message : coupon.status === "checking" ? "Checking..." : "One coupon per order."}
+            />
+            <Button variant="secondary" size="sm" className="mt-2" disabled={coupon.status !== "valid"} onClick={() => coupon.status === "valid" && void applyCoupon(coupon.coupon)}>Apply coupon</Button>
+          </div>
+          <dl className="mt-6 space-y-2 border-t border-line pt-4 text-sm">
+            <div className="flex justify-between"><dt>Subtotal</dt><dd>{formatPrice(intent?.originalAmount ?? c.price)}</dd></div>
+            {discount > 0 && <div className="flex justify-between text-green-800"><dt>Discount ({intent?.coupon ? describeCoupon(intent.coupon) : ""})</dt><dd>-{formatPrice(discount)}</dd></div>}
+            <div className="flex justify-between text-base font-bold"><dt>Total</dt><dd data-testid="order-total">{formatPrice(total)}</dd></div>
+          </dl>
+        </Card>
+        <Card className="h-fit p-6">
+          <h2 className="text-lg font-semibold">{intent?.isFree ? "Claim your course" : "Payment"}</h2>
+          <div className="mt-4">
+            {intentError ? (
+              <div className="space-y-3"><p className="text-sm text-danger">Failed to create payment intent. Please try again.</p><Button onClick={() => { setIntentError(false); void loadIntent(intent?.coupon?.code); }}>Try again</Button></div>
+            ) : !intent ? (
+              <Skeleton className="h-48" />
+            ) : intent.isFree ? (
+              <div className="space-y-4 text-center">
+                <Gift className="mx-auto text-brand-700" size={40} aria-hidden="true" />
+                <p>Your coupon covers the full price of this course.</p>
+                <Button size="lg" className="w-full" onClick={() => void claimFree()} disabled={busy}>{busy ? "Claiming..." : "Claim Free Course"}</Button>
+              </div>
+            ) : intent.provider === "stripe" && intent.publishableKey && intent.clientSecret ? (
+              <Suspense fallback={<Skeleton className="h-48" />}>
+                <StripePayment
+                  publishableKey={intent.publishableKey}
+                  clientSecret={intent.clientSecret}
+                  returnUrl={`${window.location.origin}${paths.course(courseId)}`}
+                  submitLabel={`Pay ${formatPrice(total)}`}
+                  onResult={(r) => void handleStatus(intent.paymentIntentId!, r)}
+                />
+              </Suspense>
+            ) : (
+              <SandboxCardForm submitLabel={`Pay ${formatPrice(total)}`} busy={busy} onSubmit={(card) => void paySandbox(card)} />
+            )}
+          </div>
+        </Card>
+      </div>
+    </PageContainer>
+  );
+}
