@@ -18,6 +18,8 @@ import { learningRoutes } from "./modules/learning/learning.routes.ts";
 import { certificatesRoutes } from "./modules/certificates/certificates.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { checkoutRoutes } from "./modules/checkout/checkout.routes.ts";
+import { adminRoutes } from "./modules/admin/admin.routes.ts";
+import { applyPendingEnrollments } from "./modules/admin/admin-enrollments.service.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -50,7 +52,7 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   app.setSerializerCompiler(serializerCompiler);
 
   const mail = mailer ?? createMailer(config, app.log);
-  const auth = createAuth({ config, db: database.db, engine: database.engine, mailer: mail });
+  const auth = createAuth({ config, db: database.db, engine: database.engine, mailer: mail, onUserCreated: (user) => applyPendingEnrollments(database.db, user) });
   const catalogue = new CourseCatalogue(database.db);
   const payments = createPaymentProvider(config, database.db);
   app.decorate("deps", { config, database, auth, mailer: mail, catalogue, payments });
@@ -73,6 +75,7 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   await app.register(certificatesRoutes(catalogue));
   await app.register(profileRoutes);
   await app.register(checkoutRoutes(catalogue, payments));
+  await app.register(adminRoutes(catalogue));
 
   const hasClient = existsSync(resolve(clientDir, "index.html"));
   if (hasClient) {

@@ -230,6 +230,24 @@ export interface WebhookEventTable {
   receivedAt: Timestamp;
 }
 
+export interface PendingEnrollmentTable {
+  id: string;
+  email: string;
+  courseId: string;
+  createdBy: string | null;
+  createdAt: Timestamp;
+  appliedAt: Timestamp | null;
+}
+export interface AuditLogTable {
+  id: string;
+  actorId: string | null;
+  actorEmail: string;
+  action: string;
+  target: string;
+  details: string; // JSON
+  createdAt: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   session: SessionTable;
@@ -253,4 +271,6 @@ export interface DB {
   checkoutSession: CheckoutSessionTable;
   sandboxPayment: SandboxPaymentTable;
   webhookEvent: WebhookEventTable;
+  pendingEnrollment: PendingEnrollmentTable;
+  auditLog: AuditLogTable;
 }

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
+import { createTestApp, enrol, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
+
+let t: TestApp;
+let admin: TestUser;
+let learner: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { ADMIN_EMAILS: "head@academy.example" } });
+  admin = await signUpUser(t.app, { email: "head@academy.example" });
+  learner = await signUpUser(t.app);
+});
+afterAll(async () => t?.close());
+
+const db = () => t.testDb.database.db;
+const as = (user: TestUser | null, method: "GET" | "POST", url: string, payload?: unknown) => request(t.app, method, url, { cookie: user?.cookie, payload: method === "POST" ? (payload ?? {}) : undefined });
+const auditCount = async () => Number((await db().selectFrom("auditLog").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+
+describe("authorisation matrix over every admin endpoint", () => {
+  const endpoints: [("GET" | "POST"), string, unknown?][] = [
+    ["POST", "/api/admin-enroll-user", { userEmail: "x@example.com", courseId: "fixture-basics" }],
+    ["POST", "/api/admin/enrollments/bulk", { csv: "x@example.com,fixture-basics" }],
+    ["GET", "/api/admin/coupons"],
+    ["POST", "/api/admin/coupons", { code: "MATRIX", percentOff: 10 }],
+    ["POST", "/api/admin/coupons/some-id/deactivate"],
+    ["GET", "/api/admin/orders"],
+    ["POST", "/api/admin/orders/some-id/refund"],
+    ["GET", "/api/admin/learners"],
+    ["POST", "/api/admin/certificates/HWA-AAAAAAAAAAAAAAAA/revoke", { reason: "matrix" }],
+    ["GET", "/api/admin/audit"],
+  ];
+  for (const [method, url, payload] of endpoints) {
+    it(`${method} ${url}: visitor 401, learner 403 with nothing written, admin allowed`, async () => {
+      const before = await auditCount();
+      expect((await as(null, method, url, payload)).statusCode).toBe(401);
+      const res = await as(learner, method, url, payload);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe("Admins only.");
+      expect(await auditCount()).toBe(before);
+      const adminRes = await as(admin, method, url, payload);
+      expect([200, 404]).toContain(adminRes.statusCode);
+    });
+  }
+  it("the x-user-email header does not make a learner an admin", async () => {
+    const res = await request(t.app, "GET", "/api/admin/orders", { cookie: learner.cookie, headers: { "x-user-email": "head@academy.example" } });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe("admin enrolment", () => {
+  it("enrols an existing account, says so, and refuses a second time with success false", async () => {
+    const target = await signUpUser(t.app);
+    const res = (await as(admin, "POST", "/api/admin-enroll-user", { userEmail: target.email.toUpperCase(), courseId: "fixture-basics" })).json();
+    expect(res).toMatchObject({ success: true, outcome: "enrolled" });
+    expect(res.message).toContain("has been enrolled in Fixture Basics");
+    expect((await as(target, "GET", "/api/enrollments/fixture-basics")).json()).toEqual({ enrolled: true });
+    const again = (await as(admin, "POST", "/api/admin-enroll-user", { userEmail: target.email, courseId: "fixture-basics" })).json();
+    expect(again).toMatchObject({ success: false, outcome: "already-enrolled" });
+    expect(again.message).toContain("already enrolled");
+  });
+
+  it("records a pending enrolment for an unknown e-mail that takes effect at sign-up", async () => {
+    const res = (await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "future@example.com", courseId: "fixture-other" })).json();
+    expect(res).toMatchObject({ success: true, outcome: "pending" });
+    expect(res.message).toMatch(/no account yet/);
+    const newcomer = await signUpUser(t.app, { email: "future@example.com" });
+    expect((await as(newcomer, "GET", "/api/enrollments/fixture-other")).json()).toEqual({ enrolled: true });
+    const pending = await db().selectFrom("pendingEnrollment").selectAll().where("email", "=", "future@example.com").executeTakeFirstOrThrow();
+    expect(pending.appliedAt).not.toBeNull();
+  });
+
+  it("rejects missing or bad input with 400 and a message", async () => {
+    expect((await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "", courseId: "" })).statusCode).toBe(400);
+    expect((await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "not-an-email", courseId: "fixture-basics" })).json().message).toMatch(/valid email/);
+    expect((await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "a@example.com", courseId: "nope" })).json().message).toMatch(/no course/);
+  });
+
+  it("reports each row of a mixed CSV, and a bad row does not stop the good ones", async () => {
+    const existing = await signUpUser(t.app);
+    await enrol(t, existing, "fixture-other");
+    const csv = [
+      "email,courseId",
+      `${existing.email},fixture-basics`,
+      "brand-new@example.com,fixture-basics",
+      `${existing.email},fixture-other`,
+      "someone@example.com,no-such-course",
+      "not an email,fixture-basics",
+      '"quoted@example.com","fixture-other"',
+      "",
+    ].join("\n");
+    const res = (await as(admin, "POST", "/api/admin/enrollments/bulk", { csv })).json();
+    expect(res.rows.map((r: { result: string }) => r.result)).toEqual(["enrolled", "pending", "already-enrolled", "unknown-course", "invalid-email", "pending"]);
+    expect(res.rows.map((r: { line: number }) => r.line)).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(res.counts).toEqual({ enrolled: 1, pending: 2, "already-enrolled": 1, "unknown-course": 1, "invalid-email": 1 });
+  });
+});
+
+describe("coupons, orders and refunds", () => {
+  it("creates, lists with redemption counts, and deactivates coupons", async () => {
+    const created = (await as(admin, "POST", "/api/admin/coupons", { code: "spring25", percentOff: 25, maxRedemptions: 10 })).json();
+    expect(created).toMatchObject({ code: "SPRING25", percentOff: 25, redemptionCount: 0, active: true });
+    expect((await as(admin, "POST", "/api/admin/coupons", { code: "SPRING25", percentOff: 25 })).statusCode).toBe(409);
+    expect((await as(admin, "POST", "/api/admin/coupons", { code: "BOTH", percentOff: 5, amountOff: 100 })).statusCode).toBe(400);
+    const list = (await as(admin, "GET", "/api/admin/coupons")).json();
+    expect(list.find((c: { code: string }) => c.code === "SPRING25")).toBeTruthy();
+    const off = (await as(admin, "POST", `/api/admin/coupons/${created.id}/deactivate`)).json();
+    expect(off.active).toBe(false);
+    expect((await as(learner, "POST", "/api/validate-coupon", { couponCode: "spring25" })).json().message).toBe("Invalid coupon code");
+  });
+
+  async function buy(user: TestUser, courseId: string) {
+    const intent = (await as(user, "POST", "/api/create-payment-intent", { courseId })).json();
+    await as(user, "POST", `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, { clientSecret: intent.clientSecret, card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" } });
+    expect((await as(user, "POST", "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode).toBe(200);
+  }
+
+  it("searches and pages orders, refunds within 7 days, and the refund ends access", async () => {
+    const buyer = await signUpUser(t.app, { email: `refund-me-${Date.now()}@example.com` });
+    await buy(buyer, "fixture-basics");
+    expect((await as(buyer, "GET", "/api/courses/fixture-basics/lessons/alpha-two")).statusCode).toBe(200);
+    const found = (await as(admin, "GET", `/api/admin/orders?q=${encodeURIComponent("refund-me")}&page=1&pageSize=5`)).json();
+    expect(found.total).toBe(1);
+    expect(found.items[0]).toMatchObject({ userEmail: buyer.email, courseId: "fixture-basics", amount: 2000, status: "paid", refundable: true });
+    const refund = await as(admin, "POST", `/api/admin/orders/${found.items[0].id}/refund`);
+    expect(refund.statusCode).toBe(200);
+    expect(refund.json().status).toBe("refunded");
+    expect((await as(buyer, "GET", "/api/courses/fixture-basics/lessons/alpha-two")).statusCode).toBe(403);
+    expect((await as(buyer, "GET", "/api/enrollments/fixture-basics")).json()).toEqual({ enrolled: false });
+    const order = await db().selectFrom("order").selectAll().where("id", "=", found.items[0].id).executeTakeFirstOrThrow();
+    expect(order.status).toBe("refunded");
+    expect(order.refundId).toMatch(/^re_sandbox_/);
+    expect((await as(admin, "POST", `/api/admin/orders/${found.items[0].id}/refund`)).statusCode).toBe(409);
+    const paged = (await as(admin, "GET", "/api/admin/orders?page=1&pageSize=1")).json();
+    expect(paged.items).toHaveLength(1);
+    expect(paged.pageSize).toBe(1);
+  });
+
+  it("refuses a refund past 7 days with a message", async () => {
+    const buyer = await signUpUser(t.app);
+    await buy(buyer, "fixture-other");
+    const { items } = (await as(admin, "GET", `/api/admin/orders?q=${encodeURIComponent(buyer.email)}`)).json();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(Date.now() + 8 * 24 * 3600 * 1000));
+    try {
+      const res = await as(admin, "POST", `/api/admin/orders/${items[0].id}/refund`);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toMatch(/within 7 days/);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await as(buyer, "GET", "/api/enrollments/fixture-other")).json()).toEqual({ enrolled: true });
+  });
+});
+
+describe("learners, certificates and the audit log", () => {
+  it("lists learners with progress and certificate status, revokes a certificate, and the verify route shows it", async () => {
+    const grad = await signUpUser(t.app, { email: `grad-${Date.now()}@example.com` });
+    await enrol(t, grad, "fixture-basics");
+    await as(grad, "POST", "/api/quiz/fixture-basics/alpha", { answers: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" } });
+    await as(grad, "POST", "/api/quiz/fixture-basics/beta", { answers: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" } });
+    await as(grad, "POST", "/api/progress/fixture-basics/lessons/gamma-one/complete");
+    const cert = (await as(grad, "POST", "/api/certificate", { courseId: "fixture-basics" })).json();
+
+    const list = (await as(admin, "GET", `/api/admin/learners?q=grad-`)).json();
+    expect(list.total).toBe(1);
+    expect(list.items[0].courses).toEqual([{ courseId: "fixture-basics", percent: 44, certificateId: cert.certificateId, certificateStatus: "valid" }]);
+
+    expect((await as(admin, "POST", `/api/admin/certificates/${cert.certificateId}/revoke`, { reason: "" })).statusCode).toBe(400);
+    expect((await as(admin, "POST", `/api/admin/certificates/${cert.certificateId}/revoke`, { reason: "Issued in error" })).statusCode).toBe(200);
+    expect((await request(t.app, "GET", `/api/verify/${cert.certificateId}`)).json().status).toBe("revoked");
+  });
+
+  it("records who did what, to what and when, and admins can read it", async () => {
+    const log = (await as(admin, "GET", "/api/admin/audit?pageSize=100")).json();
+    const actions = log.items.map((e: { action: string }) => e.action);
+    for (const a of ["enrollment.create", "enrollment.pending", "enrollment.bulk", "coupon.create", "coupon.deactivate", "order.refund", "certificate.revoke"]) expect(actions).toContain(a);
+    const revoke = log.items.find((e: { action: string }) => e.action === "certificate.revoke");
+    expect(revoke).toMatchObject({ actorEmail: "head@academy.example", details: { reason: "Issued in error" } });
+    expect(new Date(revoke.createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
