@@ -12,7 +12,6 @@ const ResetPasswordPage = lazy(() => import("#client/features/auth/reset-passwor
 const TermsPage = lazy(() => import("#client/features/legal/terms-page.tsx"));
 const PrivacyPage = lazy(() => import("#client/features/legal/privacy-page.tsx"));
 const NotFoundPage = lazy(() => import("#client/features/site/not-found-page.tsx"));
-const ComingNextPage = lazy(() => import("#client/features/site/coming-next-page.tsx"));
 const CataloguePage = lazy(() => import("#client/features/catalogue/catalogue-page.tsx"));
 const CourseDetailPage = lazy(() => import("#client/features/courses/course-detail-page.tsx"));
 const LessonPage = lazy(() => import("#client/features/courses/lesson-page.tsx"));
@@ -27,6 +26,11 @@ const HostedCheckoutPage = lazy(() => import("#client/features/checkout/hosted-c
 const SimpleCheckoutPage = lazy(() => import("#client/features/checkout/simple-checkout-page.tsx"));
 const SandboxCheckoutPage = lazy(() => import("#client/features/checkout/sandbox-checkout-page.tsx"));
 const CheckoutSuccessPage = lazy(() => import("#client/features/checkout/checkout-success-page.tsx"));
+const AdminEnrollmentsPage = lazy(() => import("#client/features/admin/admin-enrollments-page.tsx"));
+const AdminCouponsPage = lazy(() => import("#client/features/admin/admin-coupons-page.tsx"));
+const AdminOrdersPage = lazy(() => import("#client/features/admin/admin-orders-page.tsx"));
+const AdminLearnersPage = lazy(() => import("#client/features/admin/admin-learners-page.tsx"));
+const AdminAuditPage = lazy(() => import("#client/features/admin/admin-audit-page.tsx"));
 
 function Layout() {
   return (
@@ -68,7 +72,6 @@ export function AppRoutes() {
   if (!settled) return <Spinner label="Checking your sign-in" />;
   const signedIn = !!user;
   const member = (element: ReactNode) => <RequireSignedIn signedIn={signedIn}>{element}</RequireSignedIn>;
-  const next = (title: string) => <ComingNextPage title={title} />;
 
   return (
     <Routes>
@@ -85,7 +88,12 @@ export function AppRoutes() {
         <Route path="/verify/:certificateId" element={<VerifyPage />} />
         <Route path={paths.myLearning} element={member(<MyLearningPage />)} />
         <Route path={paths.certificates} element={member(<CertificatesPage />)} />
-        <Route path={paths.adminEnrollments} element={member(next("Admin enrollment"))} />
+        <Route path={paths.adminEnrollments} element={member(<AdminEnrollmentsPage />)} />
+        <Route path="/admin" element={<Navigate to={paths.adminEnrollments} replace />} />
+        <Route path="/admin/coupons" element={member(<AdminCouponsPage />)} />
+        <Route path="/admin/orders" element={member(<AdminOrdersPage />)} />
+        <Route path="/admin/learners" element={member(<AdminLearnersPage />)} />
+        <Route path="/admin/audit" element={member(<AdminAuditPage />)} />
         <Route path={paths.profile} element={member(<ProfilePage />)} />
         <Route path={paths.checkoutSuccess} element={member(<CheckoutSuccessPage />)} />
         <Route path="/checkout/:courseId" element={member(<CheckoutPage />)} />

@@ -1,0 +1,66 @@
+import { ShieldAlert } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link, NavLink } from "react-router";
+import { Button, buttonClasses } from "#client/components/ui/button.tsx";
+import { PageContainer } from "#client/components/ui/misc.tsx";
+import { paths } from "#client/config/paths.ts";
+import { useCurrentUser } from "#client/features/auth/api.ts";
+import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+
+const SECTIONS = [
+  { to: paths.adminEnrollments, label: "Enrollments" },
+  { to: "/admin/coupons", label: "Coupons" },
+  { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/learners", label: "Learners" },
+  { to: "/admin/audit", label: "Audit log" },
+];
+
+export function ForbiddenPage() {
+  useDocumentMeta({ title: "403 Access Denied | Holistic Wellness Academy" });
+  return (
+    <PageContainer className="max-w-xl py-20 text-center">
+      <ShieldAlert className="mx-auto text-red-700" size={48} aria-hidden="true" />
+      <h1 className="mt-3 text-3xl font-bold">403 Access Denied</h1>
+      <p className="mt-3 text-muted">This page is for academy administrators only.</p>
+      <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>Back to Courses</Link>
+    </PageContainer>
+  );
+}
+
+/** Admin pages: a 403 page for anyone who is not an admin (the server checks too). */
+export function AdminLayout({ title, children }: { title: string; children: ReactNode }) {
+  const { user } = useCurrentUser();
+  useDocumentMeta({ title: `${title} | Admin | Holistic Wellness Academy` });
+  if (user?.role !== "admin") return <ForbiddenPage />;
+  return (
+    <PageContainer>
+      <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Admin</p>
+      <h1 className="mt-1 font-serif text-3xl font-bold">{title}</h1>
+      <nav aria-label="Admin sections" className="mt-5 flex flex-wrap gap-2 border-b border-line pb-3">
+        {SECTIONS.map((s) => (
+          <NavLink key={s.to} to={s.to} className={({ isActive }) => `rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`}>
+            {s.label}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="mt-6">{children}</div>
+    </PageContainer>
+  );
+}
+
+export function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (p: number) => void }) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return (
+    <div className="mt-4 flex items-center justify-between text-sm">
+      <span className="text-muted">{total} result{total === 1 ? "" : "s"} · page {page} of {pages}</span>
+      <div className="flex gap-2">
+        <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous page</Button>
+        <Button size="sm" variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>Next page</Button>
+      </div>
+    </div>
+  );
+}
+
+export const tableClass = "w-full min-w-[640px] border-collapse text-left text-sm";
+export const thClass = "border-b border-line px-3 py-2 font-semibold text-slate-700";
+export const tdClass = "border-b border-line px-3 py-2 align-top";

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
+
+const e2e = useE2E({ env: { ADMIN_EMAILS: "owner@academy.example" } });
+
+describe("admin in the browser", () => {
+  it("an admin enrols a learner by e-mail, and the learner then sees Continue Course", async () => {
+    const learnerEmail = `student-${Date.now()}@example.com`;
+    const learner = await e2e.newPage();
+    await signUpInBrowser(learner, { firstName: "Sam", lastName: "Student", email: learnerEmail, password: "meadow-lark-27" });
+    await learner.getByTestId("course-card-fixture-basics").getByRole("link", { name: "Preview Course Content" }).waitFor();
+
+    // A learner who opens the admin page sees the 403 page.
+    await learner.goto("/admin-enrollments");
+    await learner.getByRole("heading", { name: "403 Access Denied" }).waitFor();
+    expect(await learner.getByRole("link", { name: "Admin" }).count()).toBe(0);
+
+    const admin = await e2e.newPage();
+    await signUpInBrowser(admin, { firstName: "Olive", lastName: "Owner", email: "owner@academy.example", password: "sunrise-valley-64" });
+    await admin.getByRole("link", { name: "Admin" }).click();
+    await admin.getByRole("heading", { name: "Manual enrollment" }).waitFor();
+    await expectAccessible(admin, "admin enrollments");
+
+    await admin.getByRole("button", { name: "Enroll User" }).click();
+    await toastText(admin).getByText("Missing Information").waitFor();
+    expect(await toastText(admin).innerText()).toContain("Please enter both email and select a course.");
+
+    await admin.getByLabel("User email").fill(learnerEmail);
+    await admin.getByLabel("Course").selectOption("fixture-basics");
+    await admin.getByRole("button", { name: "Enroll User" }).click();
+    await toastText(admin).getByText("Success!").waitFor();
+    expect(await toastText(admin).innerText()).toContain(`${learnerEmail} has been enrolled in the selected course.`);
+    expect(await admin.getByLabel("User email").inputValue()).toBe("");
+    expect(await admin.getByLabel("Course").inputValue()).toBe("");
+
+    await admin.getByLabel("User email").fill(learnerEmail);
+    await admin.getByLabel("Course").selectOption("fixture-basics");
+    await admin.getByRole("button", { name: "Enroll User" }).click();
+    await toastText(admin).getByText("Enrollment Failed").waitFor();
+    expect(await toastText(admin).innerText()).toContain("already enrolled");
+
+    await learner.goto("/");
+    await learner.getByTestId("course-card-fixture-basics").getByRole("link", { name: "Continue Course" }).waitFor();
+
+    // The other admin screens render and pass axe.
+    for (const [path, heading] of [["/admin/coupons", "Coupons"], ["/admin/orders", "Orders"], ["/admin/learners", "Learners"], ["/admin/audit", "Audit log"]] as const) {
+      await admin.goto(path);
+      await admin.getByRole("heading", { name: heading, level: 1 }).waitFor();
+      await expectAccessible(admin, path);
+    }
+    await admin.goto("/admin/audit");
+    await admin.getByRole("cell", { name: "enrollment.create" }).first().waitFor();
+  });
+});
