@@ -1,45 +1,20 @@
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, request, signUpUser, type TestApp } from "../setup/test-app.ts";
-
-interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
+import { resetLinkIn as resetLink, startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
 
 let t: TestApp;
-let smtp: SMTPServer;
-const inbox: ReceivedMail[] = [];
+let smtp: TestSmtp;
+let inbox: TestSmtp["inbox"];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-      stream.on("end", () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const port = (smtp.server.address() as { port: number }).port;
-  t = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
+  smtp = await startTestSmtp();
+  inbox = smtp.inbox;
+  t = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(resolve));
+  await smtp?.close();
 });
-
-function resetLink(mail: ReceivedMail): string {
-  const unfolded = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-  const match = /(https?:\/\/[^\s]+\/api\/auth\/reset-password\/[^\s]+)/.exec(unfolded);
-  if (!match) throw new Error(`no reset link in mail:\n${mail.raw}`);
-  return match[1];
-}
 
 describe("password reset by e-mail", () => {
   it("answers alike for known and unknown e-mails, and mails only the known one", async () => {

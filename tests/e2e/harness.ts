@@ -4,7 +4,6 @@ import { resolve } from "node:path";
 import axe from "axe-core";
 import type { FastifyInstance } from "fastify";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { buildApp } from "#server/app.ts";
 import { loadConfig, type Config } from "#server/config.ts";
@@ -12,6 +11,7 @@ import { loadContent } from "#server/content/content-files.ts";
 import { importContent } from "#server/content/content-import.ts";
 import { createTestDatabase, type TestDatabase } from "../setup/test-database.ts";
 import { FIXTURE_CONTENT } from "../setup/test-app.ts";
+import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../setup/test-smtp.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const RESULTS = resolve("test-results/e2e");
@@ -27,10 +27,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-export interface Mail {
-  to: string[];
-  raw: string;
-}
+export type Mail = ReceivedMail;
 
 export interface E2E {
   baseUrl: string;
@@ -54,24 +51,12 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
     current: BrowserContext | null;
   };
   const e2e = { inbox: [] as Mail[] } as E2E;
-  let smtp: SMTPServer;
+  let smtp: TestSmtp | undefined;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS", "AUTH"],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = "";
-        stream.on("data", (c: Buffer) => (raw += c.toString("utf8")));
-        stream.on("end", () => {
-          e2e.inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
-    const smtpPort = (smtp.server.address() as { port: number }).port;
+    smtp = await startTestSmtp();
+    e2e.inbox = smtp.inbox;
+    const smtpPort = smtp.port;
     const port = await freePort();
     e2e.baseUrl = `http://127.0.0.1:${port}`;
     e2e.testDb = await createTestDatabase();
@@ -100,7 +85,7 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
     await e2e.browser?.close();
     await e2e.app?.close();
     await e2e.testDb?.drop();
-    await new Promise<void>((r) => (smtp ? smtp.close(r) : r()));
+    await smtp?.close();
   });
 
   beforeEach((ctx) => {

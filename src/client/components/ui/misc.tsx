@@ -60,3 +60,15 @@ export function PageContainer({ children, className = "", ...props }: HTMLAttrib
     </div>
   );
 }
+
+export function StatCard({ label, value, icon }: { label: string; value: ReactNode; icon: ReactNode }) {
+  return (
+    <Card className="flex items-center gap-4 p-5">
+      <div className="rounded-xl bg-brand-50 p-3 text-brand-700">{icon}</div>
+      <div>
+        <p className="text-sm text-muted">{label}</p>
+        <p className="text-xl font-bold">{value}</p>
+      </div>
+    </Card>
+  );
+}

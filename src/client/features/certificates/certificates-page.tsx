@@ -2,7 +2,7 @@ import { Award, CalendarDays, Download } from "lucide-react";
 import { Link } from "react-router";
 import { formatLongDate } from "#shared/format.ts";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
-import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
+import { Card, PageContainer, Skeleton, StatCard } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useEnrollments } from "#client/features/catalogue/api.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
@@ -10,14 +10,6 @@ import { useCertificates } from "./api.ts";
 import { StatusBadge } from "./certificate-card.tsx";
 import { useCertificateActions } from "./use-certificate-actions.ts";
 
-function Stat({ label, value, icon }: { label: string; value: string; icon: React.ReactNode }) {
-  return (
-    <Card className="flex items-center gap-4 p-5">
-      <div className="rounded-xl bg-brand-50 p-3 text-brand-700">{icon}</div>
-      <div><p className="text-sm text-muted">{label}</p><p className="text-xl font-bold">{value}</p></div>
-    </Card>
-  );
-}
 
 export default function CertificatesPage() {
   useDocumentMeta({ title: "My Certificates | Holistic Wellness Academy" });
@@ -31,9 +23,9 @@ export default function CertificatesPage() {
     <PageContainer>
       <h1 className="font-serif text-3xl font-bold">My Certificates</h1>
       <div className="mt-6 grid gap-4 sm:grid-cols-3">
-        <Stat label="Certificates Earned" value={String(list.length)} icon={<Award aria-hidden="true" />} />
-        <Stat label="Latest Certificate" value={latest ? formatLongDate(latest.completedAt) : "None yet"} icon={<CalendarDays aria-hidden="true" />} />
-        <Stat label="Ready to Download" value={String(list.filter((c) => c.status === "valid").length)} icon={<Download aria-hidden="true" />} />
+        <StatCard label="Certificates Earned" value={String(list.length)} icon={<Award aria-hidden="true" />} />
+        <StatCard label="Latest Certificate" value={latest ? formatLongDate(latest.completedAt) : "None yet"} icon={<CalendarDays aria-hidden="true" />} />
+        <StatCard label="Ready to Download" value={String(list.filter((c) => c.status === "valid").length)} icon={<Download aria-hidden="true" />} />
       </div>
       {list.length === 0 ? (
         (enrollments.data ?? []).length === 0 ? (

@@ -3,19 +3,11 @@ import { Link } from "react-router";
 import { formatLongDate } from "#shared/format.ts";
 import type { MyLearningCourse } from "#shared/schemas/learning.ts";
 import { buttonClasses } from "#client/components/ui/button.tsx";
-import { Card, LevelBadge, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
+import { Card, LevelBadge, PageContainer, ProgressBar, Skeleton, StatCard } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { useMyLearning } from "./api.ts";
 
-function Stat({ label, value, icon }: { label: string; value: number; icon: React.ReactNode }) {
-  return (
-    <Card className="flex items-center gap-4 p-5">
-      <div className="rounded-xl bg-brand-50 p-3 text-brand-700">{icon}</div>
-      <div><p className="text-sm text-muted">{label}</p><p className="text-2xl font-bold">{value}</p></div>
-    </Card>
-  );
-}
 
 function InProgressCard({ c }: { c: MyLearningCourse }) {
   return (
@@ -60,9 +52,9 @@ export default function MyLearningPage() {
     <PageContainer>
       <h1 className="font-serif text-3xl font-bold">My Learning</h1>
       <div className="mt-6 grid gap-4 sm:grid-cols-3">
-        <Stat label="Total Enrolled" value={data.length} icon={<BookOpen aria-hidden="true" />} />
-        <Stat label="In Progress" value={inProgress.length} icon={<PlayCircle aria-hidden="true" />} />
-        <Stat label="Completed" value={completed.length} icon={<Award aria-hidden="true" />} />
+        <StatCard label="Total Enrolled" value={data.length} icon={<BookOpen aria-hidden="true" />} />
+        <StatCard label="In Progress" value={inProgress.length} icon={<PlayCircle aria-hidden="true" />} />
+        <StatCard label="Completed" value={completed.length} icon={<Award aria-hidden="true" />} />
       </div>
       {data.length === 0 ? (
         <Card className="mt-8 p-10 text-center">

@@ -8,6 +8,7 @@ import type { CatalogueCourse } from "../courses/course-catalogue.ts";
 import { applyCoupon, findValidCoupon, redeemCoupon, toCouponSummary } from "../coupons/coupons.service.ts";
 import { isEnrolled } from "../enrollments/enrollments.repository.ts";
 import { fulfilCheckoutSession, fulfilPayment, type FulfilmentDeps } from "./fulfilment.ts";
+import { recordPaidOrder } from "./orders.repository.ts";
 
 export const ALREADY_ENROLLED = "You are already enrolled in this course";
 
@@ -58,34 +59,19 @@ export async function claimFreeCourse(db: Kysely<DB>, user: CurrentUser, course:
   await db.transaction().execute(async (trx) => {
     const coupon = await findValidCoupon(trx, couponCode, course.card.id);
     if (applyCoupon(course.card.price, coupon) !== 0) throw badRequest("This coupon does not make the course free.");
-    const now = new Date().toISOString();
-    const orderId = randomUUID();
-    const inserted = await trx
-      .insertInto("order")
-      .values({
-        id: orderId,
-        userId: user.id,
-        courseId: course.card.id,
-        amount: 0,
-        originalAmount: course.card.price,
-        currency: "usd",
-        couponId: coupon.id,
-        couponCode: coupon.code,
-        provider: "free",
-        providerPaymentId: `free:${user.id}:${course.card.id}`,
-        providerSessionId: null,
-        status: "paid",
-        refundId: null,
-        refundedAt: null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflict((oc) => oc.column("providerPaymentId").doNothing())
-      .returning("id")
-      .executeTakeFirst();
-    if (!inserted) return;
+    const orderId = await recordPaidOrder(trx, {
+      userId: user.id,
+      courseId: course.card.id,
+      amount: 0,
+      originalAmount: course.card.price,
+      coupon,
+      provider: "free",
+      providerPaymentId: `free:${user.id}:${course.card.id}`,
+      enrollmentSource: "coupon",
+    });
+    if (!orderId) return;
+    // Throws when the last slot is gone, which rolls the order and the enrolment back.
     await redeemCoupon(trx, { couponId: coupon.id, orderId, userId: user.id, enforceLimit: true });
-    await trx.insertInto("enrollment").values({ id: randomUUID(), userId: user.id, courseId: course.card.id, source: "coupon", createdAt: now }).onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing()).execute();
   });
   return { success: true, status: "succeeded", courseId: course.card.id, message: `Welcome to ${course.card.title}! You can now access all course materials.` };
 }

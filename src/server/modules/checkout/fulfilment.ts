@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
 import { forbidden, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { applyCoupon, normaliseCode, redeemCoupon } from "../coupons/coupons.service.ts";
+import { recordPaidOrder } from "./orders.repository.ts";
 
 export interface FulfilmentResult {
   status: string;
@@ -49,39 +49,20 @@ export async function fulfilPayment(
   if (!user) throw forbidden("This payment's learner no longer exists.");
 
   await deps.db.transaction().execute(async (trx) => {
-    const now = new Date().toISOString();
-    const orderId = randomUUID();
-    const inserted = await trx
-      .insertInto("order")
-      .values({
-        id: orderId,
-        userId,
-        courseId,
-        amount: intent.amount,
-        originalAmount: course.card.price,
-        currency: "usd",
-        couponId: coupon?.id ?? null,
-        couponCode: coupon?.code ?? null,
-        provider: deps.provider.name,
-        providerPaymentId: intent.id,
-        providerSessionId: options.sessionId ?? null,
-        status: "paid",
-        refundId: null,
-        refundedAt: null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflict((oc) => oc.column("providerPaymentId").doNothing())
-      .returning("id")
-      .executeTakeFirst();
-    if (!inserted) return; // an earlier call fulfilled this payment
+    const orderId = await recordPaidOrder(trx, {
+      userId,
+      courseId,
+      amount: intent.amount,
+      originalAmount: course.card.price,
+      coupon: coupon ?? null,
+      provider: deps.provider.name,
+      providerPaymentId: intent.id,
+      providerSessionId: options.sessionId,
+      enrollmentSource: "purchase",
+    });
+    if (!orderId) return; // an earlier call fulfilled this payment
     // The discount was honoured when the learner paid, so a paid order always records its redemption.
     if (coupon) await redeemCoupon(trx, { couponId: coupon.id, orderId, userId, enforceLimit: false });
-    await trx
-      .insertInto("enrollment")
-      .values({ id: randomUUID(), userId, courseId, source: "purchase", createdAt: now })
-      .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
-      .execute();
     if (options.sessionId) await trx.updateTable("checkoutSession").set({ status: "complete" }).where("id", "=", options.sessionId).execute();
   });
   return { status: "succeeded", courseId, userId, fulfilled: true };

@@ -1,0 +1,44 @@
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+}
+
+export interface TestSmtp {
+  port: number;
+  inbox: ReceivedMail[];
+  close: () => Promise<void>;
+}
+
+/** A real SMTP server on a free local port that keeps what it receives. */
+export async function startTestSmtp(): Promise<TestSmtp> {
+  const inbox: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
+      stream.on("end", () => {
+        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.server.address() as { port: number }).port,
+    inbox,
+    close: () => new Promise<void>((resolve) => server.close(resolve)),
+  };
+}
+
+/** The password-reset link in a received message (quoted-printable soft breaks undone). */
+export function resetLinkIn(mail: ReceivedMail): string {
+  const unfolded = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+  const match = /(https?:\/\/\S+\/api\/auth\/reset-password\/\S+)/.exec(unfolded);
+  if (!match) throw new Error(`no reset link in mail:\n${mail.raw}`);
+  return match[1];
+}
