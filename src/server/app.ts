@@ -65,7 +65,7 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   await app.register(compress, { threshold: 1024 });
   // Per-route limits only (public lookups); sign-in limits live in Better Auth, stored in the database.
   await app.register(rateLimit, { global: false, errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: `Too many requests. Try again in ${ctx.after}.` }) });
-  registerAuth(app, auth, config);
+  registerAuth(app, auth, config, database.db);
 
   await app.register(authRoutes);
   await app.register(configRoutes(config));

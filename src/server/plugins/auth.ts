@@ -1,10 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
+import type { Kysely } from "kysely";
 import { CLIENT_IP_HEADER, type Auth } from "../auth/auth.ts";
+import { createSessionLookup } from "../auth/session-cookie.ts";
+import type { DB } from "../db/schema.ts";
 import type { Config } from "../config.ts";
 import { forbidden, unauthorized } from "../errors.ts";
 
 declare module "fastify" {
+  interface FastifyInstance {
+    refreshSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
   interface FastifyRequest {
     /** The signed-in user from the session cookie, looked up once per request. */
     currentUser(): Promise<CurrentUser | null>;
@@ -22,19 +28,25 @@ function toFetchHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
-export function registerAuth(app: FastifyInstance, auth: Auth, config: Config) {
+export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, db: Kysely<DB>) {
   const adminEmails = new Set(config.adminEmails);
+  const lookup = createSessionLookup(db, config.authSecret, config.appUrl.startsWith("https://"));
 
   app.decorateRequest("currentUser", function (this: FastifyRequest) {
     this._currentUser ??= (async () => {
-      if (!this.headers.cookie) return null;
-      const result = await auth.api.getSession({ headers: toFetchHeaders(this) });
-      if (!result) return null;
-      const u = result.user as typeof result.user & { firstName?: string; lastName?: string; role?: string };
+      const u = await lookup(this.headers.cookie);
+      if (!u) return null;
       const role = u.role === "admin" || adminEmails.has(u.email.toLowerCase()) ? "admin" : "learner";
-      return { id: u.id, email: u.email, firstName: u.firstName ?? "", lastName: u.lastName ?? "", role } satisfies CurrentUser;
+      return { id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, role } satisfies CurrentUser;
     })();
     return this._currentUser;
+  });
+
+  /** Better Auth's full session check, which also extends an active session; used once per page load. */
+  app.decorate("refreshSession", async (request: FastifyRequest, reply: FastifyReply) => {
+    const response = await auth.api.getSession({ headers: toFetchHeaders(request), asResponse: true });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length) reply.header("set-cookie", cookies);
   });
 
   // Better Auth's own endpoints: sign-up, sign-in, sign-out, password reset.

@@ -7,6 +7,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/auth/user",
     { schema: { response: { 200: currentUserSchema, 401: messageSchema } } },
-    async (request) => requireUser(request),
+    async (request, reply) => {
+      const user = await requireUser(request);
+      await app.refreshSession(request, reply);
+      return user;
+    },
   );
 };

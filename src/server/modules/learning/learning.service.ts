@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { MyLearningCourse, Progress, Quiz, QuizResult } from "#shared/schemas/learning.ts";
 import { listEnrollments } from "../enrollments/enrollments.repository.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
@@ -41,7 +41,7 @@ export function toProgress(course: CatalogueCourse, userId: string, records: Lea
   };
 }
 
-async function ensureProgressRow(db: Kysely<DB>, userId: string, courseId: string) {
+async function ensureProgressRow(db: Kysely<DB> | Transaction<DB>, userId: string, courseId: string) {
   const now = new Date().toISOString();
   await db
     .insertInto("courseProgress")
@@ -66,12 +66,15 @@ export async function completeLesson(db: Kysely<DB>, user: CurrentUser, course: 
   const records = await enrolledRecords(db, user, course);
   const state = computeCourseState(course, records);
   if (!canReadLesson(course, lessonId, records, state)) throw forbidden("This lesson is locked. Pass the previous module's quiz to unlock it.");
-  await ensureProgressRow(db, user.id, course.card.id);
-  await db
-    .insertInto("lessonCompletion")
-    .values({ userId: user.id, courseId: course.card.id, lessonId, completedAt: new Date().toISOString() })
-    .onConflict((oc) => oc.columns(["userId", "courseId", "lessonId"]).doNothing())
-    .execute();
+  // One transaction, so one commit (and one fsync on SQLite) per completion.
+  await db.transaction().execute(async (trx) => {
+    await ensureProgressRow(trx, user.id, course.card.id);
+    await trx
+      .insertInto("lessonCompletion")
+      .values({ userId: user.id, courseId: course.card.id, lessonId, completedAt: new Date().toISOString() })
+      .onConflict((oc) => oc.columns(["userId", "courseId", "lessonId"]).doNothing())
+      .execute();
+  });
   records.completedLessons.add(lessonId);
   return { completed: true as const, percent: computeCourseState(course, records).percent };
 }
@@ -148,11 +151,13 @@ export async function gradeQuizAttempt(
   let bestScore: number | null = null;
   if (user && records.enrolled) {
     const now = new Date().toISOString();
-    await ensureProgressRow(db, user.id, course.card.id);
-    await db
-      .insertInto("quizAttempt")
-      .values({ id: randomUUID(), userId: user.id, courseId: course.card.id, moduleId, score, correctCount, total, passed: passed ? 1 : 0, answers: JSON.stringify(answers), createdAt: now })
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      await ensureProgressRow(trx, user.id, course.card.id);
+      await trx
+        .insertInto("quizAttempt")
+        .values({ id: randomUUID(), userId: user.id, courseId: course.card.id, moduleId, score, correctCount, total, passed: passed ? 1 : 0, answers: JSON.stringify(answers), createdAt: now })
+        .execute();
+    });
     bestScore = Math.max(score, records.quizStats.get(moduleId)?.bestScore ?? 0);
   }
   return {
