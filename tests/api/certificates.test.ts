@@ -1,9 +1,14 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, enrol, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
+
+// pdftotext/pdftoppm come from Debian's poppler-utils; .ci/run installs them. Without them (a fresh
+// machine outside CI) the PDF is still checked to be a PDF, but its text and rendering are not.
+const poppler = spawnSync("pdftotext", ["-v"]).status === 0;
+if (!poppler && process.env.CI) throw new Error("pdftotext is missing: install poppler-utils");
 
 let t: TestApp;
 const ALPHA = { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" };
@@ -173,6 +178,7 @@ describe("PDF", () => {
     expect(String(res.headers["content-disposition"])).toContain(`certificate-${cert.certificateId}.pdf`);
     const bytes = res.rawPayload;
     expect(bytes.subarray(0, 4).toString()).toBe("%PDF");
+    if (!poppler) return;
     const dir = mkdtempSync(join(tmpdir(), "pdf-"));
     const file = join(dir, "certificate.pdf");
     writeFileSync(file, bytes);
@@ -184,7 +190,7 @@ describe("PDF", () => {
     expect(readdirSync(dir)).toContain("page.png");
   });
 
-  it("fits a 255-character name on one page", async () => {
+  it.skipIf(!poppler)("fits a 255-character name on one page", async () => {
     const long = "Bartholomew".repeat(23).slice(0, 255);
     const owner = await signUpUser(t.app, { firstName: long, lastName: "X" });
     await finishCourse(owner);
