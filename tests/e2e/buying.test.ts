@@ -45,6 +45,19 @@ describe("buying in the browser", () => {
     await page.getByText("Course Preview Mode").waitFor();
   });
 
+  it("shows 'Payment Processing' for the processing test card, then enrols once the payment settles", async () => {
+    const page = await e2e.newPage();
+    await newLearner(page, "Priya");
+    await page.goto("/checkout/fixture-other");
+    await page.getByLabel("Card number").waitFor();
+    await fillCard(page, "4000 0000 0000 0077");
+    await page.getByRole("button", { name: "Pay $20.00" }).click();
+    await toastText(page).getByText("Payment Processing").waitFor();
+    expect(await toastText(page).innerText()).toContain("Your payment is being processed. Please wait...");
+    await toastText(page).getByText("Enrollment Successful!").waitFor({ timeout: 20_000 });
+    await page.waitForURL("**/course/fixture-other");
+  });
+
   it("turns a 100% coupon into 'Claim Free Course' and enrols the learner", async () => {
     await createCoupon(e2e.testDb.database.db, { code: "GIFT100", percentOff: 100 });
     const page = await e2e.newPage();
