@@ -97,5 +97,13 @@ describe("buying in the browser", () => {
 
     await page.goto("/checkout/success");
     await page.getByRole("heading", { name: "Payment Issue" }).waitFor();
+
+    // The one-button variant starts the same hosted checkout.
+    await page.goto("/firebase-checkout/fixture-basics");
+    await page.getByText("You will be redirected to a secure hosted checkout page to complete your purchase.").waitFor();
+    await expectAccessible(page, "hosted checkout button page");
+    await page.getByRole("button", { name: "Buy Now - $20.00" }).click();
+    await page.getByText("Secure checkout").waitFor();
+    expect(page.url()).toContain("/sandbox-checkout/");
   });
 });

@@ -1,14 +1,10 @@
-import { ArrowLeft, CheckCircle2 } from "lucide-react";
-import { Link, useParams } from "react-router";
+import { CheckCircle2 } from "lucide-react";
+import { useParams } from "react-router";
 import { formatPrice } from "#shared/format.ts";
 import { Button } from "#client/components/ui/button.tsx";
-import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
-import { paths } from "#client/config/paths.ts";
 import { useCurrentUser } from "#client/features/auth/api.ts";
-import { useCourse } from "#client/features/courses/api.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { usePaymentsConfig } from "./api.ts";
-import { TestPaymentsBanner } from "./card-form.tsx";
+import { CheckoutShell } from "./checkout-shell.tsx";
 import { useHostedCheckout } from "./use-hosted-checkout.ts";
 
 const WHAT_YOU_GET = ["Instant access to all course materials", "Certification on completion", "Lifetime access", "Progress tracking"];
@@ -17,33 +13,25 @@ const WHAT_YOU_GET = ["Instant access to all course materials", "Certification o
 export default function SimpleCheckoutPage() {
   const { courseId = "" } = useParams();
   const { user } = useCurrentUser();
-  const course = useCourse(courseId);
-  const payments = usePaymentsConfig();
   const { start, busy } = useHostedCheckout(courseId);
   useDocumentMeta({ title: "Checkout | Holistic Wellness Academy" });
   return (
-    <PageContainer className="max-w-xl">
-      <Link to={paths.home} className="inline-flex items-center gap-1 text-sm text-muted hover:underline"><ArrowLeft size={16} aria-hidden="true" />Back to Courses</Link>
-      {payments.data?.testPaymentsBanner && <div className="mt-4"><TestPaymentsBanner /></div>}
-      <Card className="mt-4 p-6">
-        {course.isPending ? <Skeleton className="h-40" /> : course.isError ? (
-          <p role="alert" className="text-danger">Failed to load course details</p>
-        ) : (
-          <>
-            <h1 className="text-2xl font-bold">{course.data.title}</h1>
-            <p className="mt-1 text-3xl font-bold text-brand-800">{formatPrice(course.data.price)}</p>
-            <h2 className="mt-6 font-semibold">What you get</h2>
-            <ul className="mt-2 space-y-2">
-              {WHAT_YOU_GET.map((item) => <li key={item} className="flex items-center gap-2"><CheckCircle2 size={18} className="text-green-700" aria-hidden="true" />{item}</li>)}
-            </ul>
-            {!user?.email ? (
-              <p role="alert" className="mt-6 text-danger">User must be logged in to make a purchase</p>
-            ) : (
-              <Button size="lg" className="mt-6 w-full" onClick={() => void start()} disabled={busy}>{busy ? "Redirecting..." : "Continue to Payment"}</Button>
-            )}
-          </>
-        )}
-      </Card>
-    </PageContainer>
+    <CheckoutShell courseId={courseId}>
+      {(course) => (
+        <>
+          <h1 className="text-2xl font-bold">{course.title}</h1>
+          <p className="mt-1 text-3xl font-bold text-brand-800">{formatPrice(course.price)}</p>
+          <h2 className="mt-6 font-semibold">What you get</h2>
+          <ul className="mt-2 space-y-2">
+            {WHAT_YOU_GET.map((item) => <li key={item} className="flex items-center gap-2"><CheckCircle2 size={18} className="text-green-700" aria-hidden="true" />{item}</li>)}
+          </ul>
+          {!user?.email ? (
+            <p role="alert" className="mt-6 text-danger">User must be logged in to make a purchase</p>
+          ) : (
+            <Button size="lg" className="mt-6 w-full" onClick={() => void start()} disabled={busy}>{busy ? "Redirecting..." : "Continue to Payment"}</Button>
+          )}
+        </>
+      )}
+    </CheckoutShell>
   );
 }
