@@ -157,6 +157,19 @@ describe("quizzes graded on the server", () => {
   });
 });
 
+describe("My Learning", () => {
+  it("lists only the caller's enrolled courses, with the same progress figure as the course page", async () => {
+    expect((await get("/api/my-learning")).statusCode).toBe(401);
+    const mine = (await get("/api/my-learning", student.cookie)).json();
+    expect(mine.map((c: { courseId: string }) => c.courseId).sort()).toEqual(["fixture-basics", "fixture-other"]);
+    const basics = mine.find((c: { courseId: string }) => c.courseId === "fixture-basics");
+    const detail = (await get("/api/courses/fixture-basics", student.cookie)).json();
+    expect(basics).toMatchObject({ title: "Fixture Basics", level: "Beginner", percent: detail.percent, lessonCount: 5, isCompleted: detail.isCompleted });
+    expect(basics.lessonsDone).toBe(detail.modules.flatMap((m: { lessons: { completed: boolean }[] }) => m.lessons).filter((l: { completed: boolean }) => l.completed).length);
+    expect((await get("/api/my-learning", outsider.cookie)).json()).toEqual([]);
+  });
+});
+
 describe("races", () => {
   it("loses no write when the same learner completes lessons and submits quizzes in parallel", async () => {
     const racer = await signUpUser(t.app);

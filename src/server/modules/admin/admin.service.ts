@@ -8,7 +8,7 @@ import type { PaymentProvider } from "../../payments/provider.ts";
 import { certificateStatus } from "../certificates/certificates.service.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
 import { createCoupon, type NewCoupon } from "../coupons/coupons.service.ts";
-import { computeCourseState, loadAllLearnerRecords, NO_RECORDS } from "../learning/learner-state.ts";
+import { computeCourseState, loadAllLearnerRecords } from "../learning/learner-state.ts";
 import { recordAudit } from "./audit.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -132,7 +132,7 @@ export async function withCourses(db: Kysely<DB>, catalogue: Catalogue, learners
           const cert = certificates.find((c) => c.userId === l.id && c.courseId === courseId);
           return {
             courseId,
-            percent: course ? computeCourseState(course, r ?? NO_RECORDS).percent : 0,
+            percent: course ? computeCourseState(course, r).percent : 0,
             certificateId: cert?.certificateId ?? null,
             certificateStatus: cert ? certificateStatus(cert) : null,
           };

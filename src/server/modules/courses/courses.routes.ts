@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { courseParamsSchema, lessonParamsSchema, lessonSchema } from "#shared/schemas/courses.ts";
 import { notFound } from "../../errors.ts";
-import { loadLearnerRecords } from "../learning/learner-state.ts";
+import { loadLearnerRecords, NO_RECORDS } from "../learning/learner-state.ts";
 import type { CourseCatalogue } from "./course-catalogue.ts";
 import { COURSE_NOT_FOUND, readLesson, toCourseDetail } from "./courses.service.ts";
 
@@ -45,8 +45,8 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
         const course = await catalogue.course(request.params.courseId);
         if (!course) throw notFound(COURSE_NOT_FOUND);
         const user = await request.currentUser();
-        const records = user ? await loadLearnerRecords(db, user.id, course.card.id) : undefined;
-        return readLesson(course, request.params.lessonId, records ?? { enrolled: false, completedLessons: new Set(), quizStats: new Map(), progress: null }, !!user);
+        const records = user ? await loadLearnerRecords(db, user.id, course.card.id) : NO_RECORDS;
+        return readLesson(course, request.params.lessonId, records, !!user);
       },
     );
   };
