@@ -21,17 +21,21 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      ...(runBrowserTests ? ([{
-        extends: true,
-        test: {
-          name: "e2e",
-          include: ["tests/e2e/**/*.test.ts"],
-          environment: "node",
-          testTimeout: 90_000,
-          hookTimeout: 90_000,
-          fileParallelism: false,
-        },
-      }] as TestProjectConfiguration[]) : []),
+      ...(runBrowserTests
+        ? ([
+            {
+              extends: true,
+              test: {
+                name: "e2e",
+                include: ["tests/e2e/**/*.test.ts"],
+                environment: "node",
+                testTimeout: 90_000,
+                hookTimeout: 90_000,
+                fileParallelism: false,
+              },
+            },
+          ] as TestProjectConfiguration[])
+        : []),
     ],
   },
 });

@@ -24,10 +24,19 @@ try {
   } else {
     await database.db
       .insertInto("auditLog")
-      .values({ id: crypto.randomUUID(), actorId: null, actorEmail: "command line", action: `role.${command}`, target: email, details: "{}", createdAt: new Date().toISOString() })
+      .values({
+        id: crypto.randomUUID(),
+        actorId: null,
+        actorEmail: "command line",
+        action: `role.${command}`,
+        target: email,
+        details: "{}",
+        createdAt: new Date().toISOString(),
+      })
       .execute();
     console.log(command === "grant" ? `${email} is now an admin.` : `${email} is no longer an admin.`);
-    if (command === "revoke" && config.adminEmails.includes(email)) console.log(`Note: ${email} is still listed in ADMIN_EMAILS, which also grants the role.`);
+    if (command === "revoke" && config.adminEmails.includes(email))
+      console.log(`Note: ${email} is still listed in ADMIN_EMAILS, which also grants the role.`);
   }
 } finally {
   await database.close();

@@ -5,10 +5,17 @@ import { migrateToLatest } from "#server/db/migrate.ts";
 import { AppError } from "#server/errors.ts";
 import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
 
-const USAGE = "Usage: npm run coupon -- create CODE (--percent N | --amount CENTS) [--course COURSE_ID] [--expires YYYY-MM-DD] [--max N]";
+const USAGE =
+  "Usage: npm run coupon -- create CODE (--percent N | --amount CENTS) [--course COURSE_ID] [--expires YYYY-MM-DD] [--max N]";
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { percent: { type: "string" }, amount: { type: "string" }, course: { type: "string" }, expires: { type: "string" }, max: { type: "string" } },
+  options: {
+    percent: { type: "string" },
+    amount: { type: "string" },
+    course: { type: "string" },
+    expires: { type: "string" },
+    max: { type: "string" },
+  },
 });
 const [command, code] = positionals;
 if (command !== "create" || !code) {
@@ -32,7 +39,11 @@ const database = openDatabase(config.databaseUrl);
 try {
   await migrateToLatest(database.db);
   if (values.course) {
-    const course = await database.db.selectFrom("course").select("id").where("id", "=", values.course).executeTakeFirst();
+    const course = await database.db
+      .selectFrom("course")
+      .select("id")
+      .where("id", "=", values.course)
+      .executeTakeFirst();
     if (!course) throw new AppError(400, `No course has the id ${values.course}.`);
   }
   const coupon = await createCoupon(database.db, {
@@ -44,7 +55,9 @@ try {
     maxRedemptions: int(values.max, "max"),
   });
   const off = coupon.percentOff ? `${coupon.percentOff}% off` : `$${((coupon.amountOff ?? 0) / 100).toFixed(2)} off`;
-  console.log(`Created coupon ${coupon.code}: ${off}${coupon.courseId ? ` ${coupon.courseId} only` : ""}${coupon.expiresAt ? `, expires ${coupon.expiresAt}` : ""}${coupon.maxRedemptions !== null ? `, at most ${coupon.maxRedemptions} uses` : ""}.`);
+  console.log(
+    `Created coupon ${coupon.code}: ${off}${coupon.courseId ? ` ${coupon.courseId} only` : ""}${coupon.expiresAt ? `, expires ${coupon.expiresAt}` : ""}${coupon.maxRedemptions !== null ? `, at most ${coupon.maxRedemptions} uses` : ""}.`,
+  );
 } catch (error) {
   if (error instanceof AppError) {
     console.error(error.message);

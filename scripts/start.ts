@@ -13,7 +13,11 @@ function newestMtime(dir: string): number {
 }
 
 const built = resolve("dist/client/index.html");
-const sources = Math.max(newestMtime(resolve("src/client")), newestMtime(resolve("src/shared")), statSync(resolve("index.html")).mtimeMs);
+const sources = Math.max(
+  newestMtime(resolve("src/client")),
+  newestMtime(resolve("src/shared")),
+  statSync(resolve("index.html")).mtimeMs,
+);
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   console.log("Building the web app...");
   const result = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });

@@ -5,21 +5,21 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { createAuth, type Auth } from "./auth/auth.ts";
+import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
+import { adminRoutes } from "./modules/admin/admin.routes.ts";
+import { applyPendingEnrollments } from "./modules/admin/admin-enrollments.service.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { certificatesRoutes } from "./modules/certificates/certificates.routes.ts";
+import { checkoutRoutes } from "./modules/checkout/checkout.routes.ts";
 import { configRoutes } from "./modules/config/config.routes.ts";
 import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
 import { coursesRoutes } from "./modules/courses/courses.routes.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { learningRoutes } from "./modules/learning/learning.routes.ts";
-import { certificatesRoutes } from "./modules/certificates/certificates.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
-import { checkoutRoutes } from "./modules/checkout/checkout.routes.ts";
-import { adminRoutes } from "./modules/admin/admin.routes.ts";
-import { applyPendingEnrollments } from "./modules/admin/admin-enrollments.service.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -37,11 +37,24 @@ export interface AppDeps {
 
 declare module "fastify" {
   interface FastifyInstance {
-    deps: { config: Config; database: Database; auth: Auth; mailer: Mailer; catalogue: CourseCatalogue; payments: PaymentProvider | null };
+    deps: {
+      config: Config;
+      database: Database;
+      auth: Auth;
+      mailer: Mailer;
+      catalogue: CourseCatalogue;
+      payments: PaymentProvider | null;
+    };
   }
 }
 
-export async function buildApp({ config, database, mailer, clientDir = resolve("dist/client"), logger = false }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  mailer,
+  clientDir = resolve("dist/client"),
+  logger = false,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: "info" } : false,
     trustProxy: config.trustProxy,
@@ -52,7 +65,13 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   app.setSerializerCompiler(serializerCompiler);
 
   const mail = mailer ?? createMailer(config, app.log);
-  const auth = createAuth({ config, db: database.db, engine: database.engine, mailer: mail, onUserCreated: (user) => applyPendingEnrollments(database.db, user) });
+  const auth = createAuth({
+    config,
+    db: database.db,
+    engine: database.engine,
+    mailer: mail,
+    onUserCreated: (user) => applyPendingEnrollments(database.db, user),
+  });
   const catalogue = new CourseCatalogue(database.db);
   const payments = createPaymentProvider(config, database.db);
   app.decorate("deps", { config, database, auth, mailer: mail, catalogue, payments });
@@ -64,7 +83,13 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
   registerSecurity(app, config);
   await app.register(compress, { threshold: 1024 });
   // Per-route limits only (public lookups); sign-in limits live in Better Auth, stored in the database.
-  await app.register(rateLimit, { global: false, errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: `Too many requests. Try again in ${ctx.after}.` }) });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => ({
+      statusCode: 429,
+      message: `Too many requests. Try again in ${ctx.after}.`,
+    }),
+  });
   registerAuth(app, auth, config, database.db);
 
   await app.register(authRoutes);
@@ -92,7 +117,12 @@ export async function buildApp({ config, database, mailer, clientDir = resolve("
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
-    if (path.startsWith("/api/") || path === "/api" || !hasClient || (request.method !== "GET" && request.method !== "HEAD")) {
+    if (
+      path.startsWith("/api/") ||
+      path === "/api" ||
+      !hasClient ||
+      (request.method !== "GET" && request.method !== "HEAD")
+    ) {
       return reply.status(404).send({ message: "Not found" });
     }
     // History fallback: client routes get the app shell.

@@ -91,12 +91,21 @@ export type PaymentsConfig =
 function paymentsConfig(s: Settings): PaymentsConfig {
   const stripeKeys = [s.STRIPE_SECRET_KEY, s.STRIPE_PUBLISHABLE_KEY, s.STRIPE_WEBHOOK_SECRET].filter(Boolean).length;
   if (stripeKeys > 0 && stripeKeys < 3) {
-    throw new ConfigError("Invalid setting STRIPE_SECRET_KEY / STRIPE_PUBLISHABLE_KEY / STRIPE_WEBHOOK_SECRET: set all three or none");
+    throw new ConfigError(
+      "Invalid setting STRIPE_SECRET_KEY / STRIPE_PUBLISHABLE_KEY / STRIPE_WEBHOOK_SECRET: set all three or none",
+    );
   }
   const wanted = s.PAYMENTS_PROVIDER || (stripeKeys === 3 ? "stripe" : "sandbox");
   if (wanted === "stripe") {
-    if (stripeKeys !== 3) throw new ConfigError("Invalid setting PAYMENTS_PROVIDER: stripe needs the three STRIPE_* keys");
-    return { provider: "stripe", secretKey: s.STRIPE_SECRET_KEY!, publishableKey: s.STRIPE_PUBLISHABLE_KEY!, webhookSecret: s.STRIPE_WEBHOOK_SECRET!, apiBase: s.STRIPE_API_BASE };
+    if (stripeKeys !== 3)
+      throw new ConfigError("Invalid setting PAYMENTS_PROVIDER: stripe needs the three STRIPE_* keys");
+    return {
+      provider: "stripe",
+      secretKey: s.STRIPE_SECRET_KEY!,
+      publishableKey: s.STRIPE_PUBLISHABLE_KEY!,
+      webhookSecret: s.STRIPE_WEBHOOK_SECRET!,
+      apiBase: s.STRIPE_API_BASE,
+    };
   }
   // In production the sandbox runs only when asked for by name, and then says so on every checkout page.
   if (s.NODE_ENV === "production" && s.PAYMENTS_PROVIDER !== "sandbox") return { provider: "none" };

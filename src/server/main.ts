@@ -1,11 +1,11 @@
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { importContentIfChanged } from "./content/content-import.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
-import { importContentIfChanged } from "./content/content-import.ts";
 
 async function main() {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {

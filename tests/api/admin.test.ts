@@ -14,11 +14,20 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const db = () => t.testDb.database.db;
-const as = (user: TestUser | null, method: "GET" | "POST", url: string, payload?: unknown) => request(t.app, method, url, { cookie: user?.cookie, payload: method === "POST" ? (payload ?? {}) : undefined });
-const auditCount = async () => Number((await db().selectFrom("auditLog").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const as = (user: TestUser | null, method: "GET" | "POST", url: string, payload?: unknown) =>
+  request(t.app, method, url, { cookie: user?.cookie, payload: method === "POST" ? (payload ?? {}) : undefined });
+const auditCount = async () =>
+  Number(
+    (
+      await db()
+        .selectFrom("auditLog")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe("authorisation matrix over every admin endpoint", () => {
-  const endpoints: [("GET" | "POST"), string, unknown?][] = [
+  const endpoints: ["GET" | "POST", string, unknown?][] = [
     ["POST", "/api/admin-enroll-user", { userEmail: "x@example.com", courseId: "fixture-basics" }],
     ["POST", "/api/admin/enrollments/bulk", { csv: "x@example.com,fixture-basics" }],
     ["GET", "/api/admin/coupons"],
@@ -43,7 +52,10 @@ describe("authorisation matrix over every admin endpoint", () => {
     });
   }
   it("the x-user-email header does not make a learner an admin", async () => {
-    const res = await request(t.app, "GET", "/api/admin/orders", { cookie: learner.cookie, headers: { "x-user-email": "head@academy.example" } });
+    const res = await request(t.app, "GET", "/api/admin/orders", {
+      cookie: learner.cookie,
+      headers: { "x-user-email": "head@academy.example" },
+    });
     expect(res.statusCode).toBe(403);
   });
 });
@@ -51,29 +63,49 @@ describe("authorisation matrix over every admin endpoint", () => {
 describe("admin enrolment", () => {
   it("enrols an existing account, says so, and refuses a second time with success false", async () => {
     const target = await signUpUser(t.app);
-    const res = (await as(admin, "POST", "/api/admin-enroll-user", { userEmail: target.email.toUpperCase(), courseId: "fixture-basics" })).json();
+    const res = (
+      await as(admin, "POST", "/api/admin-enroll-user", {
+        userEmail: target.email.toUpperCase(),
+        courseId: "fixture-basics",
+      })
+    ).json();
     expect(res).toMatchObject({ success: true, outcome: "enrolled" });
     expect(res.message).toContain("has been enrolled in Fixture Basics");
     expect((await as(target, "GET", "/api/enrollments/fixture-basics")).json()).toEqual({ enrolled: true });
-    const again = (await as(admin, "POST", "/api/admin-enroll-user", { userEmail: target.email, courseId: "fixture-basics" })).json();
+    const again = (
+      await as(admin, "POST", "/api/admin-enroll-user", { userEmail: target.email, courseId: "fixture-basics" })
+    ).json();
     expect(again).toMatchObject({ success: false, outcome: "already-enrolled" });
     expect(again.message).toContain("already enrolled");
   });
 
   it("records a pending enrolment for an unknown e-mail that takes effect at sign-up", async () => {
-    const res = (await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "future@example.com", courseId: "fixture-other" })).json();
+    const res = (
+      await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "future@example.com", courseId: "fixture-other" })
+    ).json();
     expect(res).toMatchObject({ success: true, outcome: "pending" });
     expect(res.message).toMatch(/no account yet/);
     const newcomer = await signUpUser(t.app, { email: "future@example.com" });
     expect((await as(newcomer, "GET", "/api/enrollments/fixture-other")).json()).toEqual({ enrolled: true });
-    const pending = await db().selectFrom("pendingEnrollment").selectAll().where("email", "=", "future@example.com").executeTakeFirstOrThrow();
+    const pending = await db()
+      .selectFrom("pendingEnrollment")
+      .selectAll()
+      .where("email", "=", "future@example.com")
+      .executeTakeFirstOrThrow();
     expect(pending.appliedAt).not.toBeNull();
   });
 
   it("rejects missing or bad input with 400 and a message", async () => {
     expect((await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "", courseId: "" })).statusCode).toBe(400);
-    expect((await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "not-an-email", courseId: "fixture-basics" })).json().message).toMatch(/valid email/);
-    expect((await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "a@example.com", courseId: "nope" })).json().message).toMatch(/no course/);
+    expect(
+      (
+        await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "not-an-email", courseId: "fixture-basics" })
+      ).json().message,
+    ).toMatch(/valid email/);
+    expect(
+      (await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "a@example.com", courseId: "nope" })).json()
+        .message,
+    ).toMatch(/no course/);
   });
 
   it("reports each row of a mixed CSV, and a bad row does not stop the good ones", async () => {
@@ -90,44 +122,80 @@ describe("admin enrolment", () => {
       "",
     ].join("\n");
     const res = (await as(admin, "POST", "/api/admin/enrollments/bulk", { csv })).json();
-    expect(res.rows.map((r: { result: string }) => r.result)).toEqual(["enrolled", "pending", "already-enrolled", "unknown-course", "invalid-email", "pending"]);
+    expect(res.rows.map((r: { result: string }) => r.result)).toEqual([
+      "enrolled",
+      "pending",
+      "already-enrolled",
+      "unknown-course",
+      "invalid-email",
+      "pending",
+    ]);
     expect(res.rows.map((r: { line: number }) => r.line)).toEqual([2, 3, 4, 5, 6, 7]);
-    expect(res.counts).toEqual({ enrolled: 1, pending: 2, "already-enrolled": 1, "unknown-course": 1, "invalid-email": 1 });
+    expect(res.counts).toEqual({
+      enrolled: 1,
+      pending: 2,
+      "already-enrolled": 1,
+      "unknown-course": 1,
+      "invalid-email": 1,
+    });
   });
 });
 
 describe("coupons, orders and refunds", () => {
   it("creates, lists with redemption counts, and deactivates coupons", async () => {
-    const created = (await as(admin, "POST", "/api/admin/coupons", { code: "spring25", percentOff: 25, maxRedemptions: 10 })).json();
+    const created = (
+      await as(admin, "POST", "/api/admin/coupons", { code: "spring25", percentOff: 25, maxRedemptions: 10 })
+    ).json();
     expect(created).toMatchObject({ code: "SPRING25", percentOff: 25, redemptionCount: 0, active: true });
     expect((await as(admin, "POST", "/api/admin/coupons", { code: "SPRING25", percentOff: 25 })).statusCode).toBe(409);
-    expect((await as(admin, "POST", "/api/admin/coupons", { code: "BOTH", percentOff: 5, amountOff: 100 })).statusCode).toBe(400);
+    expect(
+      (await as(admin, "POST", "/api/admin/coupons", { code: "BOTH", percentOff: 5, amountOff: 100 })).statusCode,
+    ).toBe(400);
     const list = (await as(admin, "GET", "/api/admin/coupons")).json();
     expect(list.find((c: { code: string }) => c.code === "SPRING25")).toBeTruthy();
     const off = (await as(admin, "POST", `/api/admin/coupons/${created.id}/deactivate`)).json();
     expect(off.active).toBe(false);
-    expect((await as(learner, "POST", "/api/validate-coupon", { couponCode: "spring25" })).json().message).toBe("Invalid coupon code");
+    expect((await as(learner, "POST", "/api/validate-coupon", { couponCode: "spring25" })).json().message).toBe(
+      "Invalid coupon code",
+    );
   });
 
   async function buy(user: TestUser, courseId: string) {
     const intent = (await as(user, "POST", "/api/create-payment-intent", { courseId })).json();
-    await as(user, "POST", `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, { clientSecret: intent.clientSecret, card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" } });
-    expect((await as(user, "POST", "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode).toBe(200);
+    await as(user, "POST", `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
+      clientSecret: intent.clientSecret,
+      card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" },
+    });
+    expect(
+      (await as(user, "POST", "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode,
+    ).toBe(200);
   }
 
   it("searches and pages orders, refunds within 7 days, and the refund ends access", async () => {
     const buyer = await signUpUser(t.app, { email: `refund-me-${Date.now()}@example.com` });
     await buy(buyer, "fixture-basics");
     expect((await as(buyer, "GET", "/api/courses/fixture-basics/lessons/alpha-two")).statusCode).toBe(200);
-    const found = (await as(admin, "GET", `/api/admin/orders?q=${encodeURIComponent("refund-me")}&page=1&pageSize=5`)).json();
+    const found = (
+      await as(admin, "GET", `/api/admin/orders?q=${encodeURIComponent("refund-me")}&page=1&pageSize=5`)
+    ).json();
     expect(found.total).toBe(1);
-    expect(found.items[0]).toMatchObject({ userEmail: buyer.email, courseId: "fixture-basics", amount: 2000, status: "paid", refundable: true });
+    expect(found.items[0]).toMatchObject({
+      userEmail: buyer.email,
+      courseId: "fixture-basics",
+      amount: 2000,
+      status: "paid",
+      refundable: true,
+    });
     const refund = await as(admin, "POST", `/api/admin/orders/${found.items[0].id}/refund`);
     expect(refund.statusCode).toBe(200);
     expect(refund.json().status).toBe("refunded");
     expect((await as(buyer, "GET", "/api/courses/fixture-basics/lessons/alpha-two")).statusCode).toBe(403);
     expect((await as(buyer, "GET", "/api/enrollments/fixture-basics")).json()).toEqual({ enrolled: false });
-    const order = await db().selectFrom("order").selectAll().where("id", "=", found.items[0].id).executeTakeFirstOrThrow();
+    const order = await db()
+      .selectFrom("order")
+      .selectAll()
+      .where("id", "=", found.items[0].id)
+      .executeTakeFirstOrThrow();
     expect(order.status).toBe("refunded");
     expect(order.refundId).toMatch(/^re_sandbox_/);
     expect((await as(admin, "POST", `/api/admin/orders/${found.items[0].id}/refund`)).statusCode).toBe(409);
@@ -157,24 +225,44 @@ describe("learners, certificates and the audit log", () => {
   it("lists learners with progress and certificate status, revokes a certificate, and the verify route shows it", async () => {
     const grad = await signUpUser(t.app, { email: `grad-${Date.now()}@example.com` });
     await enrol(t, grad, "fixture-basics");
-    await as(grad, "POST", "/api/quiz/fixture-basics/alpha", { answers: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" } });
-    await as(grad, "POST", "/api/quiz/fixture-basics/beta", { answers: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" } });
+    await as(grad, "POST", "/api/quiz/fixture-basics/alpha", {
+      answers: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" },
+    });
+    await as(grad, "POST", "/api/quiz/fixture-basics/beta", {
+      answers: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" },
+    });
     await as(grad, "POST", "/api/progress/fixture-basics/lessons/gamma-one/complete");
     const cert = (await as(grad, "POST", "/api/certificate", { courseId: "fixture-basics" })).json();
 
     const list = (await as(admin, "GET", `/api/admin/learners?q=grad-`)).json();
     expect(list.total).toBe(1);
-    expect(list.items[0].courses).toEqual([{ courseId: "fixture-basics", percent: 44, certificateId: cert.certificateId, certificateStatus: "valid" }]);
+    expect(list.items[0].courses).toEqual([
+      { courseId: "fixture-basics", percent: 44, certificateId: cert.certificateId, certificateStatus: "valid" },
+    ]);
 
-    expect((await as(admin, "POST", `/api/admin/certificates/${cert.certificateId}/revoke`, { reason: "" })).statusCode).toBe(400);
-    expect((await as(admin, "POST", `/api/admin/certificates/${cert.certificateId}/revoke`, { reason: "Issued in error" })).statusCode).toBe(200);
+    expect(
+      (await as(admin, "POST", `/api/admin/certificates/${cert.certificateId}/revoke`, { reason: "" })).statusCode,
+    ).toBe(400);
+    expect(
+      (await as(admin, "POST", `/api/admin/certificates/${cert.certificateId}/revoke`, { reason: "Issued in error" }))
+        .statusCode,
+    ).toBe(200);
     expect((await request(t.app, "GET", `/api/verify/${cert.certificateId}`)).json().status).toBe("revoked");
   });
 
   it("records who did what, to what and when, and admins can read it", async () => {
     const log = (await as(admin, "GET", "/api/admin/audit?pageSize=100")).json();
     const actions = log.items.map((e: { action: string }) => e.action);
-    for (const a of ["enrollment.create", "enrollment.pending", "enrollment.bulk", "coupon.create", "coupon.deactivate", "order.refund", "certificate.revoke"]) expect(actions).toContain(a);
+    for (const a of [
+      "enrollment.create",
+      "enrollment.pending",
+      "enrollment.bulk",
+      "coupon.create",
+      "coupon.deactivate",
+      "order.refund",
+      "certificate.revoke",
+    ])
+      expect(actions).toContain(a);
     const revoke = log.items.find((e: { action: string }) => e.action === "certificate.revoke");
     expect(revoke).toMatchObject({ actorEmail: "head@academy.example", details: { reason: "Issued in error" } });
     expect(new Date(revoke.createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000);

@@ -30,18 +30,27 @@ async function finishCourse(user: TestUser) {
 }
 
 const issue = (user: TestUser, extra: Record<string, unknown> = {}) =>
-  request(t.app, "POST", "/api/certificate", { cookie: user.cookie, payload: { courseId: "fixture-basics", ...extra } });
+  request(t.app, "POST", "/api/certificate", {
+    cookie: user.cookie,
+    payload: { courseId: "fixture-basics", ...extra },
+  });
 
 describe("issuing", () => {
   it("refuses without completion with 409 and writes nothing", async () => {
     const user = await signUpUser(t.app);
-    expect((await request(t.app, "POST", "/api/certificate", { payload: { courseId: "fixture-basics" } })).statusCode).toBe(401);
+    expect(
+      (await request(t.app, "POST", "/api/certificate", { payload: { courseId: "fixture-basics" } })).statusCode,
+    ).toBe(401);
     expect((await issue(user)).statusCode).toBe(403);
     await enrol(t, user, "fixture-basics");
     const res = await issue(user);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/every module/);
-    const rows = await t.testDb.database.db.selectFrom("certificate").selectAll().where("userId", "=", user.id).execute();
+    const rows = await t.testDb.database.db
+      .selectFrom("certificate")
+      .selectAll()
+      .where("userId", "=", user.id)
+      .execute();
     expect(rows).toEqual([]);
     const progress = (await request(t.app, "GET", "/api/progress/fixture-basics", { cookie: user.cookie })).json();
     expect(progress.isCompleted).toBe(false);
@@ -54,7 +63,13 @@ describe("issuing", () => {
     const res = await issue(user, { studentName: "Student Name", completedAt: "1999-01-01T00:00:00.000Z" });
     expect(res.statusCode).toBe(200);
     const cert = res.json();
-    expect(cert).toMatchObject({ courseId: "fixture-basics", courseTitle: "Fixture Basics", firstName: "Zoë", lastName: "Ødegård", status: "valid" });
+    expect(cert).toMatchObject({
+      courseId: "fixture-basics",
+      courseTitle: "Fixture Basics",
+      firstName: "Zoë",
+      lastName: "Ødegård",
+      status: "valid",
+    });
     expect(cert.certificateId).toMatch(/^HWA-[A-Z2-7]{16}$/);
     expect(new Date(cert.completedAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
     const years = new Date(cert.expiresAt).getUTCFullYear() - new Date(cert.completedAt).getUTCFullYear();
@@ -63,7 +78,9 @@ describe("issuing", () => {
     const progress = (await request(t.app, "GET", "/api/progress/fixture-basics", { cookie: user.cookie })).json();
     expect(progress.isCompleted).toBe(true);
     expect((await issue(user)).json().certificateId).toBe(cert.certificateId);
-    expect((await request(t.app, "GET", "/api/certificate/fixture-basics", { cookie: user.cookie })).json().certificateId).toBe(cert.certificateId);
+    expect(
+      (await request(t.app, "GET", "/api/certificate/fixture-basics", { cookie: user.cookie })).json().certificateId,
+    ).toBe(cert.certificateId);
     expect((await request(t.app, "GET", "/api/certificates", { cookie: user.cookie })).json()).toHaveLength(1);
   });
 
@@ -73,7 +90,11 @@ describe("issuing", () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => issue(user)));
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(new Set(results.map((r) => r.json().certificateId)).size).toBe(1);
-    const rows = await t.testDb.database.db.selectFrom("certificate").select("id").where("userId", "=", user.id).execute();
+    const rows = await t.testDb.database.db
+      .selectFrom("certificate")
+      .select("id")
+      .where("userId", "=", user.id)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 });
@@ -87,7 +108,9 @@ describe("who may see what", () => {
     const res = await request(t.app, "GET", "/api/certificate/fixture-basics", { cookie: other.cookie });
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe("This certificate could not be found. Make sure you have completed the course.");
-    expect((await request(t.app, "GET", `/api/certificates/${cert.certificateId}/pdf`, { cookie: other.cookie })).statusCode).toBe(404);
+    expect(
+      (await request(t.app, "GET", `/api/certificates/${cert.certificateId}/pdf`, { cookie: other.cookie })).statusCode,
+    ).toBe(404);
     expect((await request(t.app, "GET", `/api/certificates/${cert.certificateId}/pdf`)).statusCode).toBe(401);
     expect((await request(t.app, "GET", "/api/certificates", { cookie: other.cookie })).json()).toEqual([]);
   });
@@ -115,7 +138,11 @@ describe("who may see what", () => {
   it("rate limits the public verify route against ID scanning", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 32; i++) {
-      const res = await t.app.inject({ method: "GET", url: `/api/verify/HWA-SCAN${String(i).padStart(12, "A")}`, remoteAddress: "203.0.113.9" });
+      const res = await t.app.inject({
+        method: "GET",
+        url: `/api/verify/HWA-SCAN${String(i).padStart(12, "A")}`,
+        remoteAddress: "203.0.113.9",
+      });
       statuses.push(res.statusCode);
     }
     expect(statuses.filter((s) => s === 404)).toHaveLength(30);
@@ -131,9 +158,15 @@ describe("who may see what", () => {
     expect((await request(t.app, "GET", `/api/verify/${cert.certificateId}`)).json().status).toBe("expired");
     vi.useRealTimers();
     expect((await request(t.app, "GET", `/api/verify/${cert.certificateId}`)).json().status).toBe("valid");
-    await t.testDb.database.db.updateTable("certificate").set({ revokedAt: new Date().toISOString(), revokedReason: "test" }).where("certificateId", "=", cert.certificateId).execute();
+    await t.testDb.database.db
+      .updateTable("certificate")
+      .set({ revokedAt: new Date().toISOString(), revokedReason: "test" })
+      .where("certificateId", "=", cert.certificateId)
+      .execute();
     expect((await request(t.app, "GET", `/api/verify/${cert.certificateId}`)).json().status).toBe("revoked");
-    expect((await request(t.app, "GET", "/api/certificate/fixture-basics", { cookie: owner.cookie })).json().status).toBe("revoked");
+    expect(
+      (await request(t.app, "GET", "/api/certificate/fixture-basics", { cookie: owner.cookie })).json().status,
+    ).toBe("revoked");
   });
 });
 
@@ -142,20 +175,54 @@ describe("names", () => {
     const owner = await signUpUser(t.app, { firstName: "Maria", lastName: "Lopez" });
     await finishCourse(owner);
     const cert = (await issue(owner)).json();
-    const renamed = await request(t.app, "PUT", "/api/profile", { cookie: owner.cookie, payload: { firstName: "María", lastName: "López García" } });
+    const renamed = await request(t.app, "PUT", "/api/profile", {
+      cookie: owner.cookie,
+      payload: { firstName: "María", lastName: "López García" },
+    });
     expect(renamed.statusCode).toBe(200);
-    expect((await request(t.app, "GET", "/api/auth/user", { cookie: owner.cookie })).json()).toMatchObject({ firstName: "María", lastName: "López García" });
+    expect((await request(t.app, "GET", "/api/auth/user", { cookie: owner.cookie })).json()).toMatchObject({
+      firstName: "María",
+      lastName: "López García",
+    });
     const kept = (await request(t.app, "GET", "/api/certificate/fixture-basics", { cookie: owner.cookie })).json();
     expect(kept).toMatchObject({ firstName: "Maria", lastName: "Lopez", nameDiffersFromProfile: true });
-    const reissued = await request(t.app, "POST", `/api/certificates/${cert.certificateId}/reissue`, { cookie: owner.cookie, payload: {} });
-    expect(reissued.json()).toMatchObject({ certificateId: cert.certificateId, firstName: "María", lastName: "López García", nameDiffersFromProfile: false });
-    const changes = await t.testDb.database.db.selectFrom("certificateNameChange").selectAll().where("certificateId", "=", cert.certificateId).execute();
+    const reissued = await request(t.app, "POST", `/api/certificates/${cert.certificateId}/reissue`, {
+      cookie: owner.cookie,
+      payload: {},
+    });
+    expect(reissued.json()).toMatchObject({
+      certificateId: cert.certificateId,
+      firstName: "María",
+      lastName: "López García",
+      nameDiffersFromProfile: false,
+    });
+    const changes = await t.testDb.database.db
+      .selectFrom("certificateNameChange")
+      .selectAll()
+      .where("certificateId", "=", cert.certificateId)
+      .execute();
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ oldFirstName: "Maria", newLastName: "López García" });
     const other = await signUpUser(t.app);
-    expect((await request(t.app, "POST", `/api/certificates/${cert.certificateId}/reissue`, { cookie: other.cookie, payload: {} })).statusCode).toBe(404);
-    expect((await request(t.app, "PUT", "/api/profile", { cookie: owner.cookie, payload: { firstName: " ", lastName: "X" } })).statusCode).toBe(400);
-    expect((await request(t.app, "PUT", "/api/profile", { payload: { firstName: "A", lastName: "B" } })).statusCode).toBe(401);
+    expect(
+      (
+        await request(t.app, "POST", `/api/certificates/${cert.certificateId}/reissue`, {
+          cookie: other.cookie,
+          payload: {},
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await request(t.app, "PUT", "/api/profile", {
+          cookie: owner.cookie,
+          payload: { firstName: " ", lastName: "X" },
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (await request(t.app, "PUT", "/api/profile", { payload: { firstName: "A", lastName: "B" } })).statusCode,
+    ).toBe(401);
   });
 });
 
@@ -168,27 +235,38 @@ describe("PDF", () => {
     ["محمد", "عبد الله"],
     ["דוד", "כהן"],
   ];
-  it.each(names)("renders a real PDF for %s %s, with the name, course and ID in its text", async (firstName, lastName) => {
-    const owner = await signUpUser(t.app, { firstName, lastName });
-    await finishCourse(owner);
-    const cert = (await issue(owner)).json();
-    const res = await request(t.app, "GET", `/api/certificates/${cert.certificateId}/pdf`, { cookie: owner.cookie });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers["content-type"]).toBe("application/pdf");
-    expect(String(res.headers["content-disposition"])).toContain(`certificate-${cert.certificateId}.pdf`);
-    const bytes = res.rawPayload;
-    expect(bytes.subarray(0, 4).toString()).toBe("%PDF");
-    if (!poppler) return;
-    const dir = mkdtempSync(join(tmpdir(), "pdf-"));
-    const file = join(dir, "certificate.pdf");
-    writeFileSync(file, bytes);
-    const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" }).normalize("NFC");
-    const plain = text.replace(/[\u200e\u200f\u202a-\u202e]/g, "");
-    for (const part of [...firstName.split(" "), ...lastName.split(" ")]) expect(plain).toContain(part);
-    for (const s of ["Certificate of Completion", "Fixture Basics", cert.certificateId, "Authorized Institution", "Date Completed", "Valid Until"]) expect(plain).toContain(s);
-    execFileSync("pdftoppm", ["-png", "-r", "30", "-singlefile", file, join(dir, "page")]);
-    expect(readdirSync(dir)).toContain("page.png");
-  });
+  it.each(names)(
+    "renders a real PDF for %s %s, with the name, course and ID in its text",
+    async (firstName, lastName) => {
+      const owner = await signUpUser(t.app, { firstName, lastName });
+      await finishCourse(owner);
+      const cert = (await issue(owner)).json();
+      const res = await request(t.app, "GET", `/api/certificates/${cert.certificateId}/pdf`, { cookie: owner.cookie });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["content-type"]).toBe("application/pdf");
+      expect(String(res.headers["content-disposition"])).toContain(`certificate-${cert.certificateId}.pdf`);
+      const bytes = res.rawPayload;
+      expect(bytes.subarray(0, 4).toString()).toBe("%PDF");
+      if (!poppler) return;
+      const dir = mkdtempSync(join(tmpdir(), "pdf-"));
+      const file = join(dir, "certificate.pdf");
+      writeFileSync(file, bytes);
+      const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" }).normalize("NFC");
+      const plain = text.replace(/[\u200e\u200f\u202a-\u202e]/g, "");
+      for (const part of [...firstName.split(" "), ...lastName.split(" ")]) expect(plain).toContain(part);
+      for (const s of [
+        "Certificate of Completion",
+        "Fixture Basics",
+        cert.certificateId,
+        "Authorized Institution",
+        "Date Completed",
+        "Valid Until",
+      ])
+        expect(plain).toContain(s);
+      execFileSync("pdftoppm", ["-png", "-r", "30", "-singlefile", file, join(dir, "page")]);
+      expect(readdirSync(dir)).toContain("page.png");
+    },
+  );
 
   it.skipIf(!poppler)("fits a 255-character name on one page", async () => {
     const long = "Bartholomew".repeat(23).slice(0, 255);

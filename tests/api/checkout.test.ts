@@ -10,17 +10,25 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const card = (number: string) => ({ number, expMonth: 12, expYear: new Date().getFullYear() + 3, cvc: "123" });
-const post = (user: TestUser | null, url: string, payload: unknown = {}) => request(t.app, "POST", url, { cookie: user?.cookie, payload });
+const post = (user: TestUser | null, url: string, payload: unknown = {}) =>
+  request(t.app, "POST", url, { cookie: user?.cookie, payload });
 const db = () => t.testDb.database.db;
 const count = async (table: "order" | "enrollment" | "couponRedemption", userId?: string) => {
-  let q = db().selectFrom(table).select((eb) => eb.fn.countAll().as("n"));
+  let q = db()
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as("n"));
   if (userId) q = q.where("userId", "=", userId);
   return Number((await q.executeTakeFirstOrThrow()).n);
 };
 
 async function payWith(user: TestUser, number: string, courseId = "fixture-basics") {
   const intent = (await post(user, "/api/create-payment-intent", { courseId })).json();
-  const confirm = (await post(user, `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, { clientSecret: intent.clientSecret, card: card(number) })).json();
+  const confirm = (
+    await post(user, `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
+      clientSecret: intent.clientSecret,
+      card: card(number),
+    })
+  ).json();
   return { intent, confirm };
 }
 
@@ -37,10 +45,19 @@ describe("payment intents", () => {
     const tampered = await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", amount: 1 });
     expect(tampered.statusCode).toBe(400);
     const res = (await post(user, "/api/create-payment-intent", { courseId: "fixture-basics" })).json();
-    expect(res).toMatchObject({ provider: "sandbox", amount: 2000, originalAmount: 2000, currency: "usd", isFree: false, freeEnrollment: false });
+    expect(res).toMatchObject({
+      provider: "sandbox",
+      amount: 2000,
+      originalAmount: 2000,
+      currency: "usd",
+      isFree: false,
+      freeEnrollment: false,
+    });
     expect(res.clientSecret).toBeTruthy();
     // The same request again reuses the intent rather than making a second one.
-    expect((await post(user, "/api/create-payment-intent", { courseId: "fixture-basics" })).json().paymentIntentId).toBe(res.paymentIntentId);
+    expect(
+      (await post(user, "/api/create-payment-intent", { courseId: "fixture-basics" })).json().paymentIntentId,
+    ).toBe(res.paymentIntentId);
   });
 
   it("enrols after a 4242 payment verified on the server, and refuses a second purchase with 409", async () => {
@@ -49,10 +66,23 @@ describe("payment intents", () => {
     expect(confirm).toEqual({ status: "succeeded", error: null });
     const res = await post(user, "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ success: true, courseId: "fixture-basics", message: "Welcome to Fixture Basics! You can now access all course materials." });
-    expect((await request(t.app, "GET", "/api/courses/fixture-basics/lessons/alpha-two", { cookie: user.cookie })).statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      success: true,
+      courseId: "fixture-basics",
+      message: "Welcome to Fixture Basics! You can now access all course materials.",
+    });
+    expect(
+      (await request(t.app, "GET", "/api/courses/fixture-basics/lessons/alpha-two", { cookie: user.cookie }))
+        .statusCode,
+    ).toBe(200);
     const order = await db().selectFrom("order").selectAll().where("userId", "=", user.id).executeTakeFirstOrThrow();
-    expect(order).toMatchObject({ amount: 2000, originalAmount: 2000, provider: "sandbox", status: "paid", providerPaymentId: intent.paymentIntentId });
+    expect(order).toMatchObject({
+      amount: 2000,
+      originalAmount: 2000,
+      provider: "sandbox",
+      status: "paid",
+      providerPaymentId: intent.paymentIntentId,
+    });
     const again = await post(user, "/api/create-payment-intent", { courseId: "fixture-basics" });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe("You are already enrolled in this course");
@@ -66,7 +96,9 @@ describe("payment intents", () => {
     expect(confirm.statusCode).toBe(402);
     expect(confirm.json().message).toMatch(/requires_payment_method/);
     const other = await signUpUser(t.app);
-    expect((await payWith(other, SANDBOX_CARDS.insufficientFunds)).confirm.error).toBe("Your card has insufficient funds.");
+    expect((await payWith(other, SANDBOX_CARDS.insufficientFunds)).confirm.error).toBe(
+      "Your card has insufficient funds.",
+    );
     expect(await count("enrollment", user.id)).toBe(0);
     expect(await count("order", user.id)).toBe(0);
   });
@@ -85,7 +117,11 @@ describe("payment intents", () => {
   it("gives one enrolment and one order to parallel confirms", async () => {
     const user = await signUpUser(t.app);
     const { intent } = await payWith(user, SANDBOX_CARDS.success);
-    const results = await Promise.all(Array.from({ length: 5 }, () => post(user, "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post(user, "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId }),
+      ),
+    );
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
     expect(await count("enrollment", user.id)).toBe(1);
     expect(await count("order", user.id)).toBe(1);
@@ -95,8 +131,17 @@ describe("payment intents", () => {
     const owner = await signUpUser(t.app);
     const { intent } = await payWith(owner, SANDBOX_CARDS.success);
     const thief = await signUpUser(t.app);
-    expect((await post(thief, "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode).toBe(404);
-    expect((await post(thief, `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, { clientSecret: intent.clientSecret, card: card(SANDBOX_CARDS.success) })).statusCode).toBe(404);
+    expect((await post(thief, "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (
+        await post(thief, `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
+          clientSecret: intent.clientSecret,
+          card: card(SANDBOX_CARDS.success),
+        })
+      ).statusCode,
+    ).toBe(404);
     expect(await count("enrollment", thief.id)).toBe(0);
   });
 
@@ -136,20 +181,38 @@ describe("coupons", () => {
       expect(res.json().message).toBe(message);
     }
     await db().updateTable("coupon").set({ active: 0 }).where("code", "=", "FIVEOFF").execute();
-    expect((await post(user, "/api/validate-coupon", { couponCode: "fiveoff" })).json().message).toBe("Invalid coupon code");
+    expect((await post(user, "/api/validate-coupon", { couponCode: "fiveoff" })).json().message).toBe(
+      "Invalid coupon code",
+    );
     await db().updateTable("coupon").set({ active: 1 }).where("code", "=", "FIVEOFF").execute();
   });
 
   it("discounts the intent, records the redemption with the order, and takes one coupon per order", async () => {
     const user = await signUpUser(t.app);
-    const pct = (await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: "save20" })).json();
+    const pct = (
+      await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: "save20" })
+    ).json();
     expect(pct).toMatchObject({ amount: 1600, originalAmount: 2000, coupon: { code: "SAVE20", percentOff: 20 } });
-    const amt = (await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: "FIVEOFF" })).json();
+    const amt = (
+      await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: "FIVEOFF" })
+    ).json();
     expect(amt).toMatchObject({ amount: 1500, originalAmount: 2000 });
-    expect((await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: ["SAVE20", "FIVEOFF"] })).statusCode).toBe(400);
+    expect(
+      (
+        await post(user, "/api/create-payment-intent", {
+          courseId: "fixture-basics",
+          couponCode: ["SAVE20", "FIVEOFF"],
+        })
+      ).statusCode,
+    ).toBe(400);
 
-    await post(user, `/api/sandbox/payment-intents/${pct.paymentIntentId}/confirm`, { clientSecret: pct.clientSecret, card: card(SANDBOX_CARDS.success) });
-    expect((await post(user, "/api/confirm-enrollment", { paymentIntentId: pct.paymentIntentId })).statusCode).toBe(200);
+    await post(user, `/api/sandbox/payment-intents/${pct.paymentIntentId}/confirm`, {
+      clientSecret: pct.clientSecret,
+      card: card(SANDBOX_CARDS.success),
+    });
+    expect((await post(user, "/api/confirm-enrollment", { paymentIntentId: pct.paymentIntentId })).statusCode).toBe(
+      200,
+    );
     const order = await db().selectFrom("order").selectAll().where("userId", "=", user.id).executeTakeFirstOrThrow();
     expect(order).toMatchObject({ amount: 1600, couponCode: "SAVE20" });
     expect(await count("couponRedemption", user.id)).toBe(1);
@@ -157,26 +220,59 @@ describe("coupons", () => {
 
   it("offers a free claim for a 100% coupon, re-checking the coupon on the server", async () => {
     const user = await signUpUser(t.app);
-    const intent = (await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: "freebie" })).json();
+    const intent = (
+      await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: "freebie" })
+    ).json();
     expect(intent).toMatchObject({ amount: 0, isFree: true, freeEnrollment: true, clientSecret: null });
-    expect((await post(user, "/api/confirm-enrollment", { paymentIntentId: "free-coupon", courseId: "fixture-basics", couponCode: "SAVE20" })).statusCode).toBe(400);
-    expect((await post(user, "/api/confirm-enrollment", { paymentIntentId: "free-coupon", courseId: "fixture-basics" })).statusCode).toBe(400);
-    const res = await post(user, "/api/confirm-enrollment", { paymentIntentId: "free-coupon", courseId: "fixture-basics", couponCode: "freebie" });
+    expect(
+      (
+        await post(user, "/api/confirm-enrollment", {
+          paymentIntentId: "free-coupon",
+          courseId: "fixture-basics",
+          couponCode: "SAVE20",
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (await post(user, "/api/confirm-enrollment", { paymentIntentId: "free-coupon", courseId: "fixture-basics" }))
+        .statusCode,
+    ).toBe(400);
+    const res = await post(user, "/api/confirm-enrollment", {
+      paymentIntentId: "free-coupon",
+      courseId: "fixture-basics",
+      couponCode: "freebie",
+    });
     expect(res.statusCode).toBe(200);
     expect(await count("enrollment", user.id)).toBe(1);
-    expect((await db().selectFrom("order").selectAll().where("userId", "=", user.id).executeTakeFirstOrThrow()).amount).toBe(0);
+    expect(
+      (await db().selectFrom("order").selectAll().where("userId", "=", user.id).executeTakeFirstOrThrow()).amount,
+    ).toBe(0);
   });
 
   it("gives exactly the maximum when learners claim the last slots in parallel", async () => {
     const users = await Promise.all(Array.from({ length: 6 }, () => signUpUser(t.app)));
-    const results = await Promise.all(users.map((u) => post(u, "/api/confirm-enrollment", { paymentIntentId: "free-coupon", courseId: "fixture-other", couponCode: "LASTSLOT" })));
+    const results = await Promise.all(
+      users.map((u) =>
+        post(u, "/api/confirm-enrollment", {
+          paymentIntentId: "free-coupon",
+          courseId: "fixture-other",
+          couponCode: "LASTSLOT",
+        }),
+      ),
+    );
     const ok = results.filter((r) => r.statusCode === 200);
     expect(ok).toHaveLength(2);
-    for (const r of results.filter((r) => r.statusCode !== 200)) expect(r.json().message).toBe("This coupon has reached its redemption limit");
+    for (const r of results.filter((r) => r.statusCode !== 200))
+      expect(r.json().message).toBe("This coupon has reached its redemption limit");
     const coupon = await db().selectFrom("coupon").selectAll().where("code", "=", "LASTSLOT").executeTakeFirstOrThrow();
     expect(coupon.redemptionCount).toBe(2);
     expect(await count("couponRedemption")).toBeGreaterThanOrEqual(2);
-    const enrolled = await db().selectFrom("enrollment").select("userId").where("courseId", "=", "fixture-other").where("source", "=", "coupon").execute();
+    const enrolled = await db()
+      .selectFrom("enrollment")
+      .select("userId")
+      .where("courseId", "=", "fixture-other")
+      .where("source", "=", "coupon")
+      .execute();
     expect(enrolled).toHaveLength(2);
   });
 });
@@ -191,9 +287,15 @@ describe("hosted checkout", () => {
     expect((await post(user, "/api/auto-enroll-all")).json()).toEqual({ enrolled: [], pending: ["fixture-basics"] });
     expect(await count("enrollment", user.id)).toBe(0);
 
-    const declined = (await post(user, `/api/sandbox/checkout-sessions/${created.sessionId}/pay`, { card: card(SANDBOX_CARDS.declined) })).json();
+    const declined = (
+      await post(user, `/api/sandbox/checkout-sessions/${created.sessionId}/pay`, {
+        card: card(SANDBOX_CARDS.declined),
+      })
+    ).json();
     expect(declined).toEqual({ redirectUrl: null, error: "Your card was declined." });
-    const paid = (await post(user, `/api/sandbox/checkout-sessions/${created.sessionId}/pay`, { card: card(SANDBOX_CARDS.success) })).json();
+    const paid = (
+      await post(user, `/api/sandbox/checkout-sessions/${created.sessionId}/pay`, { card: card(SANDBOX_CARDS.success) })
+    ).json();
     expect(paid.redirectUrl).toBe(`/checkout/success?session_id=${created.sessionId}&course_id=fixture-basics`);
     expect((await post(user, "/api/auto-enroll-all")).json()).toEqual({ enrolled: ["fixture-basics"], pending: [] });
     expect((await post(user, "/api/auto-enroll-all")).json()).toEqual({ enrolled: [], pending: [] });
@@ -205,7 +307,16 @@ describe("hosted checkout", () => {
     const owner = await signUpUser(t.app);
     const created = (await post(owner, "/api/create-checkout-session", { courseId: "fixture-other" })).json();
     const other = await signUpUser(t.app);
-    expect((await request(t.app, "GET", `/api/sandbox/checkout-sessions/${created.sessionId}`, { cookie: other.cookie })).statusCode).toBe(404);
-    expect((await post(other, `/api/sandbox/checkout-sessions/${created.sessionId}/pay`, { card: card(SANDBOX_CARDS.success) })).statusCode).toBe(404);
+    expect(
+      (await request(t.app, "GET", `/api/sandbox/checkout-sessions/${created.sessionId}`, { cookie: other.cookie }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await post(other, `/api/sandbox/checkout-sessions/${created.sessionId}/pay`, {
+          card: card(SANDBOX_CARDS.success),
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });

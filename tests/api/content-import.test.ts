@@ -12,7 +12,8 @@ function copyFixtures(): string {
   cpSync(FIXTURE_CONTENT, join(dir, "courses"), { recursive: true });
   return join(dir, "courses");
 }
-const edit = (file: string, change: (text: string) => string) => writeFileSync(file, change(readFileSync(file, "utf8")));
+const edit = (file: string, change: (text: string) => string) =>
+  writeFileSync(file, change(readFileSync(file, "utf8")));
 const editJson = (file: string, change: (value: any) => void) =>
   edit(file, (text) => {
     const value = JSON.parse(text);
@@ -22,26 +23,60 @@ const editJson = (file: string, change: (value: any) => void) =>
 
 describe("content validation", () => {
   const cases: { name: string; mutate: (dir: string) => void; message: RegExp }[] = [
-    { name: "a missing course field", mutate: (d) => editJson(`${d}/fixture-basics/course.json`, (v) => delete v.title), message: /fixture-basics\/course\.json: title:/ },
-    { name: "an unknown level", mutate: (d) => editJson(`${d}/fixture-basics/course.json`, (v) => (v.level = "Expert")), message: /course\.json: level:/ },
-    { name: "a price that is not whole cents", mutate: (d) => editJson(`${d}/fixture-other/course.json`, (v) => (v.price = 19.99)), message: /fixture-other\/course\.json: price:/ },
-    { name: "invalid JSON", mutate: (d) => writeFileSync(`${d}/fixture-basics/modules/01-alpha/module.json`, "{ nope"), message: /01-alpha\/module\.json: invalid JSON/ },
-    { name: "an unknown field", mutate: (d) => editJson(`${d}/fixture-basics/course.json`, (v) => (v.colour = "red")), message: /course\.json: .*colour/ },
+    {
+      name: "a missing course field",
+      mutate: (d) => editJson(`${d}/fixture-basics/course.json`, (v) => delete v.title),
+      message: /fixture-basics\/course\.json: title:/,
+    },
+    {
+      name: "an unknown level",
+      mutate: (d) => editJson(`${d}/fixture-basics/course.json`, (v) => (v.level = "Expert")),
+      message: /course\.json: level:/,
+    },
+    {
+      name: "a price that is not whole cents",
+      mutate: (d) => editJson(`${d}/fixture-other/course.json`, (v) => (v.price = 19.99)),
+      message: /fixture-other\/course\.json: price:/,
+    },
+    {
+      name: "invalid JSON",
+      mutate: (d) => writeFileSync(`${d}/fixture-basics/modules/01-alpha/module.json`, "{ nope"),
+      message: /01-alpha\/module\.json: invalid JSON/,
+    },
+    {
+      name: "an unknown field",
+      mutate: (d) => editJson(`${d}/fixture-basics/course.json`, (v) => (v.colour = "red")),
+      message: /course\.json: .*colour/,
+    },
     {
       name: "a correct answer that is not an option",
-      mutate: (d) => editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (v.questions[1].correctAnswer = "z")),
+      mutate: (d) =>
+        editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (v.questions[1].correctAnswer = "z")),
       message: /01-alpha\/quiz\.json: questions\.1\.correctAnswer: 'z' is not one of the options/,
     },
     {
       name: "a question without an explanation",
-      mutate: (d) => editJson(`${d}/fixture-basics/modules/02-beta/quiz.json`, (v) => delete v.questions[0].explanation),
+      mutate: (d) =>
+        editJson(`${d}/fixture-basics/modules/02-beta/quiz.json`, (v) => delete v.questions[0].explanation),
       message: /02-beta\/quiz\.json: questions\.0\.explanation:/,
     },
-    { name: "a lesson without front matter", mutate: (d) => writeFileSync(`${d}/fixture-basics/modules/01-alpha/02-alpha-two.md`, "Just text"), message: /02-alpha-two\.md: front matter/ },
-    { name: "a bad lesson duration", mutate: (d) => edit(`${d}/fixture-basics/modules/01-alpha/02-alpha-two.md`, (s) => s.replace("5 min", "five")), message: /02-alpha-two\.md: duration:/ },
+    {
+      name: "a lesson without front matter",
+      mutate: (d) => writeFileSync(`${d}/fixture-basics/modules/01-alpha/02-alpha-two.md`, "Just text"),
+      message: /02-alpha-two\.md: front matter/,
+    },
+    {
+      name: "a bad lesson duration",
+      mutate: (d) => edit(`${d}/fixture-basics/modules/01-alpha/02-alpha-two.md`, (s) => s.replace("5 min", "five")),
+      message: /02-alpha-two\.md: duration:/,
+    },
     {
       name: "a lesson id used twice in a course",
-      mutate: (d) => writeFileSync(`${d}/fixture-basics/modules/02-beta/03-alpha-one.md`, "---\ntitle: Again\nduration: 3 min\n---\nText"),
+      mutate: (d) =>
+        writeFileSync(
+          `${d}/fixture-basics/modules/02-beta/03-alpha-one.md`,
+          "---\ntitle: Again\nduration: 3 min\n---\nText",
+        ),
       message: /03-alpha-one\.md: lesson id 'alpha-one' is already used/,
     },
   ];
@@ -87,28 +122,47 @@ describe("re-importing", () => {
   it("updates the text, refreshes cached responses, and keeps every learner's records", async () => {
     const user = await signUpUser(t.app);
     await enrol(t, user, "fixture-basics");
-    expect((await request(t.app, "POST", "/api/progress/fixture-basics/lessons/alpha-one/complete", { cookie: user.cookie, payload: {} })).statusCode).toBe(200);
+    expect(
+      (
+        await request(t.app, "POST", "/api/progress/fixture-basics/lessons/alpha-one/complete", {
+          cookie: user.cookie,
+          payload: {},
+        })
+      ).statusCode,
+    ).toBe(200);
     const answers = { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" };
-    expect((await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", { cookie: user.cookie, payload: { answers } })).json().passed).toBe(true);
+    expect(
+      (
+        await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", { cookie: user.cookie, payload: { answers } })
+      ).json().passed,
+    ).toBe(true);
     expect((await request(t.app, "GET", "/api/courses")).json()[0].title).toBe("Fixture Basics");
 
     const dir = copyFixtures();
     editJson(`${dir}/fixture-basics/course.json`, (v) => (v.title = "Fixture Basics, Second Edition"));
-    edit(`${dir}/fixture-basics/modules/01-alpha/01-alpha-one.md`, (s) => s.replace("This is the body", "This is the revised body"));
+    edit(`${dir}/fixture-basics/modules/01-alpha/01-alpha-one.md`, (s) =>
+      s.replace("This is the body", "This is the revised body"),
+    );
     const result = await importContentIfChanged(t.testDb.database.db, dir);
     expect(result?.courses).toBe(3);
     expect(await importContentIfChanged(t.testDb.database.db, dir)).toBeNull();
 
     expect((await request(t.app, "GET", "/api/courses")).json()[0].title).toBe("Fixture Basics, Second Edition");
-    expect((await request(t.app, "GET", "/api/courses/fixture-basics/lessons/alpha-one")).json().html).toContain("revised body");
+    expect((await request(t.app, "GET", "/api/courses/fixture-basics/lessons/alpha-one")).json().html).toContain(
+      "revised body",
+    );
     const progress = (await request(t.app, "GET", "/api/progress/fixture-basics", { cookie: user.cookie })).json();
     expect(progress.completedLessons).toEqual(["alpha-one"]);
     expect(progress.completedModules).toEqual(["alpha"]);
-    expect((await request(t.app, "GET", "/api/enrollments/fixture-basics", { cookie: user.cookie })).json()).toEqual({ enrolled: true });
+    expect((await request(t.app, "GET", "/api/enrollments/fixture-basics", { cookie: user.cookie })).json()).toEqual({
+      enrolled: true,
+    });
 
     // And once more with the original files: still idempotent for learners.
     await importContent(t.testDb.database.db, loadContent(FIXTURE_CONTENT));
-    expect((await request(t.app, "GET", "/api/progress/fixture-basics", { cookie: user.cookie })).json().completedModules).toEqual(["alpha"]);
+    expect(
+      (await request(t.app, "GET", "/api/progress/fixture-basics", { cookie: user.cookie })).json().completedModules,
+    ).toEqual(["alpha"]);
     rmSync(join(dir, ".."), { recursive: true, force: true });
   });
 });

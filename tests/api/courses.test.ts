@@ -76,13 +76,22 @@ describe("catalogue", () => {
 });
 
 describe("lesson access (preview rules on the server)", () => {
-  const lesson = (id: string, cookie?: string) => request(t.app, "GET", `/api/courses/fixture-basics/lessons/${id}`, { cookie });
+  const lesson = (id: string, cookie?: string) =>
+    request(t.app, "GET", `/api/courses/fixture-basics/lessons/${id}`, { cookie });
 
   it("lets anyone read the first lesson of the first module", async () => {
     for (const cookie of [undefined, learner.cookie, enrolled.cookie]) {
       const res = await lesson("alpha-one", cookie);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ title: "Lesson alpha-one", moduleTitle: "Module Alpha", numberInModule: 1, position: 0, totalLessons: 5, nextLessonId: "alpha-two", previousLessonId: null });
+      expect(res.json()).toMatchObject({
+        title: "Lesson alpha-one",
+        moduleTitle: "Module Alpha",
+        numberInModule: 1,
+        position: 0,
+        totalLessons: 5,
+        nextLessonId: "alpha-two",
+        previousLessonId: null,
+      });
       expect(res.json().html).toContain("This is the body of lesson alpha-one");
     }
   });
@@ -118,7 +127,11 @@ describe("enrolments", () => {
     expect(mine.json().map((e: { courseId: string }) => e.courseId)).toEqual(["fixture-basics"]);
     const theirs = await request(t.app, "GET", "/api/enrollments", { cookie: learner.cookie });
     expect(theirs.json()).toEqual([]);
-    expect((await request(t.app, "GET", "/api/enrollments/fixture-basics", { cookie: enrolled.cookie })).json()).toEqual({ enrolled: true });
-    expect((await request(t.app, "GET", "/api/enrollments/fixture-basics", { cookie: learner.cookie })).json()).toEqual({ enrolled: false });
+    expect(
+      (await request(t.app, "GET", "/api/enrollments/fixture-basics", { cookie: enrolled.cookie })).json(),
+    ).toEqual({ enrolled: true });
+    expect((await request(t.app, "GET", "/api/enrollments/fixture-basics", { cookie: learner.cookie })).json()).toEqual(
+      { enrolled: false },
+    );
   });
 });

@@ -15,7 +15,10 @@ describe("safe API defaults", () => {
   });
 
   it("refuses malformed JSON with 400 and a message", async () => {
-    const res = await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", { payload: "{bad json", headers: { "content-type": "application/json" } });
+    const res = await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", {
+      payload: "{bad json",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/JSON/);
     expect(res.body).not.toMatch(/at .*\.ts/);
@@ -28,20 +31,28 @@ describe("safe API defaults", () => {
   });
 
   it("refuses unknown fields with 400", async () => {
-    const res = await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", { payload: { answers: {}, score: 100 } });
+    const res = await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", {
+      payload: { answers: {}, score: 100 },
+    });
     expect(res.statusCode).toBe(400);
   });
 
   it("refuses a body over 1 MB with 413", async () => {
     const big = JSON.stringify({ answers: { q1: "a".repeat(1024 * 1024 + 10) } });
-    const res = await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", { payload: big, headers: { "content-type": "application/json" } });
+    const res = await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", {
+      payload: big,
+      headers: { "content-type": "application/json" },
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toMatch(/too large/);
   });
 
   it("refuses a non-JSON content type with 415", async () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
-      const res = await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", { payload: "answers=1", headers: { "content-type": type } });
+      const res = await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", {
+        payload: "answers=1",
+        headers: { "content-type": type },
+      });
       expect(res.statusCode).toBe(415);
       expect(res.json().message).toMatch(/content type/i);
     }
@@ -58,7 +69,12 @@ describe("safe API defaults", () => {
   });
 
   it("refuses state-changing requests from another origin", async () => {
-    const res = await t.app.inject({ method: "POST", url: "/api/quiz/fixture-basics/alpha", headers: { origin: "https://evil.example" }, payload: { answers: {} } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/quiz/fixture-basics/alpha",
+      headers: { origin: "https://evil.example" },
+      payload: { answers: {} },
+    });
     expect(res.statusCode).toBe(403);
     const signUp = await t.app.inject({
       method: "POST",
@@ -70,7 +86,11 @@ describe("safe API defaults", () => {
   });
 
   it("compresses large responses", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/api/courses/fixture-basics", headers: { "accept-encoding": "gzip" } });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/courses/fixture-basics",
+      headers: { "accept-encoding": "gzip" },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-encoding"]).toBe("gzip");
   });
@@ -79,40 +99,66 @@ describe("safe API defaults", () => {
 describe("accounts", () => {
   it("signs up with names, returns the user, and keeps the session in an HTTP-only Lax cookie", async () => {
     const res = await request(t.app, "POST", "/api/auth/sign-up/email", {
-      payload: { email: "ada@example.com", password: "calm-river-42", name: "Ada Lovelace", firstName: "Ada", lastName: "Lovelace" },
+      payload: {
+        email: "ada@example.com",
+        password: "calm-river-42",
+        name: "Ada Lovelace",
+        firstName: "Ada",
+        lastName: "Lovelace",
+      },
     });
     expect(res.statusCode).toBe(200);
     const setCookie = ([] as string[]).concat(res.headers["set-cookie"] ?? []).join("\n");
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     expect(setCookie).not.toMatch(/Secure/);
-    const cookie = ([] as string[]).concat(res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+    const cookie = ([] as string[])
+      .concat(res.headers["set-cookie"] ?? [])
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const me = await request(t.app, "GET", "/api/auth/user", { cookie });
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ id: expect.any(String), email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", role: "learner" });
+    expect(me.json()).toEqual({
+      id: expect.any(String),
+      email: "ada@example.com",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      role: "learner",
+    });
   });
 
   it("refuses a password shorter than 6 characters and the most common passwords", async () => {
-    const short = await request(t.app, "POST", "/api/auth/sign-up/email", { payload: { email: "s@example.com", password: "ab1", name: "S", firstName: "S", lastName: "S" } });
+    const short = await request(t.app, "POST", "/api/auth/sign-up/email", {
+      payload: { email: "s@example.com", password: "ab1", name: "S", firstName: "S", lastName: "S" },
+    });
     expect(short.statusCode).toBe(400);
     for (const password of ["password", "123456", "qwerty123", "iloveyou"]) {
-      const res = await request(t.app, "POST", "/api/auth/sign-up/email", { payload: { email: `c-${password}@example.com`, password, name: "C", firstName: "C", lastName: "C" } });
+      const res = await request(t.app, "POST", "/api/auth/sign-up/email", {
+        payload: { email: `c-${password}@example.com`, password, name: "C", firstName: "C", lastName: "C" },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/most common passwords/);
     }
   });
 
   it("requires first and last name", async () => {
-    const res = await request(t.app, "POST", "/api/auth/sign-up/email", { payload: { email: "n@example.com", password: "calm-river-42", name: "N", firstName: " ", lastName: "N" } });
+    const res = await request(t.app, "POST", "/api/auth/sign-up/email", {
+      payload: { email: "n@example.com", password: "calm-river-42", name: "N", firstName: " ", lastName: "N" },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/First name/);
   });
 
   it("signs in, signs out, and answers 401 afterwards", async () => {
     const user = await signUpUser(t.app);
-    const signIn = await request(t.app, "POST", "/api/auth/sign-in/email", { payload: { email: user.email, password: user.password } });
+    const signIn = await request(t.app, "POST", "/api/auth/sign-in/email", {
+      payload: { email: user.email, password: user.password },
+    });
     expect(signIn.statusCode).toBe(200);
-    const cookie = ([] as string[]).concat(signIn.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+    const cookie = ([] as string[])
+      .concat(signIn.headers["set-cookie"] ?? [])
+      .map((c) => c.split(";")[0])
+      .join("; ");
     expect((await request(t.app, "GET", "/api/auth/user", { cookie })).statusCode).toBe(200);
     const out = await request(t.app, "POST", "/api/auth/sign-out", { cookie, payload: {} });
     expect(out.statusCode).toBe(200);
@@ -123,8 +169,12 @@ describe("accounts", () => {
 
   it("answers a wrong password and an unknown e-mail alike", async () => {
     const user = await signUpUser(t.app);
-    const wrong = await request(t.app, "POST", "/api/auth/sign-in/email", { payload: { email: user.email, password: "not-the-password" } });
-    const unknown = await request(t.app, "POST", "/api/auth/sign-in/email", { payload: { email: "nobody-here@example.com", password: "not-the-password" } });
+    const wrong = await request(t.app, "POST", "/api/auth/sign-in/email", {
+      payload: { email: user.email, password: "not-the-password" },
+    });
+    const unknown = await request(t.app, "POST", "/api/auth/sign-in/email", {
+      payload: { email: "nobody-here@example.com", password: "not-the-password" },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(wrong.statusCode);
     expect(unknown.json().message).toBe(wrong.json().message);
@@ -134,17 +184,27 @@ describe("accounts", () => {
     const boss = await signUpUser(t.app, { email: "boss@example.com" });
     expect((await request(t.app, "GET", "/api/auth/user", { cookie: boss.cookie })).json().role).toBe("admin");
     const learner = await signUpUser(t.app);
-    const spoof = await request(t.app, "GET", "/api/auth/user", { cookie: learner.cookie, headers: { "x-user-email": "boss@example.com" } });
+    const spoof = await request(t.app, "GET", "/api/auth/user", {
+      cookie: learner.cookie,
+      headers: { "x-user-email": "boss@example.com" },
+    });
     expect(spoof.json().role).toBe("learner");
     expect(spoof.json().email).toBe(learner.email);
-    const anonymous = await request(t.app, "GET", "/api/auth/user", { headers: { "x-user-email": "boss@example.com" } });
+    const anonymous = await request(t.app, "GET", "/api/auth/user", {
+      headers: { "x-user-email": "boss@example.com" },
+    });
     expect(anonymous.statusCode).toBe(401);
   });
 
   it("exposes public settings without secrets", async () => {
     const res = await request(t.app, "GET", "/api/config");
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ storeUrl: null, practitionerAppUrl: null, marketplaceUrl: null, supportEmail: "support@wellness-academy.example" });
+    expect(res.json()).toEqual({
+      storeUrl: null,
+      practitionerAppUrl: null,
+      marketplaceUrl: null,
+      supportEmail: "support@wellness-academy.example",
+    });
     expect(res.body).not.toContain("test-secret");
   });
 });

@@ -9,7 +9,8 @@ let outsider: TestUser;
 const ALPHA_RIGHT = { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" };
 const BETA_RIGHT = { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" };
 /** n of the 24 delta questions right: the answer key cycles a, b, c, d. */
-const delta = (n: number) => Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`q${i + 1}`, i < n ? "abcd"[i % 4] : "abcd"[(i + 1) % 4]]));
+const delta = (n: number) =>
+  Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`q${i + 1}`, i < n ? "abcd"[i % 4] : "abcd"[(i + 1) % 4]]));
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -69,10 +70,16 @@ describe("progress", () => {
   });
 
   it("refuses to complete the course with 409 until every module is complete, and ignores the client's time", async () => {
-    const res = await request(t.app, "PUT", "/api/progress/fixture-basics", { cookie: student.cookie, payload: { isCompleted: true, completedAt: "1999-01-01T00:00:00.000Z" } });
+    const res = await request(t.app, "PUT", "/api/progress/fixture-basics", {
+      cookie: student.cookie,
+      payload: { isCompleted: true, completedAt: "1999-01-01T00:00:00.000Z" },
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/every module/);
-    const bad = await request(t.app, "PUT", "/api/progress/fixture-basics", { cookie: student.cookie, payload: { isCompleted: false } });
+    const bad = await request(t.app, "PUT", "/api/progress/fixture-basics", {
+      cookie: student.cookie,
+      payload: { isCompleted: false },
+    });
     expect(bad.statusCode).toBe(400);
   });
 });
@@ -82,7 +89,11 @@ describe("quizzes graded on the server", () => {
     const open = await get("/api/quiz/fixture-basics/alpha");
     expect(open.statusCode).toBe(200);
     expect(open.json().questions).toHaveLength(5);
-    expect(open.json().questions[0]).toEqual({ id: "q1", question: "Question 1 of alpha?", options: expect.any(Array) });
+    expect(open.json().questions[0]).toEqual({
+      id: "q1",
+      question: "Question 1 of alpha?",
+      options: expect.any(Array),
+    });
     expect(open.json().recorded).toBe(false);
     expect((await get("/api/quiz/fixture-basics/beta")).statusCode).toBe(401);
     expect((await get("/api/quiz/fixture-basics/beta", outsider.cookie)).statusCode).toBe(403);
@@ -102,21 +113,39 @@ describe("quizzes graded on the server", () => {
   it("grades a visitor's preview attempt without storing it", async () => {
     const res = await post("/api/quiz/fixture-basics/alpha", undefined, { answers: ALPHA_RIGHT });
     expect(res.json()).toMatchObject({ score: 100, passed: true, recorded: false });
-    const count = await t.testDb.database.db.selectFrom("quizAttempt").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const count = await t.testDb.database.db
+      .selectFrom("quizAttempt")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
 
   it("fails at 60% without revealing answers, then passes at 80% with explanations, keeping the best score and unlocking the next module", async () => {
     const url = "/api/quiz/fixture-basics/alpha";
     const fail = (await post(url, student.cookie, { answers: { ...ALPHA_RIGHT, q1: "b", q2: "a" } })).json();
-    expect(fail).toMatchObject({ score: 60, correctCount: 3, incorrectCount: 2, total: 5, passed: false, passMark: 80, recorded: true });
-    expect(fail.review.filter((r: { correct: boolean }) => !r.correct).map((r: { questionId: string }) => r.questionId)).toEqual(["q1", "q2"]);
+    expect(fail).toMatchObject({
+      score: 60,
+      correctCount: 3,
+      incorrectCount: 2,
+      total: 5,
+      passed: false,
+      passMark: 80,
+      recorded: true,
+    });
+    expect(
+      fail.review.filter((r: { correct: boolean }) => !r.correct).map((r: { questionId: string }) => r.questionId),
+    ).toEqual(["q1", "q2"]);
     expect(JSON.stringify(fail)).not.toMatch(/correctAnswer|explanation/);
     expect((await get("/api/courses/fixture-basics/lessons/beta-one", student.cookie)).statusCode).toBe(403);
 
     const pass = (await post(url, student.cookie, { answers: { ...ALPHA_RIGHT, q5: "b" } })).json();
     expect(pass).toMatchObject({ score: 80, correctCount: 4, passed: true, bestScore: 80 });
-    expect(pass.review[0]).toEqual({ questionId: "q1", correct: true, correctAnswer: "a", explanation: "Because a is right." });
+    expect(pass.review[0]).toEqual({
+      questionId: "q1",
+      correct: true,
+      correctAnswer: "a",
+      explanation: "Because a is right.",
+    });
 
     // A worse retake keeps the best score.
     await post(url, student.cookie, { answers: { ...ALPHA_RIGHT, q1: "b", q2: "a", q3: "a" } });
@@ -137,8 +166,11 @@ describe("quizzes graded on the server", () => {
   });
 
   it("completes the whole course, then allows PUT progress with the server's time", async () => {
-    for (const id of ["alpha-two", "beta-one", "beta-two"]) expect((await post(`/api/progress/fixture-basics/lessons/${id}/complete`, student.cookie)).statusCode).toBe(200);
-    expect((await post("/api/quiz/fixture-basics/beta", student.cookie, { answers: BETA_RIGHT })).json().passed).toBe(true);
+    for (const id of ["alpha-two", "beta-one", "beta-two"])
+      expect((await post(`/api/progress/fixture-basics/lessons/${id}/complete`, student.cookie)).statusCode).toBe(200);
+    expect((await post("/api/quiz/fixture-basics/beta", student.cookie, { answers: BETA_RIGHT })).json().passed).toBe(
+      true,
+    );
     // gamma has no quiz: it completes when its lessons are done.
     let detail = (await get("/api/courses/fixture-basics", student.cookie)).json();
     expect(detail.modules[2].state).toBe("in-progress");
@@ -150,7 +182,10 @@ describe("quizzes graded on the server", () => {
     expect(detail.isCompleted).toBe(false);
 
     const before = Date.now();
-    const res = await request(t.app, "PUT", "/api/progress/fixture-basics", { cookie: student.cookie, payload: { isCompleted: true, completedAt: "1999-01-01T00:00:00.000Z" } });
+    const res = await request(t.app, "PUT", "/api/progress/fixture-basics", {
+      cookie: student.cookie,
+      payload: { isCompleted: true, completedAt: "1999-01-01T00:00:00.000Z" },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().isCompleted).toBe(true);
     expect(new Date(res.json().completedAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -164,8 +199,18 @@ describe("My Learning", () => {
     expect(mine.map((c: { courseId: string }) => c.courseId).sort()).toEqual(["fixture-basics", "fixture-other"]);
     const basics = mine.find((c: { courseId: string }) => c.courseId === "fixture-basics");
     const detail = (await get("/api/courses/fixture-basics", student.cookie)).json();
-    expect(basics).toMatchObject({ title: "Fixture Basics", level: "Beginner", percent: detail.percent, lessonCount: 5, isCompleted: detail.isCompleted });
-    expect(basics.lessonsDone).toBe(detail.modules.flatMap((m: { lessons: { completed: boolean }[] }) => m.lessons).filter((l: { completed: boolean }) => l.completed).length);
+    expect(basics).toMatchObject({
+      title: "Fixture Basics",
+      level: "Beginner",
+      percent: detail.percent,
+      lessonCount: 5,
+      isCompleted: detail.isCompleted,
+    });
+    expect(basics.lessonsDone).toBe(
+      detail.modules
+        .flatMap((m: { lessons: { completed: boolean }[] }) => m.lessons)
+        .filter((l: { completed: boolean }) => l.completed).length,
+    );
     expect((await get("/api/my-learning", outsider.cookie)).json()).toEqual([]);
   });
 });

@@ -14,7 +14,9 @@ describe("correct answers never reach the browser before a submission", () => {
     const learner = await signUpUser(t.app);
     const student = await signUpUser(t.app);
     for (const c of content.courses) await enrol(t, student, c.id);
-    const explanations = content.courses.flatMap((c) => c.modules.flatMap((m) => m.quiz?.questions.map((q) => q.explanation) ?? []));
+    const explanations = content.courses.flatMap((c) =>
+      c.modules.flatMap((m) => m.quiz?.questions.map((q) => q.explanation) ?? []),
+    );
     expect(explanations.length).toBeGreaterThan(0);
 
     let reads = 0;

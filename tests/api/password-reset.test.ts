@@ -20,8 +20,12 @@ describe("password reset by e-mail", () => {
   it("answers alike for known and unknown e-mails, and mails only the known one", async () => {
     const user = await signUpUser(t.app);
     inbox.length = 0;
-    const known = await request(t.app, "POST", "/api/auth/request-password-reset", { payload: { email: user.email, redirectTo: "/reset-password" } });
-    const unknown = await request(t.app, "POST", "/api/auth/request-password-reset", { payload: { email: "nobody@example.com", redirectTo: "/reset-password" } });
+    const known = await request(t.app, "POST", "/api/auth/request-password-reset", {
+      payload: { email: user.email, redirectTo: "/reset-password" },
+    });
+    const unknown = await request(t.app, "POST", "/api/auth/request-password-reset", {
+      payload: { email: "nobody@example.com", redirectTo: "/reset-password" },
+    });
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(known.statusCode);
     expect(unknown.body).toBe(known.body);
@@ -32,11 +36,18 @@ describe("password reset by e-mail", () => {
   it("resets with a single-use link that expires within an hour and ends every session", async () => {
     const user = await signUpUser(t.app);
     inbox.length = 0;
-    await request(t.app, "POST", "/api/auth/request-password-reset", { payload: { email: user.email, redirectTo: "/reset-password" } });
+    await request(t.app, "POST", "/api/auth/request-password-reset", {
+      payload: { email: user.email, redirectTo: "/reset-password" },
+    });
     await expect.poll(() => inbox.length).toBe(1);
     const link = new URL(resetLink(inbox[0]));
 
-    const row = await t.testDb.database.db.selectFrom("verification").select(["expiresAt"]).where("identifier", "like", "reset-password:%").orderBy("createdAt", "desc").executeTakeFirstOrThrow();
+    const row = await t.testDb.database.db
+      .selectFrom("verification")
+      .select(["expiresAt"])
+      .where("identifier", "like", "reset-password:%")
+      .orderBy("createdAt", "desc")
+      .executeTakeFirstOrThrow();
     const expiresInMs = new Date(row.expiresAt).getTime() - Date.now();
     expect(expiresInMs).toBeGreaterThan(0);
     expect(expiresInMs).toBeLessThanOrEqual(60 * 60 * 1000);
@@ -49,29 +60,45 @@ describe("password reset by e-mail", () => {
     const token = landing.searchParams.get("token");
     expect(token).toBeTruthy();
 
-    const reset = await request(t.app, "POST", "/api/auth/reset-password", { payload: { token, newPassword: "new-quiet-forest-7" } });
+    const reset = await request(t.app, "POST", "/api/auth/reset-password", {
+      payload: { token, newPassword: "new-quiet-forest-7" },
+    });
     expect(reset.statusCode).toBe(200);
 
     // The old session is gone, the old password refused, the new one works.
     expect((await request(t.app, "GET", "/api/auth/user", { cookie: user.cookie })).statusCode).toBe(401);
-    const old = await request(t.app, "POST", "/api/auth/sign-in/email", { payload: { email: user.email, password: user.password } });
+    const old = await request(t.app, "POST", "/api/auth/sign-in/email", {
+      payload: { email: user.email, password: user.password },
+    });
     expect(old.statusCode).toBe(401);
-    const fresh = await request(t.app, "POST", "/api/auth/sign-in/email", { payload: { email: user.email, password: "new-quiet-forest-7" } });
+    const fresh = await request(t.app, "POST", "/api/auth/sign-in/email", {
+      payload: { email: user.email, password: "new-quiet-forest-7" },
+    });
     expect(fresh.statusCode).toBe(200);
 
     // The link works once.
-    const again = await request(t.app, "POST", "/api/auth/reset-password", { payload: { token, newPassword: "another-pass-99" } });
+    const again = await request(t.app, "POST", "/api/auth/reset-password", {
+      payload: { token, newPassword: "another-pass-99" },
+    });
     expect(again.statusCode).toBe(400);
   });
 
   it("refuses a common password on reset", async () => {
     const user = await signUpUser(t.app);
     inbox.length = 0;
-    await request(t.app, "POST", "/api/auth/request-password-reset", { payload: { email: user.email, redirectTo: "/reset-password" } });
+    await request(t.app, "POST", "/api/auth/request-password-reset", {
+      payload: { email: user.email, redirectTo: "/reset-password" },
+    });
     await expect.poll(() => inbox.length).toBe(1);
-    const open = await request(t.app, "GET", new URL(resetLink(inbox[0])).pathname + new URL(resetLink(inbox[0])).search);
+    const open = await request(
+      t.app,
+      "GET",
+      new URL(resetLink(inbox[0])).pathname + new URL(resetLink(inbox[0])).search,
+    );
     const token = new URL(String(open.headers.location), t.config.appUrl).searchParams.get("token");
-    const res = await request(t.app, "POST", "/api/auth/reset-password", { payload: { token, newPassword: "password1" } });
+    const res = await request(t.app, "POST", "/api/auth/reset-password", {
+      payload: { token, newPassword: "password1" },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/most common passwords/);
   });

@@ -23,7 +23,9 @@ async function freePort(): Promise<number> {
 describe("the server process", () => {
   it("stops at start-up on a bad setting, with a message naming it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bad-setting-"));
-    const result = await run(TSX, ["src/server/main.ts"], { env: { ...process.env, PORT: "not-a-port", DATABASE_URL: `sqlite:${join(dir, "x.db")}` } }).catch((e) => e);
+    const result = await run(TSX, ["src/server/main.ts"], {
+      env: { ...process.env, PORT: "not-a-port", DATABASE_URL: `sqlite:${join(dir, "x.db")}` },
+    }).catch((e) => e);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("PORT");
   });
@@ -32,7 +34,14 @@ describe("the server process", () => {
     const dir = mkdtempSync(join(tmpdir(), "sigterm-"));
     const port = await freePort();
     const child = spawn(TSX, ["src/server/main.ts"], {
-      env: { ...process.env, NODE_ENV: "test", PORT: String(port), DATABASE_URL: `sqlite:${join(dir, "academy.db")}`, AUTH_SECRET: "s".repeat(40), MAIL_OUTBOX_DIR: join(dir, "outbox") },
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        PORT: String(port),
+        DATABASE_URL: `sqlite:${join(dir, "academy.db")}`,
+        AUTH_SECRET: "s".repeat(40),
+        MAIL_OUTBOX_DIR: join(dir, "outbox"),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -70,19 +79,22 @@ describe("serving the built app", () => {
   });
   afterAll(async () => t?.close());
 
-  it.skipIf(!existsSync(join(clientDir, "index.html")))("falls back to the app for client routes, caches hashed assets for a year, and keeps /api 404s as JSON", async () => {
-    const page = await t.app.inject({ method: "GET", url: "/course/anything/lesson/else" });
-    expect(page.statusCode).toBe(200);
-    expect(page.headers["content-type"]).toContain("text/html");
-    expect(page.headers["cache-control"]).toBe("no-cache");
-    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
-    expect(asset).toBeTruthy();
-    const js = await t.app.inject({ method: "GET", url: asset!, headers: { "accept-encoding": "gzip" } });
-    expect(js.statusCode).toBe(200);
-    expect(js.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
-    expect(js.headers["content-encoding"]).toBe("gzip");
-    const api = await t.app.inject({ method: "GET", url: "/api/unknown" });
-    expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ message: "Not found" });
-  });
+  it.skipIf(!existsSync(join(clientDir, "index.html")))(
+    "falls back to the app for client routes, caches hashed assets for a year, and keeps /api 404s as JSON",
+    async () => {
+      const page = await t.app.inject({ method: "GET", url: "/course/anything/lesson/else" });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers["content-type"]).toContain("text/html");
+      expect(page.headers["cache-control"]).toBe("no-cache");
+      const asset = /src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
+      expect(asset).toBeTruthy();
+      const js = await t.app.inject({ method: "GET", url: asset!, headers: { "accept-encoding": "gzip" } });
+      expect(js.statusCode).toBe(200);
+      expect(js.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      expect(js.headers["content-encoding"]).toBe("gzip");
+      const api = await t.app.inject({ method: "GET", url: "/api/unknown" });
+      expect(api.statusCode).toBe(404);
+      expect(api.json()).toEqual({ message: "Not found" });
+    },
+  );
 });

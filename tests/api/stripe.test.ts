@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeStripe, startFakeStripe } from "../setup/fake-stripe.ts";
 import { createTestApp, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
-import { startFakeStripe, type FakeStripe } from "../setup/fake-stripe.ts";
 
 const WEBHOOK_SECRET = "whsec_test_academy_secret";
 let t: TestApp;
@@ -11,7 +11,12 @@ const stripe = new Stripe("sk_test_fake");
 beforeAll(async () => {
   fake = await startFakeStripe();
   t = await createTestApp({
-    env: { STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_PUBLISHABLE_KEY: "pk_test_fake", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url },
+    env: {
+      STRIPE_SECRET_KEY: "sk_test_fake",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: fake.url,
+    },
   });
 });
 afterAll(async () => {
@@ -19,22 +24,56 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const post = (user: TestUser | null, url: string, payload: unknown = {}) => request(t.app, "POST", url, { cookie: user?.cookie, payload });
-const enrolments = async (userId: string) => Number((await t.testDb.database.db.selectFrom("enrollment").select((eb) => eb.fn.countAll().as("n")).where("userId", "=", userId).executeTakeFirstOrThrow()).n);
-const orders = async (userId: string) => Number((await t.testDb.database.db.selectFrom("order").select((eb) => eb.fn.countAll().as("n")).where("userId", "=", userId).executeTakeFirstOrThrow()).n);
+const post = (user: TestUser | null, url: string, payload: unknown = {}) =>
+  request(t.app, "POST", url, { cookie: user?.cookie, payload });
+const enrolments = async (userId: string) =>
+  Number(
+    (
+      await t.testDb.database.db
+        .selectFrom("enrollment")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("userId", "=", userId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const orders = async (userId: string) =>
+  Number(
+    (
+      await t.testDb.database.db
+        .selectFrom("order")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("userId", "=", userId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
-function event(type: string, object: { id: string; object: string }, id = `evt_${Math.random().toString(36).slice(2)}`) {
-  return JSON.stringify({ id, object: "event", type, api_version: "2024-06-20", created: Math.floor(Date.now() / 1000), data: { object } });
+function event(
+  type: string,
+  object: { id: string; object: string },
+  id = `evt_${Math.random().toString(36).slice(2)}`,
+) {
+  return JSON.stringify({
+    id,
+    object: "event",
+    type,
+    api_version: "2024-06-20",
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  });
 }
 function sendWebhook(payload: string, signature?: string) {
   return t.app.inject({
     method: "POST",
     url: "/api/stripe/webhook",
-    headers: { "content-type": "application/json", ...(signature !== undefined ? { "stripe-signature": signature } : {}) },
+    headers: {
+      "content-type": "application/json",
+      ...(signature !== undefined ? { "stripe-signature": signature } : {}),
+    },
     payload,
   });
 }
-const sign = (payload: string, timestamp?: number) => stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, ...(timestamp ? { timestamp } : {}) });
+const sign = (payload: string, timestamp?: number) =>
+  stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, ...(timestamp ? { timestamp } : {}) });
 
 describe("Stripe provider (against a local fake of Stripe's API)", () => {
   it("creates a Payment Intent through the SDK with the server's price and an idempotency key", async () => {
@@ -42,16 +81,28 @@ describe("Stripe provider (against a local fake of Stripe's API)", () => {
     const res = (await post(user, "/api/create-payment-intent", { courseId: "fixture-basics" })).json();
     expect(res).toMatchObject({ provider: "stripe", publishableKey: "pk_test_fake", amount: 2000, isFree: false });
     const pi = fake.intents.get(res.paymentIntentId)!;
-    expect(pi).toMatchObject({ amount: 2000, currency: "usd", metadata: { userId: user.id, courseId: "fixture-basics", originalAmount: "2000" } });
+    expect(pi).toMatchObject({
+      amount: 2000,
+      currency: "usd",
+      metadata: { userId: user.id, courseId: "fixture-basics", originalAmount: "2000" },
+    });
     expect(fake.requests.find((r) => r.path === "/v1/payment_intents")?.idempotencyKey).toBeTruthy();
-    expect((await request(t.app, "GET", "/api/payments/config")).json()).toEqual({ provider: "stripe", publishableKey: "pk_test_fake", testPaymentsBanner: false });
+    expect((await request(t.app, "GET", "/api/payments/config")).json()).toEqual({
+      provider: "stripe",
+      publishableKey: "pk_test_fake",
+      testPaymentsBanner: false,
+    });
   });
 
   it("enrols on a signed webhook once, and a replayed event does nothing", async () => {
     const user = await signUpUser(t.app);
     const { paymentIntentId } = (await post(user, "/api/create-payment-intent", { courseId: "fixture-basics" })).json();
     fake.setIntentStatus(paymentIntentId, "succeeded");
-    const payload = event("payment_intent.succeeded", { id: paymentIntentId, object: "payment_intent" }, "evt_replay_1");
+    const payload = event(
+      "payment_intent.succeeded",
+      { id: paymentIntentId, object: "payment_intent" },
+      "evt_replay_1",
+    );
     const first = await sendWebhook(payload, sign(payload));
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ received: true });
@@ -84,7 +135,9 @@ describe("Stripe provider (against a local fake of Stripe's API)", () => {
 
   it("fulfils a paid Checkout Session from its webhook", async () => {
     const user = await signUpUser(t.app);
-    const { sessionId, checkoutUrl } = (await post(user, "/api/create-checkout-session", { courseId: "fixture-basics" })).json();
+    const { sessionId, checkoutUrl } = (
+      await post(user, "/api/create-checkout-session", { courseId: "fixture-basics" })
+    ).json();
     expect(checkoutUrl).toContain(sessionId);
     const unpaid = event("checkout.session.completed", { id: sessionId, object: "checkout.session" });
     await sendWebhook(unpaid, sign(unpaid));

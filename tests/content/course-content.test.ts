@@ -15,9 +15,24 @@ const COMING_SOON = [
   { id: "business-blueprint", title: "Wellness Business Blueprint" },
 ] as const;
 
-const BANNED = [/\bcures?\b/i, /\bcured\b/i, /guaranteed income/i, /\bguarantee(d|s)?\b/i, /\blorem\b/i, /\bipsum\b/i, /\bTODO\b/, /\bTBD\b/, /\bplaceholder\b/i, /\bmiracle\b/i];
+const BANNED = [
+  /\bcures?\b/i,
+  /\bcured\b/i,
+  /guaranteed income/i,
+  /\bguarantee(d|s)?\b/i,
+  /\blorem\b/i,
+  /\bipsum\b/i,
+  /\bTODO\b/,
+  /\bTBD\b/,
+  /\bplaceholder\b/i,
+  /\bmiracle\b/i,
+];
 
-const words = (markdown: string) => markdown.replace(/[#*_>|`-]+/g, " ").split(/\s+/).filter(Boolean).length;
+const words = (markdown: string) =>
+  markdown
+    .replace(/[#*_>|`-]+/g, " ")
+    .split(/\s+/)
+    .filter(Boolean).length;
 const headings = (markdown: string) => [...markdown.matchAll(/^##\s+(.+)$/gm)].map((m) => m[1].trim());
 
 describe("course records", () => {
@@ -28,7 +43,13 @@ describe("course records", () => {
   for (const c of FULL) {
     it(`${c.id}: title, level, $20.00, 4 weeks, at least 5 outcomes and 4 modules`, () => {
       const course = byId.get(c.id)!;
-      expect(course.course).toMatchObject({ title: c.title, level: c.level, price: 2000, duration: "4 weeks", comingSoon: false });
+      expect(course.course).toMatchObject({
+        title: c.title,
+        level: c.level,
+        price: 2000,
+        duration: "4 weeks",
+        comingSoon: false,
+      });
       expect(course.course.learningOutcomes.length).toBeGreaterThanOrEqual(5);
       expect(course.modules.length).toBeGreaterThanOrEqual(4);
     });
@@ -71,8 +92,14 @@ describe.each(FULL.map((c) => [c.id]))("%s content", (courseId) => {
     for (const l of lessons) {
       const h = headings(l.markdown);
       expect(h.length, l.file).toBeGreaterThanOrEqual(3);
-      expect(h.some((x) => /^(worked example|case study)/i.test(x)), `${l.file} example`).toBe(true);
-      expect(h.some((x) => /^key takeaways/i.test(x)), `${l.file} takeaways`).toBe(true);
+      expect(
+        h.some((x) => /^(worked example|case study)/i.test(x)),
+        `${l.file} example`,
+      ).toBe(true);
+      expect(
+        h.some((x) => /^key takeaways/i.test(x)),
+        `${l.file} takeaways`,
+      ).toBe(true);
       expect(h.at(-1), `${l.file} sources last`).toMatch(/^Sources$/i);
       const sources = l.markdown.slice(l.markdown.lastIndexOf("## Sources"));
       expect(sources.match(/^\s*[-*]\s+\S/gm)?.length ?? 0, `${l.file} source items`).toBeGreaterThanOrEqual(1);

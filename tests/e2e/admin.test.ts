@@ -7,8 +7,16 @@ describe("admin in the browser", () => {
   it("an admin enrols a learner by e-mail, and the learner then sees Continue Course", async () => {
     const learnerEmail = `student-${Date.now()}@example.com`;
     const learner = await e2e.newPage();
-    await signUpInBrowser(learner, { firstName: "Sam", lastName: "Student", email: learnerEmail, password: "meadow-lark-27" });
-    await learner.getByTestId("course-card-fixture-basics").getByRole("link", { name: "Preview Course Content" }).waitFor();
+    await signUpInBrowser(learner, {
+      firstName: "Sam",
+      lastName: "Student",
+      email: learnerEmail,
+      password: "meadow-lark-27",
+    });
+    await learner
+      .getByTestId("course-card-fixture-basics")
+      .getByRole("link", { name: "Preview Course Content" })
+      .waitFor();
 
     // A learner who opens the admin page sees the 403 page.
     await learner.goto("/admin-enrollments");
@@ -16,7 +24,12 @@ describe("admin in the browser", () => {
     expect(await learner.getByRole("link", { name: "Admin" }).count()).toBe(0);
 
     const admin = await e2e.newPage();
-    await signUpInBrowser(admin, { firstName: "Olive", lastName: "Owner", email: "owner@academy.example", password: "sunrise-valley-64" });
+    await signUpInBrowser(admin, {
+      firstName: "Olive",
+      lastName: "Owner",
+      email: "owner@academy.example",
+      password: "sunrise-valley-64",
+    });
     await admin.getByRole("link", { name: "Admin" }).click();
     await admin.getByRole("heading", { name: "Manual enrollment" }).waitFor();
     await expectAccessible(admin, "admin enrollments");
@@ -43,7 +56,12 @@ describe("admin in the browser", () => {
     await learner.getByTestId("course-card-fixture-basics").getByRole("link", { name: "Continue Course" }).waitFor();
 
     // The other admin screens render and pass axe.
-    for (const [path, heading] of [["/admin/coupons", "Coupons"], ["/admin/orders", "Orders"], ["/admin/learners", "Learners"], ["/admin/audit", "Audit log"]] as const) {
+    for (const [path, heading] of [
+      ["/admin/coupons", "Coupons"],
+      ["/admin/orders", "Orders"],
+      ["/admin/learners", "Learners"],
+      ["/admin/audit", "Audit log"],
+    ] as const) {
       await admin.goto(path);
       await admin.getByRole("heading", { name: heading, level: 1 }).waitFor();
       await expectAccessible(admin, path);

@@ -1,6 +1,6 @@
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
-import type { Page } from "playwright-core";
 import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
@@ -12,7 +12,12 @@ async function fillCard(page: Page, number: string) {
   await page.getByLabel("Security code (CVC)").fill("123");
 }
 const newLearner = (page: Page, name: string) =>
-  signUpInBrowser(page, { firstName: name, lastName: "Buyer", email: `${name.toLowerCase()}-${Date.now()}@example.com`, password: "orchard-bloom-38" });
+  signUpInBrowser(page, {
+    firstName: name,
+    lastName: "Buyer",
+    email: `${name.toLowerCase()}-${Date.now()}@example.com`,
+    password: "orchard-bloom-38",
+  });
 
 describe("buying in the browser", () => {
   it("buys a course with 4242, lands on the course, and lesson 2 is open", async () => {
@@ -26,7 +31,9 @@ describe("buying in the browser", () => {
     await fillCard(page, "4242 4242 4242 4242");
     await page.getByRole("button", { name: "Pay $20.00" }).click();
     await toastText(page).getByText("Enrollment Successful!").waitFor();
-    expect(await toastText(page).innerText()).toContain("Welcome to Fixture Basics! You can now access all course materials.");
+    expect(await toastText(page).innerText()).toContain(
+      "Welcome to Fixture Basics! You can now access all course materials.",
+    );
     await page.waitForURL("**/course/fixture-basics");
     await page.getByRole("link", { name: /Lesson alpha-two/ }).click();
     await page.getByRole("heading", { name: "Lesson alpha-two" }).waitFor();
@@ -100,7 +107,9 @@ describe("buying in the browser", () => {
 
     // The one-button variant starts the same hosted checkout.
     await page.goto("/firebase-checkout/fixture-basics");
-    await page.getByText("You will be redirected to a secure hosted checkout page to complete your purchase.").waitFor();
+    await page
+      .getByText("You will be redirected to a secure hosted checkout page to complete your purchase.")
+      .waitFor();
     await expectAccessible(page, "hosted checkout button page");
     await page.getByRole("button", { name: "Buy Now - $20.00" }).click();
     await page.getByText("Secure checkout").waitFor();

@@ -9,13 +9,27 @@ describe("certificates in the browser", () => {
   it("finishes a course, gets the certificate, downloads the PDF, and the verify link works signed out", async () => {
     const page = await e2e.newPage();
     const email = `cert-${Date.now()}@example.com`;
-    await signUpInBrowser(page, { firstName: "<img src=x onerror=alert(1)>", lastName: "Nakamura", email, password: "lantern-fog-71" });
-    const user = await e2e.testDb.database.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    await signUpInBrowser(page, {
+      firstName: "<img src=x onerror=alert(1)>",
+      lastName: "Nakamura",
+      email,
+      password: "lantern-fog-71",
+    });
+    const user = await e2e.testDb.database.db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
     await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-basics", source: "fixture" });
 
     // Complete the modules through the same API the pages use, from inside the signed-in page.
     const status = await page.evaluate(async () => {
-      const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.status);
+      const post = (url: string, body: unknown) =>
+        fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }).then((r) => r.status);
       return [
         await post("/api/quiz/fixture-basics/alpha", { answers: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" } }),
         await post("/api/quiz/fixture-basics/beta", { answers: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" } }),
@@ -34,7 +48,8 @@ describe("certificates in the browser", () => {
     await page.getByRole("heading", { name: "Certificate of Completion" }).waitFor();
     expect(await page.getByTestId("holder-name").innerText()).toBe("<img src=x onerror=alert(1)> Nakamura");
     const doc = await page.getByTestId("certificate-document").innerText();
-    for (const s of ["Fixture Basics", "Date Completed", "Valid Until", "Certificate ID", "Authorized Institution"]) expect(doc).toContain(s);
+    for (const s of ["Fixture Basics", "Date Completed", "Valid Until", "Certificate ID", "Authorized Institution"])
+      expect(doc).toContain(s);
     const certificateId = /HWA-[A-Z2-7]{16}/.exec(doc)?.[0];
     expect(certificateId).toBeTruthy();
     await expectAccessible(page, "certificate page");
@@ -43,7 +58,10 @@ describe("certificates in the browser", () => {
     expect(linkedIn).toContain("startTask=CERTIFICATION_NAME");
     expect(linkedIn).toContain(`certId=${certificateId}`);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download PDF" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download PDF" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`certificate-${certificateId}.pdf`);
     const saved = await download.path();
     expect(readFileSync(saved).subarray(0, 4).toString()).toBe("%PDF");
@@ -73,7 +91,11 @@ describe("certificates in the browser", () => {
     expect(await visitor.locator("main img").count()).toBe(0);
     await expectAccessible(visitor, "verify page");
 
-    await e2e.testDb.database.db.updateTable("certificate").set({ revokedAt: new Date().toISOString() }).where("certificateId", "=", certificateId!).execute();
+    await e2e.testDb.database.db
+      .updateTable("certificate")
+      .set({ revokedAt: new Date().toISOString() })
+      .where("certificateId", "=", certificateId!)
+      .execute();
     await visitor.reload();
     await visitor.getByText("This certificate has been revoked").waitFor();
     expect(await visitor.getByTestId("verification-status").innerText()).not.toContain("Valid certificate");
@@ -84,10 +106,17 @@ describe("certificates in the browser", () => {
 
   it("shows 'Certificate Not Found' and the empty state to a learner without certificates", async () => {
     const page = await e2e.newPage();
-    await signUpInBrowser(page, { firstName: "No", lastName: "Cert", email: `nocert-${Date.now()}@example.com`, password: "quiet-harbor-19" });
+    await signUpInBrowser(page, {
+      firstName: "No",
+      lastName: "Cert",
+      email: `nocert-${Date.now()}@example.com`,
+      password: "quiet-harbor-19",
+    });
     await page.goto("/course/fixture-basics/certificate");
     await page.getByRole("heading", { name: "Certificate Not Found" }).waitFor();
-    expect(await page.locator("main").innerText()).toContain("This certificate could not be found. Make sure you have completed the course.");
+    expect(await page.locator("main").innerText()).toContain(
+      "This certificate could not be found. Make sure you have completed the course.",
+    );
     await page.goto("/certificates");
     await page.getByRole("heading", { name: "No certificates yet" }).waitFor();
     await page.getByRole("link", { name: "Browse Courses" }).waitFor();

@@ -11,7 +11,18 @@ describe("public pages", () => {
     await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
     await page.getByRole("heading", { name: "Fixture Basics" }).waitFor();
     const text = await page.locator("main").innerText();
-    for (const claim of ["$50-150 per session", "24/7 flexible hours", "1000+", "2,000+", "0%", "complete a course in one week", "affiliate commission", "What our graduates say", "not medical advice", "$20.00"]) {
+    for (const claim of [
+      "$50-150 per session",
+      "24/7 flexible hours",
+      "1000+",
+      "2,000+",
+      "0%",
+      "complete a course in one week",
+      "affiliate commission",
+      "What our graduates say",
+      "not medical advice",
+      "$20.00",
+    ]) {
       expect(text).toContain(claim);
     }
     expect(text).not.toContain("Fixture Soon");
@@ -23,7 +34,15 @@ describe("public pages", () => {
     await page.getByRole("link", { name: "Terms of Service" }).first().click();
     await page.getByRole("heading", { name: "Terms of Service", level: 1 }).waitFor();
     expect(await page.locator("main").innerText()).toContain("January 31, 2025");
-    for (const section of ["Agreement", "Enrollment and certification", "Payment and refunds", "Intellectual property", "Professional conduct", "Liability", "Contact"]) {
+    for (const section of [
+      "Agreement",
+      "Enrollment and certification",
+      "Payment and refunds",
+      "Intellectual property",
+      "Professional conduct",
+      "Liability",
+      "Contact",
+    ]) {
       await page.getByRole("heading", { name: new RegExp(`\\d+\\. ${section}$`) }).waitFor();
     }
     await expectAccessible(page, "terms");
@@ -31,7 +50,17 @@ describe("public pages", () => {
     await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
 
     await page.goto("/privacy");
-    for (const section of ["Information we collect", "How we use information", "Sharing", "Security", "Your rights", "Cookies", "Children", "Changes", "Contact"]) {
+    for (const section of [
+      "Information we collect",
+      "How we use information",
+      "Sharing",
+      "Security",
+      "Your rights",
+      "Cookies",
+      "Children",
+      "Changes",
+      "Contact",
+    ]) {
       await page.getByRole("heading", { name: new RegExp(`\\d+\\. ${section}$`) }).waitFor();
     }
     await expectAccessible(page, "privacy");
@@ -59,7 +88,9 @@ describe("public pages", () => {
     await mobile.getByRole("link", { name: "Get Certified" }).click();
     await page.getByRole("tab", { name: "Sign Up", selected: true }).waitFor();
     expect(await mobile.isVisible()).toBe(false);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await expectAccessible(page, "login on a phone");
   });
@@ -68,7 +99,12 @@ describe("public pages", () => {
 describe("accounts in the browser", () => {
   it("signs up, signs out and signs in again", async () => {
     const page = await e2e.newPage();
-    const user = { firstName: "Grace", lastName: "Hopper", email: `grace-${Date.now()}@example.com`, password: "harbor-lights-88" };
+    const user = {
+      firstName: "Grace",
+      lastName: "Hopper",
+      email: `grace-${Date.now()}@example.com`,
+      password: "harbor-lights-88",
+    };
     await page.goto("/login");
     await expectAccessible(page, "login");
     await signUpInBrowser(page, user);
@@ -105,7 +141,12 @@ describe("accounts in the browser", () => {
 
   it("resets a forgotten password from the e-mailed link; the new password works and the old one is refused", async () => {
     const page = await e2e.newPage();
-    const user = { firstName: "Ada", lastName: "Lovelace", email: `ada-${Date.now()}@example.com`, password: "first-garden-21" };
+    const user = {
+      firstName: "Ada",
+      lastName: "Lovelace",
+      email: `ada-${Date.now()}@example.com`,
+      password: "first-garden-21",
+    };
     await signUpInBrowser(page, user);
     await page.getByRole("button", { name: "Logout" }).click();
     await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();

@@ -3,15 +3,15 @@ import { createServer } from "node:net";
 import { resolve } from "node:path";
 import axe from "axe-core";
 import type { FastifyInstance } from "fastify";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { buildApp } from "#server/app.ts";
-import { loadConfig, type Config } from "#server/config.ts";
+import { type Config, loadConfig } from "#server/config.ts";
 import { loadContent } from "#server/content/content-files.ts";
 import { importContent } from "#server/content/content-import.ts";
-import { createTestDatabase, type TestDatabase } from "../setup/test-database.ts";
 import { FIXTURE_CONTENT } from "../setup/test-app.ts";
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../setup/test-smtp.ts";
+import { createTestDatabase, type TestDatabase } from "../setup/test-database.ts";
+import { type ReceivedMail, startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const RESULTS = resolve("test-results/e2e");
@@ -45,7 +45,11 @@ export interface E2E {
  * a local SMTP server for its mail, and Debian's Chromium. One per test file.
  */
 export function useE2E(options: { env?: Record<string, string>; content?: string } = {}): E2E {
-  const state = { contexts: [] as BrowserContext[], consoleErrors: [] as string[], current: null as BrowserContext | null } as {
+  const state = {
+    contexts: [] as BrowserContext[],
+    consoleErrors: [] as string[],
+    current: null as BrowserContext | null,
+  } as {
     contexts: BrowserContext[];
     consoleErrors: string[];
     current: BrowserContext | null;
@@ -77,7 +81,16 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
     await e2e.app.listen({ port, host: "127.0.0.1" });
     e2e.browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+      ],
     });
   });
 
@@ -99,7 +112,8 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
         mkdirSync(RESULTS, { recursive: true });
         const name = ctx.task.name.replace(/[^a-z0-9]+/gi, "-").slice(0, 80);
         for (const [i, context] of contexts.entries()) {
-          for (const [j, page] of context.pages().entries()) await page.screenshot({ path: `${RESULTS}/${name}-${i}-${j}.png`, fullPage: true }).catch(() => {});
+          for (const [j, page] of context.pages().entries())
+            await page.screenshot({ path: `${RESULTS}/${name}-${i}-${j}.png`, fullPage: true }).catch(() => {});
           await context.tracing.stop({ path: `${RESULTS}/${name}-${i}.trace.zip` }).catch(() => {});
         }
       }
@@ -109,14 +123,21 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
   });
 
   e2e.newPage = async ({ viewport } = {}) => {
-    const context = await e2e.browser.newContext({ viewport: viewport ?? { width: 1280, height: 900 }, baseURL: e2e.baseUrl });
+    const context = await e2e.browser.newContext({
+      viewport: viewport ?? { width: 1280, height: 900 },
+      baseURL: e2e.baseUrl,
+    });
     await context.tracing.start({ screenshots: true, snapshots: true });
     state.contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on("console", (msg) => {
       // The browser logs every 4xx answer as a console error; the app shows those to the person on purpose.
-      if (msg.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) state.consoleErrors.push(msg.text());
+      if (
+        msg.type() === "error" &&
+        !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())
+      )
+        state.consoleErrors.push(msg.text());
     });
     page.on("pageerror", (error) => state.consoleErrors.push(error.message));
     return page;
@@ -131,13 +152,22 @@ export async function expectAccessible(page: Page, label = page.url()) {
     const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ["violations"] });
     return result.violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.help} -> ${v.nodes
+            .map((n) => n.target.join(" "))
+            .slice(0, 3)
+            .join(", ")}`,
+      );
   });
   expect(violations, `accessibility of ${label}`).toEqual([]);
 }
 
 /** Signs up through the real form. */
-export async function signUpInBrowser(page: Page, user: { firstName: string; lastName: string; email: string; password: string }) {
+export async function signUpInBrowser(
+  page: Page,
+  user: { firstName: string; lastName: string; email: string; password: string },
+) {
   await page.goto("/login?tab=signup");
   await page.getByLabel("First name").fill(user.firstName);
   await page.getByLabel("Last name").fill(user.lastName);

@@ -1,7 +1,7 @@
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
-import type { Page } from "playwright-core";
 
 const e2e = useE2E();
 
@@ -33,13 +33,19 @@ describe("visitor preview", () => {
     await page.getByRole("heading", { name: "Lesson alpha-one" }).waitFor();
     expect(await page.locator("article").innerText()).toContain("This is the body of lesson alpha-one.");
     expect(await page.getByRole("navigation", { name: "Breadcrumb" }).innerText()).toContain("Lesson 1");
-    expect(await page.getByRole("progressbar", { name: "Position in course" }).getAttribute("aria-valuenow")).toBe("20");
+    expect(await page.getByRole("progressbar", { name: "Position in course" }).getAttribute("aria-valuenow")).toBe(
+      "20",
+    );
     await expectAccessible(page, "lesson");
 
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByRole("heading", { name: "Preview Mode Only" }).waitFor();
-    expect(await page.locator("main").innerText()).toContain("You can only access the first lesson in preview mode. Purchase the course to unlock all content.");
-    expect(await page.getByRole("link", { name: "Purchase Course - $20" }).getAttribute("href")).toBe("/checkout/fixture-basics");
+    expect(await page.locator("main").innerText()).toContain(
+      "You can only access the first lesson in preview mode. Purchase the course to unlock all content.",
+    );
+    expect(await page.getByRole("link", { name: "Purchase Course - $20" }).getAttribute("href")).toBe(
+      "/checkout/fixture-basics",
+    );
     await page.getByRole("link", { name: "Back to Course" }).waitFor();
     await expectAccessible(page, "preview only");
 
@@ -60,7 +66,11 @@ describe("signed-in catalogue", () => {
     const page = await e2e.newPage();
     const email = `cat-${Date.now()}@example.com`;
     await signUpInBrowser(page, { firstName: "Cat", lastName: "Alogue", email, password: "paper-kite-55" });
-    const user = await e2e.testDb.database.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    const user = await e2e.testDb.database.db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
     await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-other", source: "fixture" });
     await page.reload();
     const soon = page.getByTestId("course-card-fixture-soon");
@@ -71,7 +81,9 @@ describe("signed-in catalogue", () => {
     await page.getByTestId("course-card-fixture-other").getByRole("link", { name: "Continue Course" }).waitFor();
     const open = page.getByTestId("course-card-fixture-basics");
     await open.getByRole("link", { name: "Preview Course Content" }).waitFor();
-    expect(await open.getByRole("link", { name: "Buy Now - $20.00" }).getAttribute("href")).toBe("/checkout/fixture-basics");
+    expect(await open.getByRole("link", { name: "Buy Now - $20.00" }).getAttribute("href")).toBe(
+      "/checkout/fixture-basics",
+    );
     expect(await page.title()).toContain("Holistic Wellness Coach Certification Programs");
     await expectAccessible(page, "catalogue with three card states");
   });
@@ -82,7 +94,11 @@ describe("learning loop", () => {
     const page = await e2e.newPage();
     const email = `learner-${Date.now()}@example.com`;
     await signUpInBrowser(page, { firstName: "Lena", lastName: "Learner", email, password: "tidal-pool-63" });
-    const user = await e2e.testDb.database.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    const user = await e2e.testDb.database.db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
     await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-basics", source: "fixture" });
 
     await page.goto("/my-learning");
@@ -131,7 +147,9 @@ describe("learning loop", () => {
 
     // The quiz now offers a retake of the earlier result.
     await page.goto("/course/fixture-basics/quiz/alpha");
-    await page.getByText("You have already completed this quiz with a score of 100%. Would you like to retake it?").waitFor();
+    await page
+      .getByText("You have already completed this quiz with a score of 100%. Would you like to retake it?")
+      .waitFor();
     await page.getByRole("button", { name: "Retake Quiz" }).waitFor();
 
     await page.goto("/course/fixture-basics");

@@ -63,12 +63,14 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         res.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
         res.end(JSON.stringify(json));
       };
-      const missing = () => send(404, { error: { type: "invalid_request_error", message: "No such object", code: "resource_missing" } });
+      const missing = () =>
+        send(404, { error: { type: "invalid_request_error", message: "No such object", code: "resource_missing" } });
       if (req.method === "POST" && key && byKey.has(`${path}:${key}`)) return send(200, byKey.get(`${path}:${key}`));
       const params = parseForm(body);
       let result: unknown;
       if (req.method === "POST" && path === "/v1/payment_intents") result = newIntent(params);
-      else if (req.method === "GET" && path.startsWith("/v1/payment_intents/")) return intents.has(path.split("/")[3]) ? send(200, intents.get(path.split("/")[3])) : missing();
+      else if (req.method === "GET" && path.startsWith("/v1/payment_intents/"))
+        return intents.has(path.split("/")[3]) ? send(200, intents.get(path.split("/")[3])) : missing();
       else if (req.method === "POST" && path === "/v1/checkout/sessions") {
         const item = params.line_items?.["0"];
         const cs = {
@@ -86,8 +88,16 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         cs.url = `https://checkout.stripe.test/pay/${cs.id}`;
         sessions.set(cs.id, cs);
         result = cs;
-      } else if (req.method === "GET" && path.startsWith("/v1/checkout/sessions/")) return sessions.has(path.split("/")[4]) ? send(200, sessions.get(path.split("/")[4])) : missing();
-      else if (req.method === "POST" && path === "/v1/refunds") result = { id: id("re"), object: "refund", status: "succeeded", amount: Number(params.amount), payment_intent: params.payment_intent };
+      } else if (req.method === "GET" && path.startsWith("/v1/checkout/sessions/"))
+        return sessions.has(path.split("/")[4]) ? send(200, sessions.get(path.split("/")[4])) : missing();
+      else if (req.method === "POST" && path === "/v1/refunds")
+        result = {
+          id: id("re"),
+          object: "refund",
+          status: "succeeded",
+          amount: Number(params.amount),
+          payment_intent: params.payment_intent,
+        };
       else return missing();
       if (key) byKey.set(`${path}:${key}`, result);
       send(200, result);

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { buildApp } from "#server/app.ts";
-import { loadConfig, type Config } from "#server/config.ts";
+import { type Config, loadConfig } from "#server/config.ts";
 import { loadContent } from "#server/content/content-files.ts";
 import { importContent } from "#server/content/content-import.ts";
 import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
@@ -39,7 +39,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     testDb.dir,
   );
   if (options.content !== false) await importContent(testDb.database.db, loadContent(FIXTURE_CONTENT));
-  const app = await buildApp({ config, database: testDb.database, clientDir: options.clientDir ?? resolve(testDb.dir, "no-client") });
+  const app = await buildApp({
+    config,
+    database: testDb.database,
+    clientDir: options.clientDir ?? resolve(testDb.dir, "no-client"),
+  });
   await app.ready();
   return {
     app,
@@ -68,7 +72,10 @@ export function cookieFrom(response: LightMyRequestResponse): string {
 }
 
 /** Signs up through the real Better Auth route and returns the session cookie. */
-export async function signUpUser(app: FastifyInstance, overrides: Partial<{ email: string; password: string; firstName: string; lastName: string }> = {}): Promise<TestUser> {
+export async function signUpUser(
+  app: FastifyInstance,
+  overrides: Partial<{ email: string; password: string; firstName: string; lastName: string }> = {},
+): Promise<TestUser> {
   counter++;
   const email = overrides.email ?? `learner${counter}-${Date.now()}@example.com`;
   const password = overrides.password ?? "calm-river-42";
@@ -78,7 +85,13 @@ export async function signUpUser(app: FastifyInstance, overrides: Partial<{ emai
     headers: { origin: TEST_ORIGIN },
     // Each test user signs up from its own address, so the per-address sign-up limit never trips.
     remoteAddress: `192.0.2.${counter % 250}`,
-    payload: { email, password, name: "Test Learner", firstName: overrides.firstName ?? "Test", lastName: overrides.lastName ?? "Learner" },
+    payload: {
+      email,
+      password,
+      name: "Test Learner",
+      firstName: overrides.firstName ?? "Test",
+      lastName: overrides.lastName ?? "Learner",
+    },
   });
   if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
   const body = response.json() as { user: { id: string } };
@@ -90,7 +103,12 @@ export async function enrol(testApp: TestApp, user: { id: string }, courseId: st
 }
 
 /** inject() with the browser-like headers our CSRF check expects. */
-export function request(app: FastifyInstance, method: "GET" | "POST" | "PUT" | "DELETE", url: string, options: { cookie?: string; payload?: unknown; headers?: Record<string, string> } = {}) {
+export function request(
+  app: FastifyInstance,
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  url: string,
+  options: { cookie?: string; payload?: unknown; headers?: Record<string, string> } = {},
+) {
   return app.inject({
     method,
     url,

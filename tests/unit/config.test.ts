@@ -35,7 +35,14 @@ describe("settings", () => {
   });
 
   it("lowercases admin e-mails and accepts PostgreSQL URLs", () => {
-    const c = loadConfig({ ADMIN_EMAILS: "Boss@Example.com,ops@example.com", DATABASE_URL: "postgres://u@h/db", AUTH_SECRET: "x".repeat(32) }, dir());
+    const c = loadConfig(
+      {
+        ADMIN_EMAILS: "Boss@Example.com,ops@example.com",
+        DATABASE_URL: "postgres://u@h/db",
+        AUTH_SECRET: "x".repeat(32),
+      },
+      dir(),
+    );
     expect(c.adminEmails).toEqual(["boss@example.com", "ops@example.com"]);
     expect(c.databaseUrl).toBe("postgres://u@h/db");
   });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { Footer } from "#client/components/layout/footer.tsx";
 import { Header } from "#client/components/layout/header.tsx";
@@ -35,7 +35,10 @@ const AdminAuditPage = lazy(() => import("#client/features/admin/admin-audit-pag
 function Layout() {
   return (
     <div className="flex min-h-screen flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2"
+      >
         Skip to content
       </a>
       <Header />
@@ -62,7 +65,8 @@ function useAuthSettled(loading: boolean) {
 
 function RequireSignedIn({ signedIn, children }: { signedIn: boolean; children: ReactNode }) {
   const location = useLocation();
-  if (!signedIn) return <Navigate to={`${paths.login}?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  if (!signedIn)
+    return <Navigate to={`${paths.login}?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   return children;
 }
 

@@ -22,7 +22,10 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
   const response = await fetch(path, {
     method,
     credentials: "include",
-    headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+    headers:
+      body === undefined
+        ? { accept: "application/json" }
+        : { accept: "application/json", "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) {

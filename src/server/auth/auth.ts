@@ -79,7 +79,9 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
           for (const field of ["firstName", "lastName"] as const) {
             const v = body[field];
             if (typeof v !== "string" || v.trim().length === 0 || v.length > 255) {
-              throw new APIError("BAD_REQUEST", { message: `${field === "firstName" ? "First" : "Last"} name is required (up to 255 characters).` });
+              throw new APIError("BAD_REQUEST", {
+                message: `${field === "firstName" ? "First" : "Last"} name is required (up to 255 characters).`,
+              });
             }
           }
         }

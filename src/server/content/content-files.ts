@@ -50,13 +50,18 @@ export const quizFileSchema = z
   .superRefine((quiz, ctx) => {
     const ids = new Set<string>();
     quiz.questions.forEach((q, i) => {
-      if (ids.has(q.id)) ctx.addIssue({ code: "custom", path: ["questions", i, "id"], message: `duplicate question id '${q.id}'` });
+      if (ids.has(q.id))
+        ctx.addIssue({ code: "custom", path: ["questions", i, "id"], message: `duplicate question id '${q.id}'` });
       ids.add(q.id);
       const optionIds = q.options.map((o) => o.id);
       if (new Set(optionIds).size !== optionIds.length)
         ctx.addIssue({ code: "custom", path: ["questions", i, "options"], message: "duplicate option ids" });
       if (!optionIds.includes(q.correctAnswer))
-        ctx.addIssue({ code: "custom", path: ["questions", i, "correctAnswer"], message: `'${q.correctAnswer}' is not one of the options` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["questions", i, "correctAnswer"],
+          message: `'${q.correctAnswer}' is not one of the options`,
+        });
     });
   });
 
@@ -140,7 +145,14 @@ function loadLesson(root: string, file: string, id: string, format: "md" | "html
   const front = parseWith(root, file, lessonFrontMatterSchema, meta);
   const body = fm[2].trim();
   if (!body) fail(root, file, "body: the lesson has no text");
-  return { id, title: front.title, duration: front.duration, markdown: body, html: renderLessonBody(body, format), file };
+  return {
+    id,
+    title: front.title,
+    duration: front.duration,
+    markdown: body,
+    html: renderLessonBody(body, format),
+    file,
+  };
 }
 
 /** Reads and validates every course folder. Throws a ContentError naming the file and field at the first problem. */
@@ -187,7 +199,8 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
         modules.push({ id: match[2], title: mod.title, description: mod.description, lessons, quiz });
       }
     }
-    if (!course.comingSoon && modules.length === 0) fail(root, courseFile, "comingSoon: a course on sale needs at least one module");
+    if (!course.comingSoon && modules.length === 0)
+      fail(root, courseFile, "comingSoon: a course on sale needs at least one module");
     courses.push({ id: courseId, course, modules });
   }
   return { courses, hash: hash.digest("hex") };

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
-import { DEFAULT_CONTENT_DIR, loadContent, type LoadedContent } from "./content-files.ts";
+import { DEFAULT_CONTENT_DIR, type LoadedContent, loadContent } from "./content-files.ts";
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -60,14 +60,27 @@ export async function importContent(db: Kysely<DB>, content: LoadedContent = loa
         for (const lesson of mod.lessons) {
           await trx
             .insertInto("lesson")
-            .values({ courseId: id, id: lesson.id, moduleId: mod.id, position: position++, title: lesson.title, duration: lesson.duration, html: lesson.html })
+            .values({
+              courseId: id,
+              id: lesson.id,
+              moduleId: mod.id,
+              position: position++,
+              title: lesson.title,
+              duration: lesson.duration,
+              html: lesson.html,
+            })
             .execute();
           result.lessons++;
         }
         if (mod.quiz) {
           await trx
             .insertInto("quiz")
-            .values({ courseId: id, moduleId: mod.id, title: mod.quiz.title, questions: JSON.stringify(mod.quiz.questions) })
+            .values({
+              courseId: id,
+              moduleId: mod.id,
+              title: mod.quiz.title,
+              questions: JSON.stringify(mod.quiz.questions),
+            })
             .execute();
           result.quizzes++;
         }
@@ -82,9 +95,17 @@ export async function importContent(db: Kysely<DB>, content: LoadedContent = loa
 }
 
 /** On start: import only when the files differ from the last import. */
-export async function importContentIfChanged(db: Kysely<DB>, contentDir = DEFAULT_CONTENT_DIR): Promise<ImportResult | null> {
+export async function importContentIfChanged(
+  db: Kysely<DB>,
+  contentDir = DEFAULT_CONTENT_DIR,
+): Promise<ImportResult | null> {
   const content = loadContent(contentDir);
-  const last = await db.selectFrom("contentImport").select("contentHash").orderBy("id", "desc").limit(1).executeTakeFirst();
+  const last = await db
+    .selectFrom("contentImport")
+    .select("contentHash")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   if (last?.contentHash === content.hash) return null;
   return importContent(db, content);
 }

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import * as m001 from "./migrations/001-auth.ts";
 import * as m002 from "./migrations/002-courses.ts";
 import * as m003 from "./migrations/003-learning.ts";
@@ -23,7 +23,13 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * looks for its own tables there and not in another schema that shares the database.
  */
 export async function migrateToLatest(db: Kysely<any>, options: { schema?: string } = {}): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, ...(options.schema ? { migrationTableSchema: options.schema } : {}) });
+  const migrator = new Migrator({
+    db,
+    provider,
+    // Branches add migrations in parallel; a database may have applied a later number first.
+    allowUnorderedMigrations: true,
+    ...(options.schema ? { migrationTableSchema: options.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

@@ -14,6 +14,14 @@ export function createPaymentProvider(config: Config, db: Kysely<DB>): PaymentPr
     secretKey: p.secretKey,
     publishableKey: p.publishableKey,
     webhookSecret: p.webhookSecret,
-    ...(api ? { api: { host: api.hostname, port: Number(api.port || (api.protocol === "https:" ? 443 : 80)), protocol: api.protocol === "https:" ? "https" : "http" } } : {}),
+    ...(api
+      ? {
+          api: {
+            host: api.hostname,
+            port: Number(api.port || (api.protocol === "https:" ? 443 : 80)),
+            protocol: api.protocol === "https:" ? "https" : "http",
+          },
+        }
+      : {}),
   });
 }

@@ -1,6 +1,12 @@
 /** What the academy needs from a card-payment provider. Stripe and the offline sandbox both implement it. */
 
-export type PaymentStatus = "requires_payment_method" | "requires_confirmation" | "requires_action" | "processing" | "succeeded" | "canceled";
+export type PaymentStatus =
+  | "requires_payment_method"
+  | "requires_confirmation"
+  | "requires_action"
+  | "processing"
+  | "succeeded"
+  | "canceled";
 
 export interface PaymentMetadata {
   userId: string;

@@ -2,7 +2,14 @@ import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import { toIso } from "../db/database.ts";
 import type { DB, SandboxPaymentTable } from "../db/schema.ts";
-import type { CreateCheckoutInput, CreatePaymentInput, PaymentProvider, PaymentStatus, ProviderCheckoutSession, ProviderPaymentIntent } from "./provider.ts";
+import type {
+  CreateCheckoutInput,
+  CreatePaymentInput,
+  PaymentProvider,
+  PaymentStatus,
+  ProviderCheckoutSession,
+  ProviderPaymentIntent,
+} from "./provider.ts";
 import { WebhookSignatureError } from "./provider.ts";
 
 /** Stripe's test cards, as the sandbox answers them. Card numbers are never stored or logged. */
@@ -61,7 +68,10 @@ const newId = (prefix: string) => `${prefix}_sandbox_${randomBytes(12).toString(
 
 export interface SandboxProvider extends PaymentProvider {
   confirmPaymentIntent(id: string, clientSecret: string, card: SandboxCard): Promise<ProviderPaymentIntent>;
-  payCheckoutSession(id: string, card: SandboxCard): Promise<{ session: ProviderCheckoutSession; error: string | null }>;
+  payCheckoutSession(
+    id: string,
+    card: SandboxCard,
+  ): Promise<{ session: ProviderCheckoutSession; error: string | null }>;
   /** Moves processing payments whose time has come to succeeded; returns their ids. */
   settleDuePayments(): Promise<string[]>;
 }
@@ -87,11 +97,17 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     paymentIntentId: row.paymentIntentId,
   });
-  const find = (id: string, kind: "intent" | "session") => db.selectFrom("sandboxPayment").selectAll().where("id", "=", id).where("kind", "=", kind).executeTakeFirst();
+  const find = (id: string, kind: "intent" | "session") =>
+    db.selectFrom("sandboxPayment").selectAll().where("id", "=", id).where("kind", "=", kind).executeTakeFirst();
 
   async function settle(row: SandboxPaymentTable): Promise<SandboxPaymentTable> {
     if (row.status === "processing" && row.settleAt && new Date(toIso(row.settleAt)).getTime() <= Date.now()) {
-      await db.updateTable("sandboxPayment").set({ status: "succeeded", settleAt: null }).where("id", "=", row.id).where("status", "=", "processing").execute();
+      await db
+        .updateTable("sandboxPayment")
+        .set({ status: "succeeded", settleAt: null })
+        .where("id", "=", row.id)
+        .where("status", "=", "processing")
+        .execute();
       return { ...row, status: "succeeded", settleAt: null };
     }
     return row;
@@ -99,7 +115,11 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
 
   async function createRow(kind: "intent" | "session", input: CreatePaymentInput, status: string) {
     const key = `${kind}:${input.idempotencyKey}`;
-    const existing = await db.selectFrom("sandboxPayment").selectAll().where("idempotencyKey", "=", key).executeTakeFirst();
+    const existing = await db
+      .selectFrom("sandboxPayment")
+      .selectAll()
+      .where("idempotencyKey", "=", key)
+      .executeTakeFirst();
     if (existing) return existing;
     const row: SandboxPaymentTable = {
       id: newId(kind === "intent" ? "pi" : "cs"),
@@ -118,8 +138,16 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
       createdAt: new Date().toISOString(),
     };
     row.clientSecret = `${row.id}_secret_${row.clientSecret}`;
-    await db.insertInto("sandboxPayment").values(row).onConflict((oc) => oc.column("idempotencyKey").doNothing()).execute();
-    return (await db.selectFrom("sandboxPayment").selectAll().where("idempotencyKey", "=", key).executeTakeFirstOrThrow()) as SandboxPaymentTable;
+    await db
+      .insertInto("sandboxPayment")
+      .values(row)
+      .onConflict((oc) => oc.column("idempotencyKey").doNothing())
+      .execute();
+    return (await db
+      .selectFrom("sandboxPayment")
+      .selectAll()
+      .where("idempotencyKey", "=", key)
+      .executeTakeFirstOrThrow()) as SandboxPaymentTable;
   }
 
   return {
@@ -144,7 +172,8 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
     async confirmPaymentIntent(id, clientSecret, card) {
       const row = await find(id, "intent");
       if (!row || row.clientSecret !== clientSecret) throw new Error("No such payment intent.");
-      if (row.status === "succeeded" || row.status === "processing") return toIntent(await settle(row as SandboxPaymentTable));
+      if (row.status === "succeeded" || row.status === "processing")
+        return toIntent(await settle(row as SandboxPaymentTable));
       const outcome = cardOutcome(card);
       const last4 = card.number.replace(/\D/g, "").slice(-4);
       await db
@@ -165,9 +194,28 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
       if (!row) throw new Error("No such checkout session.");
       if (row.status !== "open") return { session: toSession(row as SandboxPaymentTable), error: null };
       const outcome = cardOutcome(card);
-      if (outcome.status !== "succeeded") return { session: toSession(row as SandboxPaymentTable), error: outcome.error ?? "Payment could not be completed." };
-      const intent = await createRow("intent", { amount: row.amount, currency: row.currency, metadata: JSON.parse(row.metadata), idempotencyKey: `for-session:${id}`, description: "checkout" }, "succeeded");
-      await db.updateTable("sandboxPayment").set({ status: "complete", paymentIntentId: intent.id, cardLast4: card.number.slice(-4) }).where("id", "=", id).where("status", "=", "open").execute();
+      if (outcome.status !== "succeeded")
+        return {
+          session: toSession(row as SandboxPaymentTable),
+          error: outcome.error ?? "Payment could not be completed.",
+        };
+      const intent = await createRow(
+        "intent",
+        {
+          amount: row.amount,
+          currency: row.currency,
+          metadata: JSON.parse(row.metadata),
+          idempotencyKey: `for-session:${id}`,
+          description: "checkout",
+        },
+        "succeeded",
+      );
+      await db
+        .updateTable("sandboxPayment")
+        .set({ status: "complete", paymentIntentId: intent.id, cardLast4: card.number.slice(-4) })
+        .where("id", "=", id)
+        .where("status", "=", "open")
+        .execute();
       return { session: toSession((await find(id, "session")) as SandboxPaymentTable), error: null };
     },
     async settleDuePayments() {
@@ -183,8 +231,12 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
     },
     async refund(paymentIntentId, amount) {
       const row = await find(paymentIntentId, "intent");
-      if (!row || row.status !== "succeeded") throw new Error("Only a succeeded payment can be refunded.");
-      await db.updateTable("sandboxPayment").set({ refundedAmount: amount }).where("id", "=", paymentIntentId).execute();
+      if (row?.status !== "succeeded") throw new Error("Only a succeeded payment can be refunded.");
+      await db
+        .updateTable("sandboxPayment")
+        .set({ refundedAmount: amount })
+        .where("id", "=", paymentIntentId)
+        .execute();
       return { id: `re_sandbox_${randomBytes(8).toString("hex")}`, status: "succeeded" };
     },
     verifyWebhook() {

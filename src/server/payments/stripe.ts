@@ -1,5 +1,12 @@
 import Stripe from "stripe";
-import type { CreateCheckoutInput, CreatePaymentInput, PaymentProvider, ProviderCheckoutSession, ProviderEvent, ProviderPaymentIntent } from "./provider.ts";
+import type {
+  CreateCheckoutInput,
+  CreatePaymentInput,
+  PaymentProvider,
+  ProviderCheckoutSession,
+  ProviderEvent,
+  ProviderPaymentIntent,
+} from "./provider.ts";
 import { WebhookSignatureError } from "./provider.ts";
 
 export interface StripeSettings {
@@ -44,15 +51,23 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
     maxNetworkRetries: 2,
     ...(settings.api ? { host: settings.api.host, port: settings.api.port, protocol: settings.api.protocol } : {}),
   });
-  const notFound = (error: unknown) => error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
-  const meta = (input: CreatePaymentInput) => Object.fromEntries(Object.entries(input.metadata).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  const notFound = (error: unknown) =>
+    error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
+  const meta = (input: CreatePaymentInput) =>
+    Object.fromEntries(Object.entries(input.metadata).filter(([, v]) => v !== undefined)) as Record<string, string>;
 
   return {
     name: "stripe",
     publishableKey: settings.publishableKey,
     async createPaymentIntent(input) {
       const pi = await stripe.paymentIntents.create(
-        { amount: input.amount, currency: input.currency, metadata: meta(input), description: input.description, automatic_payment_methods: { enabled: true } },
+        {
+          amount: input.amount,
+          currency: input.currency,
+          metadata: meta(input),
+          description: input.description,
+          automatic_payment_methods: { enabled: true },
+        },
         { idempotencyKey: input.idempotencyKey },
       );
       return toIntent(pi);
@@ -69,7 +84,16 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
       const session = await stripe.checkout.sessions.create(
         {
           mode: "payment",
-          line_items: [{ quantity: 1, price_data: { currency: input.currency, unit_amount: input.amount, product_data: { name: input.productName } } }],
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: input.currency,
+                unit_amount: input.amount,
+                product_data: { name: input.productName },
+              },
+            },
+          ],
           metadata: meta(input),
           payment_intent_data: { metadata: meta(input), description: input.description },
           success_url: input.successUrl,
@@ -88,19 +112,32 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
       }
     },
     async refund(paymentIntentId, amount) {
-      const refund = await stripe.refunds.create({ payment_intent: paymentIntentId, amount }, { idempotencyKey: `refund:${paymentIntentId}` });
+      const refund = await stripe.refunds.create(
+        { payment_intent: paymentIntentId, amount },
+        { idempotencyKey: `refund:${paymentIntentId}` },
+      );
       return { id: refund.id, status: refund.status ?? "pending" };
     },
     verifyWebhook(rawBody, signature): ProviderEvent {
       if (!signature) throw new WebhookSignatureError("Missing Stripe-Signature header.");
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret, settings.webhookToleranceSeconds ?? 300);
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          signature,
+          settings.webhookSecret,
+          settings.webhookToleranceSeconds ?? 300,
+        );
       } catch (error) {
         throw new WebhookSignatureError((error as Error).message);
       }
       const object = event.data.object as { id?: string; object?: string };
-      const objectType = object.object === "payment_intent" ? "payment_intent" : object.object === "checkout.session" ? "checkout_session" : "other";
+      const objectType =
+        object.object === "payment_intent"
+          ? "payment_intent"
+          : object.object === "checkout.session"
+            ? "checkout_session"
+            : "other";
       return { id: event.id, type: event.type, objectId: object.id ?? "", objectType };
     },
   };

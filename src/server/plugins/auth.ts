@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Kysely } from "kysely";
-import { CLIENT_IP_HEADER, type Auth } from "../auth/auth.ts";
+import type { CurrentUser } from "#shared/schemas/auth.ts";
+import { type Auth, CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { createSessionLookup } from "../auth/session-cookie.ts";
-import type { DB } from "../db/schema.ts";
 import type { Config } from "../config.ts";
+import type { DB } from "../db/schema.ts";
 import { forbidden, unauthorized } from "../errors.ts";
 
 declare module "fastify" {

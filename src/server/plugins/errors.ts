@@ -10,7 +10,9 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
-      const where = first?.instancePath ? `${error.validationContext ?? "body"}${first.instancePath.replace(/\//g, ".")}` : error.validationContext ?? "request";
+      const where = first?.instancePath
+        ? `${error.validationContext ?? "body"}${first.instancePath.replace(/\//g, ".")}`
+        : (error.validationContext ?? "request");
       return reply.status(400).send({ message: `Invalid ${where}: ${first?.message ?? "bad input"}` });
     }
     const status = error.statusCode ?? 500;

@@ -33,7 +33,8 @@ export function registerSecurity(app: FastifyInstance, config: Config) {
     reply.header("x-frame-options", "DENY");
     reply.header("referrer-policy", "strict-origin-when-cross-origin");
     reply.header("cross-origin-opener-policy", "same-origin");
-    if (config.appUrl.startsWith("https://")) reply.header("strict-transport-security", "max-age=31536000; includeSubDomains");
+    if (config.appUrl.startsWith("https://"))
+      reply.header("strict-transport-security", "max-age=31536000; includeSubDomains");
 
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
     // Webhooks are authenticated by their signature, not by the browser's origin.

@@ -11,7 +11,9 @@ export const adminEnrollResponseSchema = z.object({
   outcome: z.enum(["enrolled", "pending", "already-enrolled", "already-pending"]),
 });
 
-export const bulkEnrollInputSchema = z.strictObject({ csv: z.string().min(1, "Paste or upload at least one row.").max(500_000) });
+export const bulkEnrollInputSchema = z.strictObject({
+  csv: z.string().min(1, "Paste or upload at least one row.").max(500_000),
+});
 export const bulkRowResultSchema = z.object({
   line: z.number().int(),
   email: z.string(),
@@ -19,7 +21,10 @@ export const bulkRowResultSchema = z.object({
   result: z.enum(["enrolled", "pending", "already-enrolled", "already-pending", "unknown-course", "invalid-email"]),
   message: z.string(),
 });
-export const bulkEnrollResponseSchema = z.object({ rows: z.array(bulkRowResultSchema), counts: z.record(z.string(), z.number().int()) });
+export const bulkEnrollResponseSchema = z.object({
+  rows: z.array(bulkRowResultSchema),
+  counts: z.record(z.string(), z.number().int()),
+});
 export type BulkRowResult = z.infer<typeof bulkRowResultSchema>;
 
 export const pageQuerySchema = z.strictObject({
@@ -43,14 +48,19 @@ export const adminCouponSchema = z.object({
 export type AdminCoupon = z.infer<typeof adminCouponSchema>;
 export const createCouponInputSchema = z
   .strictObject({
-    code: z.string().trim().regex(/^[A-Za-z0-9_-]{3,64}$/, "Codes are 3-64 letters, digits, '-' or '_'."),
+    code: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{3,64}$/, "Codes are 3-64 letters, digits, '-' or '_'."),
     percentOff: z.number().int().min(1).max(100).optional(),
     amountOff: z.number().int().min(1).max(1_000_000).optional(),
     courseId: z.string().min(1).max(100).optional(),
     expiresAt: z.iso.datetime().optional(),
     maxRedemptions: z.number().int().min(1).max(1_000_000).optional(),
   })
-  .refine((v) => (v.percentOff === undefined) !== (v.amountOff === undefined), { message: "Give either percentOff or amountOff." });
+  .refine((v) => (v.percentOff === undefined) !== (v.amountOff === undefined), {
+    message: "Give either percentOff or amountOff.",
+  });
 export const idParamsSchema = z.strictObject({ id: z.string().min(1).max(100) });
 
 export const adminOrderSchema = z.object({
@@ -69,7 +79,12 @@ export const adminOrderSchema = z.object({
   refundable: z.boolean(),
 });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
-export const pagedOrdersSchema = z.object({ items: z.array(adminOrderSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+export const pagedOrdersSchema = z.object({
+  items: z.array(adminOrderSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
 
 export const adminLearnerSchema = z.object({
   id: z.string(),
@@ -88,9 +103,16 @@ export const adminLearnerSchema = z.object({
   ),
 });
 export type AdminLearner = z.infer<typeof adminLearnerSchema>;
-export const pagedLearnersSchema = z.object({ items: z.array(adminLearnerSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+export const pagedLearnersSchema = z.object({
+  items: z.array(adminLearnerSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
 
-export const revokeCertificateInputSchema = z.strictObject({ reason: z.string().trim().min(3, "Give a reason.").max(500) });
+export const revokeCertificateInputSchema = z.strictObject({
+  reason: z.string().trim().min(3, "Give a reason.").max(500),
+});
 export const certificateParamsSchema = z.strictObject({ certificateId: z.string().min(1).max(64) });
 
 export const auditEntrySchema = z.object({
@@ -101,6 +123,11 @@ export const auditEntrySchema = z.object({
   details: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
-export const pagedAuditSchema = z.object({ items: z.array(auditEntrySchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+export const pagedAuditSchema = z.object({
+  items: z.array(auditEntrySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
 
 export const REFUND_WINDOW_DAYS = 7;

@@ -70,12 +70,18 @@ export const paymentsConfigSchema = z.object({
 export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 
 export const sandboxCardSchema = z.strictObject({
-  number: z.string().trim().regex(/^[\d\s-]{12,23}$/, "Enter the card number"),
+  number: z
+    .string()
+    .trim()
+    .regex(/^[\d\s-]{12,23}$/, "Enter the card number"),
   expMonth: z.number().int().min(1).max(12),
   expYear: z.number().int().min(0).max(9999),
   cvc: z.string().regex(/^\d{3,4}$/, "Enter the 3 or 4 digit security code"),
 });
-export const sandboxConfirmInputSchema = z.strictObject({ clientSecret: z.string().min(1).max(200), card: sandboxCardSchema });
+export const sandboxConfirmInputSchema = z.strictObject({
+  clientSecret: z.string().min(1).max(200),
+  card: sandboxCardSchema,
+});
 export const sandboxConfirmResponseSchema = z.object({ status: z.string(), error: z.string().nullable() });
 export const sandboxSessionSchema = z.object({
   id: z.string(),

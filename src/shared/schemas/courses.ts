@@ -80,7 +80,10 @@ export const lessonSchema = z.object({
 export type Lesson = z.infer<typeof lessonSchema>;
 
 export const courseParamsSchema = z.strictObject({ courseId: z.string().min(1).max(100) });
-export const lessonParamsSchema = z.strictObject({ courseId: z.string().min(1).max(100), lessonId: z.string().min(1).max(100) });
+export const lessonParamsSchema = z.strictObject({
+  courseId: z.string().min(1).max(100),
+  lessonId: z.string().min(1).max(100),
+});
 
 export const enrollmentSchema = z.object({ courseId: z.string(), createdAt: z.string() });
 export const enrollmentListSchema = z.array(enrollmentSchema);

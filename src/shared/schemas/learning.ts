@@ -32,7 +32,10 @@ export const completeCourseInputSchema = z.strictObject({
 
 export const lessonCompletedSchema = z.object({ completed: z.literal(true), percent: z.number().int() });
 
-export const quizParamsSchema = z.strictObject({ courseId: z.string().min(1).max(100), moduleId: z.string().min(1).max(100) });
+export const quizParamsSchema = z.strictObject({
+  courseId: z.string().min(1).max(100),
+  moduleId: z.string().min(1).max(100),
+});
 
 export const quizQuestionSchema = z.object({
   id: z.string(),

@@ -9,9 +9,15 @@ export function Footer() {
       <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 text-sm text-muted sm:flex-row sm:items-center sm:justify-between sm:px-6 lg:px-8">
         <p>© {new Date().getFullYear()} Holistic Wellness Academy. Educational courses only; not medical advice.</p>
         <nav aria-label="Footer" className="flex flex-wrap gap-4">
-          <Link to={paths.terms} className="hover:text-brand-800 hover:underline">Terms of Service</Link>
-          <Link to={paths.privacy} className="hover:text-brand-800 hover:underline">Privacy Policy</Link>
-          <a href={`mailto:${supportEmail}`} className="hover:text-brand-800 hover:underline">Support: {supportEmail}</a>
+          <Link to={paths.terms} className="hover:text-brand-800 hover:underline">
+            Terms of Service
+          </Link>
+          <Link to={paths.privacy} className="hover:text-brand-800 hover:underline">
+            Privacy Policy
+          </Link>
+          <a href={`mailto:${supportEmail}`} className="hover:text-brand-800 hover:underline">
+            Support: {supportEmail}
+          </a>
         </nav>
       </div>
     </footer>

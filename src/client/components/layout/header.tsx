@@ -39,39 +39,74 @@ export function Header() {
     <>
       {user ? (
         <>
-          <NavLink to={paths.home} end className={navClass}>Courses</NavLink>
-          <NavLink to={paths.myLearning} className={navClass}>My Learning</NavLink>
-          <NavLink to={paths.certificates} className={navClass}>Certificates</NavLink>
-          {user.role === "admin" && <NavLink to={paths.adminEnrollments} className={navClass}>Admin</NavLink>}
+          <NavLink to={paths.home} end className={navClass}>
+            Courses
+          </NavLink>
+          <NavLink to={paths.myLearning} className={navClass}>
+            My Learning
+          </NavLink>
+          <NavLink to={paths.certificates} className={navClass}>
+            Certificates
+          </NavLink>
+          {user.role === "admin" && (
+            <NavLink to={paths.adminEnrollments} className={navClass}>
+              Admin
+            </NavLink>
+          )}
         </>
       ) : null}
-      {site.storeUrl && <ExternalLink href={site.storeUrl} className={plainClass}>Store</ExternalLink>}
-      {site.practitionerAppUrl && <ExternalLink href={site.practitionerAppUrl} className={plainClass}>Practitioner App</ExternalLink>}
+      {site.storeUrl && (
+        <ExternalLink href={site.storeUrl} className={plainClass}>
+          Store
+        </ExternalLink>
+      )}
+      {site.practitionerAppUrl && (
+        <ExternalLink href={site.practitionerAppUrl} className={plainClass}>
+          Practitioner App
+        </ExternalLink>
+      )}
       {!user &&
         (site.marketplaceUrl ? (
-          <ExternalLink href={site.marketplaceUrl} className={plainClass}>Get Certified</ExternalLink>
+          <ExternalLink href={site.marketplaceUrl} className={plainClass}>
+            Get Certified
+          </ExternalLink>
         ) : (
-          <Link to={`${paths.login}?tab=signup`} className={plainClass}>Get Certified</Link>
+          <Link to={`${paths.login}?tab=signup`} className={plainClass}>
+            Get Certified
+          </Link>
         ))}
     </>
   );
 
   const account = user ? (
     <div className="flex items-center gap-3">
-      <Link to={paths.profile} aria-label={`Your profile (${user.email})`} className="flex h-9 w-9 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
+      <Link
+        to={paths.profile}
+        aria-label={`Your profile (${user.email})`}
+        className="flex h-9 w-9 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white"
+      >
         {(user.email?.[0] ?? "U").toUpperCase()}
       </Link>
-      <button type="button" onClick={logout} className={plainClass}>Logout</button>
+      <button type="button" onClick={logout} className={plainClass}>
+        Logout
+      </button>
     </div>
   ) : (
-    <Link to={paths.login} className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">Sign In</Link>
+    <Link
+      to={paths.login}
+      className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+    >
+      Sign In
+    </Link>
   );
 
   return (
     <header className="sticky top-0 z-40 border-b border-line bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
         <Logo />
-        <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">{links}</nav>
+        <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">
+          {links}
+        </nav>
         <div className="hidden lg:block">{account}</div>
         <button
           type="button"
@@ -86,7 +121,9 @@ export function Header() {
       </div>
       {open && (
         <div id="mobile-menu" className="border-t border-line px-4 pb-4 lg:hidden">
-          <nav aria-label="Mobile" className="flex flex-col gap-1 pt-2">{links}</nav>
+          <nav aria-label="Mobile" className="flex flex-col gap-1 pt-2">
+            {links}
+          </nav>
           <div className="mt-3 border-t border-line pt-3">{account}</div>
         </div>
       )}

@@ -3,7 +3,8 @@ import type { ButtonHTMLAttributes } from "react";
 
 const variants = {
   primary: "bg-brand-700 text-white hover:bg-brand-800 disabled:bg-slate-400",
-  secondary: "bg-white text-brand-800 border border-brand-700 hover:bg-brand-50 disabled:text-slate-500 disabled:border-slate-300",
+  secondary:
+    "bg-white text-brand-800 border border-brand-700 hover:bg-brand-50 disabled:text-slate-500 disabled:border-slate-300",
   ghost: "text-slate-700 hover:bg-slate-100",
   danger: "bg-danger text-white hover:bg-red-800",
   light: "bg-white text-brand-900 hover:bg-brand-50",
@@ -23,5 +24,11 @@ export function buttonClasses(variant: keyof typeof variants = "primary", size: 
 
 export function Button({ variant = "primary", size = "md", asChild, className = "", type, ...props }: ButtonProps) {
   const Comp = asChild ? Slot.Root : "button";
-  return <Comp className={buttonClasses(variant, size, className)} {...(asChild ? {} : { type: type ?? "button" })} {...props} />;
+  return (
+    <Comp
+      className={buttonClasses(variant, size, className)}
+      {...(asChild ? {} : { type: type ?? "button" })}
+      {...props}
+    />
+  );
 }

@@ -1,5 +1,5 @@
 import { Eye, EyeOff } from "lucide-react";
-import { useId, useState, type InputHTMLAttributes } from "react";
+import { type InputHTMLAttributes, useId, useState } from "react";
 
 const inputClass =
   "h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-ink placeholder:text-slate-500 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
@@ -15,9 +15,15 @@ export function TextField({ label, hint, id, className = "", ...props }: FieldPr
   const hintId = hint ? `${inputId}-hint` : undefined;
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-slate-800">{label}</label>
+      <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
       <input id={inputId} aria-describedby={hintId} className={inputClass} {...props} />
-      {hint && <p id={hintId} className="mt-1 text-xs text-muted">{hint}</p>}
+      {hint && (
+        <p id={hintId} className="mt-1 text-xs text-muted">
+          {hint}
+        </p>
+      )}
     </div>
   );
 }
@@ -29,9 +35,17 @@ export function PasswordField({ label, hint, id, className = "", ...props }: Fie
   const [visible, setVisible] = useState(false);
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-slate-800">{label}</label>
+      <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
       <div className="relative">
-        <input id={inputId} type={visible ? "text" : "password"} aria-describedby={hintId} className={`${inputClass} pr-12`} {...props} />
+        <input
+          id={inputId}
+          type={visible ? "text" : "password"}
+          aria-describedby={hintId}
+          className={`${inputClass} pr-12`}
+          {...props}
+        />
         <button
           type="button"
           onClick={() => setVisible((v) => !v)}
@@ -42,7 +56,11 @@ export function PasswordField({ label, hint, id, className = "", ...props }: Fie
           {visible ? <EyeOff aria-hidden="true" size={18} /> : <Eye aria-hidden="true" size={18} />}
         </button>
       </div>
-      {hint && <p id={hintId} className="mt-1 text-xs text-muted">{hint}</p>}
+      {hint && (
+        <p id={hintId} className="mt-1 text-xs text-muted">
+          {hint}
+        </p>
+      )}
     </div>
   );
 }

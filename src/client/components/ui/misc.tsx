@@ -16,11 +16,19 @@ const levelClasses: Record<Level, string> = {
 };
 
 export function LevelBadge({ level }: { level: Level }) {
-  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${levelClasses[level]}`}>{level}</span>;
+  return (
+    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${levelClasses[level]}`}>
+      {level}
+    </span>
+  );
 }
 
 export function Badge({ children, className = "" }: { children: ReactNode; className?: string }) {
-  return <span className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold ${className}`}>{children}</span>;
+  return (
+    <span className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold ${className}`}>
+      {children}
+    </span>
+  );
 }
 
 export function ProgressBar({ value, label, className = "" }: { value: number; label: string; className?: string }) {

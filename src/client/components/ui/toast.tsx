@@ -1,5 +1,5 @@
 import { Toast as RadixToast } from "radix-ui";
-import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useState } from "react";
 
 export interface ToastInput {
   title: string;
@@ -27,12 +27,16 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             data-variant={current.variant ?? "default"}
             onOpenChange={(open) => !open && setCurrent(null)}
             className={`pointer-events-auto flex w-full items-start gap-3 rounded-xl border p-4 shadow-lg ${
-              current.variant === "destructive" ? "border-red-300 bg-red-50 text-red-900" : "border-line bg-white text-ink"
+              current.variant === "destructive"
+                ? "border-red-300 bg-red-50 text-red-900"
+                : "border-line bg-white text-ink"
             }`}
           >
             <div className="flex-1">
               <RadixToast.Title className="font-semibold">{current.title}</RadixToast.Title>
-              {current.description && <RadixToast.Description className="mt-1 text-sm">{current.description}</RadixToast.Description>}
+              {current.description && (
+                <RadixToast.Description className="mt-1 text-sm">{current.description}</RadixToast.Description>
+              )}
             </div>
             <RadixToast.Close aria-label="Close notification" className="rounded px-2 text-lg leading-none">
               ×

@@ -1,14 +1,14 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useState, type ChangeEvent, type FormEvent } from "react";
-import type { BulkRowResult } from "#shared/schemas/admin.ts";
+import { type ChangeEvent, type FormEvent, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
 import { Card } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { useCourses } from "#client/features/catalogue/api.ts";
 import { ApiError } from "#client/lib/api-client.ts";
-import { adminEnrollUser, bulkEnroll } from "./api.ts";
+import type { BulkRowResult } from "#shared/schemas/admin.ts";
 import { AdminLayout, tableClass, tdClass, thClass } from "./admin-layout.tsx";
+import { adminEnrollUser, bulkEnroll } from "./api.ts";
 
 const RESULT_LABELS: Record<BulkRowResult["result"], string> = {
   enrolled: "Enrolled",
@@ -33,9 +33,19 @@ function BulkEnrol() {
     try {
       const result = await bulkEnroll(csv);
       setRows(result.rows);
-      toast({ title: "Bulk Enrollment Done", description: Object.entries(result.counts).map(([k, v]) => `${v} ${RESULT_LABELS[k as BulkRowResult["result"]].toLowerCase()}`).join(", ") || "No rows" });
+      toast({
+        title: "Bulk Enrollment Done",
+        description:
+          Object.entries(result.counts)
+            .map(([k, v]) => `${v} ${RESULT_LABELS[k as BulkRowResult["result"]].toLowerCase()}`)
+            .join(", ") || "No rows",
+      });
     } catch (error) {
-      toast({ title: "Enrollment Failed", description: (error instanceof ApiError && error.serverMessage) || "Failed to enroll users.", variant: "destructive" });
+      toast({
+        title: "Enrollment Failed",
+        description: (error instanceof ApiError && error.serverMessage) || "Failed to enroll users.",
+        variant: "destructive",
+      });
     } finally {
       setBusy(false);
     }
@@ -43,23 +53,51 @@ function BulkEnrol() {
   return (
     <Card className="p-6">
       <h2 className="text-lg font-semibold">Bulk enrollment</h2>
-      <p className="mt-1 text-sm text-muted">One <code>email,courseId</code> per line. Each row is handled on its own.</p>
-      <label htmlFor="bulk-csv" className="mt-4 mb-1 block text-sm font-medium">CSV rows</label>
-      <textarea id="bulk-csv" rows={6} value={csv} onChange={(e) => setCsv(e.target.value)} className="w-full rounded-lg border border-slate-300 p-3 font-mono text-sm" placeholder={"email,courseId\nana@example.com,nutrition-coach"} />
+      <p className="mt-1 text-sm text-muted">
+        One <code>email,courseId</code> per line. Each row is handled on its own.
+      </p>
+      <label htmlFor="bulk-csv" className="mt-4 mb-1 block text-sm font-medium">
+        CSV rows
+      </label>
+      <textarea
+        id="bulk-csv"
+        rows={6}
+        value={csv}
+        onChange={(e) => setCsv(e.target.value)}
+        className="w-full rounded-lg border border-slate-300 p-3 font-mono text-sm"
+        placeholder={"email,courseId\nana@example.com,nutrition-coach"}
+      />
       <div className="mt-3 flex flex-wrap items-center gap-3">
-        <label className="text-sm"><span className="mr-2 font-medium">Or upload a CSV file</span><input type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e)} /></label>
-        <Button onClick={() => void submit()} disabled={busy || !csv.trim()}>{busy ? "Enrolling..." : "Enroll All"}</Button>
+        <label className="text-sm">
+          <span className="mr-2 font-medium">Or upload a CSV file</span>
+          <input type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e)} />
+        </label>
+        <Button onClick={() => void submit()} disabled={busy || !csv.trim()}>
+          {busy ? "Enrolling..." : "Enroll All"}
+        </Button>
       </div>
       {rows && (
         <div className="mt-4 overflow-x-auto">
           <table className={tableClass}>
             <caption className="sr-only">Bulk enrollment results</caption>
-            <thead><tr><th className={thClass}>Line</th><th className={thClass}>E-mail</th><th className={thClass}>Course</th><th className={thClass}>Result</th></tr></thead>
+            <thead>
+              <tr>
+                <th className={thClass}>Line</th>
+                <th className={thClass}>E-mail</th>
+                <th className={thClass}>Course</th>
+                <th className={thClass}>Result</th>
+              </tr>
+            </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={r.line} data-testid={`bulk-row-${r.line}`}>
-                  <td className={tdClass}>{r.line}</td><td className={tdClass}>{r.email}</td><td className={tdClass}>{r.courseId}</td>
-                  <td className={tdClass}><span className="font-medium">{RESULT_LABELS[r.result]}</span><span className="block text-xs text-muted">{r.message}</span></td>
+                  <td className={tdClass}>{r.line}</td>
+                  <td className={tdClass}>{r.email}</td>
+                  <td className={tdClass}>{r.courseId}</td>
+                  <td className={tdClass}>
+                    <span className="font-medium">{RESULT_LABELS[r.result]}</span>
+                    <span className="block text-xs text-muted">{r.message}</span>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -81,22 +119,38 @@ export default function AdminEnrollmentsPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!email.trim() || !courseId) {
-      toast({ title: "Missing Information", description: "Please enter both email and select a course.", variant: "destructive" });
+      toast({
+        title: "Missing Information",
+        description: "Please enter both email and select a course.",
+        variant: "destructive",
+      });
       return;
     }
     setBusy(true);
     try {
       const result = await adminEnrollUser(email.trim(), courseId);
       if (!result.success) {
-        toast({ title: "Enrollment Failed", description: result.message || "Failed to enroll user.", variant: "destructive" });
+        toast({
+          title: "Enrollment Failed",
+          description: result.message || "Failed to enroll user.",
+          variant: "destructive",
+        });
       } else {
-        toast(result.outcome === "enrolled" ? { title: "Success!", description: `${email.trim()} has been enrolled in the selected course.` } : { title: "Enrollment Pending", description: result.message });
+        toast(
+          result.outcome === "enrolled"
+            ? { title: "Success!", description: `${email.trim()} has been enrolled in the selected course.` }
+            : { title: "Enrollment Pending", description: result.message },
+        );
         setEmail("");
         setCourseId("");
         await queryClient.invalidateQueries({ queryKey: ["/api/admin/learners"] });
       }
     } catch (error) {
-      toast({ title: "Enrollment Failed", description: (error instanceof ApiError && error.serverMessage) || "Failed to enroll user.", variant: "destructive" });
+      toast({
+        title: "Enrollment Failed",
+        description: (error instanceof ApiError && error.serverMessage) || "Failed to enroll user.",
+        variant: "destructive",
+      });
     } finally {
       setBusy(false);
     }
@@ -108,15 +162,36 @@ export default function AdminEnrollmentsPage() {
         <Card className="h-fit p-6">
           <h2 className="text-lg font-semibold">Enroll a learner</h2>
           <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
-            <TextField label="User email" type="email" name="userEmail" value={email} onChange={(e) => setEmail(e.target.value)} hint="Someone without an account is enrolled when they sign up." />
+            <TextField
+              label="User email"
+              type="email"
+              name="userEmail"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              hint="Someone without an account is enrolled when they sign up."
+            />
             <div>
-              <label htmlFor="course" className="mb-1 block text-sm font-medium">Course</label>
-              <select id="course" value={courseId} onChange={(e) => setCourseId(e.target.value)} className="h-11 w-full rounded-lg border border-slate-300 bg-white px-3">
+              <label htmlFor="course" className="mb-1 block text-sm font-medium">
+                Course
+              </label>
+              <select
+                id="course"
+                value={courseId}
+                onChange={(e) => setCourseId(e.target.value)}
+                className="h-11 w-full rounded-lg border border-slate-300 bg-white px-3"
+              >
                 <option value="">Select a course</option>
-                {(courses.data ?? []).map((c) => <option key={c.id} value={c.id}>{c.title}{c.comingSoon ? " (coming soon)" : ""}</option>)}
+                {(courses.data ?? []).map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.title}
+                    {c.comingSoon ? " (coming soon)" : ""}
+                  </option>
+                ))}
               </select>
             </div>
-            <Button type="submit" disabled={busy}>{busy ? "Enrolling..." : "Enroll User"}</Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? "Enrolling..." : "Enroll User"}
+            </Button>
           </form>
         </Card>
         <BulkEnrol />

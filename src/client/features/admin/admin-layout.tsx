@@ -22,7 +22,9 @@ export function ForbiddenPage() {
       <ShieldAlert className="mx-auto text-red-700" size={48} aria-hidden="true" />
       <h1 className="mt-3 text-3xl font-bold">403 Access Denied</h1>
       <p className="mt-3 text-muted">This page is for academy administrators only.</p>
-      <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>Back to Courses</Link>
+      <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>
+        Back to Courses
+      </Link>
     </PageContainer>
   );
 }
@@ -38,7 +40,13 @@ export function AdminLayout({ title, children }: { title: string; children: Reac
       <h1 className="mt-1 font-serif text-3xl font-bold">{title}</h1>
       <nav aria-label="Admin sections" className="mt-5 flex flex-wrap gap-2 border-b border-line pb-3">
         {SECTIONS.map((s) => (
-          <NavLink key={s.to} to={s.to} className={({ isActive }) => `rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`}>
+          <NavLink
+            key={s.to}
+            to={s.to}
+            className={({ isActive }) =>
+              `rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`
+            }
+          >
             {s.label}
           </NavLink>
         ))}
@@ -48,14 +56,30 @@ export function AdminLayout({ title, children }: { title: string; children: Reac
   );
 }
 
-export function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (p: number) => void }) {
+export function Pager({
+  page,
+  pageSize,
+  total,
+  onPage,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (p: number) => void;
+}) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
     <div className="mt-4 flex items-center justify-between text-sm">
-      <span className="text-muted">{total} result{total === 1 ? "" : "s"} · page {page} of {pages}</span>
+      <span className="text-muted">
+        {total} result{total === 1 ? "" : "s"} · page {page} of {pages}
+      </span>
       <div className="flex gap-2">
-        <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous page</Button>
-        <Button size="sm" variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>Next page</Button>
+        <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          Previous page
+        </Button>
+        <Button size="sm" variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+          Next page
+        </Button>
       </div>
     </div>
   );

@@ -1,13 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { formatLongDate, formatPrice } from "#shared/format.ts";
 import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
 import { Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { ApiError } from "#client/lib/api-client.ts";
-import { refundOrder, useAdminOrders } from "./api.ts";
+import { formatLongDate, formatPrice } from "#shared/format.ts";
 import { AdminLayout, Pager, tableClass, tdClass, thClass } from "./admin-layout.tsx";
+import { refundOrder, useAdminOrders } from "./api.ts";
 
 export default function AdminOrdersPage() {
   const [q, setQ] = useState("");
@@ -23,7 +23,11 @@ export default function AdminOrdersPage() {
       toast({ title: "Order Refunded", description: "The learner's enrolment has ended." });
       await queryClient.invalidateQueries({ queryKey: ["/api/admin/orders"] });
     } catch (error) {
-      toast({ title: "Refund Failed", description: (error instanceof ApiError && error.serverMessage) || "Please try again.", variant: "destructive" });
+      toast({
+        title: "Refund Failed",
+        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+        variant: "destructive",
+      });
     } finally {
       setConfirming(null);
     }
@@ -31,29 +35,74 @@ export default function AdminOrdersPage() {
 
   return (
     <AdminLayout title="Orders">
-      <TextField label="Search by e-mail, course, coupon or payment id" type="search" value={q} onChange={(e) => { setQ(e.target.value); setPage(1); }} className="max-w-md" />
+      <TextField
+        label="Search by e-mail, course, coupon or payment id"
+        type="search"
+        value={q}
+        onChange={(e) => {
+          setQ(e.target.value);
+          setPage(1);
+        }}
+        className="max-w-md"
+      />
       <div className="mt-4 overflow-x-auto">
-        {orders.isPending ? <Skeleton className="h-40" /> : (
+        {orders.isPending ? (
+          <Skeleton className="h-40" />
+        ) : (
           <table className={tableClass}>
             <caption className="sr-only">Orders</caption>
-            <thead><tr><th className={thClass}>Date</th><th className={thClass}>Learner</th><th className={thClass}>Course</th><th className={thClass}>Paid</th><th className={thClass}>Coupon</th><th className={thClass}>Status</th><th className={thClass}><span className="sr-only">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th className={thClass}>Date</th>
+                <th className={thClass}>Learner</th>
+                <th className={thClass}>Course</th>
+                <th className={thClass}>Paid</th>
+                <th className={thClass}>Coupon</th>
+                <th className={thClass}>Status</th>
+                <th className={thClass}>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {(orders.data?.items ?? []).map((o) => (
                 <tr key={o.id} data-testid={`order-${o.id}`}>
                   <td className={tdClass}>{formatLongDate(o.createdAt)}</td>
-                  <td className={tdClass}>{o.userName}<span className="block text-xs text-muted">{o.userEmail}</span></td>
-                  <td className={tdClass}>{o.courseId}</td>
-                  <td className={tdClass}>{formatPrice(o.amount)}{o.amount !== o.originalAmount && <span className="block text-xs text-muted">of {formatPrice(o.originalAmount)}</span>}</td>
-                  <td className={tdClass}>{o.couponCode ?? "-"}</td>
-                  <td className={tdClass}>{o.status === "refunded" ? `Refunded ${formatLongDate(o.refundedAt)}` : "Paid"}</td>
                   <td className={tdClass}>
-                    {o.status === "paid" && (o.refundable ? (
-                      confirming === o.id ? (
-                        <span className="flex gap-2"><Button size="sm" variant="danger" onClick={() => void refund(o.id)}>Confirm refund</Button><Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>Cancel</Button></span>
+                    {o.userName}
+                    <span className="block text-xs text-muted">{o.userEmail}</span>
+                  </td>
+                  <td className={tdClass}>{o.courseId}</td>
+                  <td className={tdClass}>
+                    {formatPrice(o.amount)}
+                    {o.amount !== o.originalAmount && (
+                      <span className="block text-xs text-muted">of {formatPrice(o.originalAmount)}</span>
+                    )}
+                  </td>
+                  <td className={tdClass}>{o.couponCode ?? "-"}</td>
+                  <td className={tdClass}>
+                    {o.status === "refunded" ? `Refunded ${formatLongDate(o.refundedAt)}` : "Paid"}
+                  </td>
+                  <td className={tdClass}>
+                    {o.status === "paid" &&
+                      (o.refundable ? (
+                        confirming === o.id ? (
+                          <span className="flex gap-2">
+                            <Button size="sm" variant="danger" onClick={() => void refund(o.id)}>
+                              Confirm refund
+                            </Button>
+                            <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>
+                              Cancel
+                            </Button>
+                          </span>
+                        ) : (
+                          <Button size="sm" variant="secondary" onClick={() => setConfirming(o.id)}>
+                            Refund<span className="sr-only"> order of {o.userEmail}</span>
+                          </Button>
+                        )
                       ) : (
-                        <Button size="sm" variant="secondary" onClick={() => setConfirming(o.id)}>Refund<span className="sr-only"> order of {o.userEmail}</span></Button>
-                      )
-                    ) : <span className="text-xs text-muted">Past the 7-day refund window</span>)}
+                        <span className="text-xs text-muted">Past the 7-day refund window</span>
+                      ))}
                   </td>
                 </tr>
               ))}
@@ -61,7 +110,9 @@ export default function AdminOrdersPage() {
           </table>
         )}
       </div>
-      {orders.data && <Pager page={orders.data.page} pageSize={orders.data.pageSize} total={orders.data.total} onPage={setPage} />}
+      {orders.data && (
+        <Pager page={orders.data.page} pageSize={orders.data.pageSize} total={orders.data.total} onPage={setPage} />
+      )}
     </AdminLayout>
   );
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { CurrentUser, SignUpInput } from "#shared/schemas/auth.ts";
 import { api, getOrNullOn401 } from "#client/lib/api-client.ts";
 import { queryClient } from "#client/lib/query-client.ts";
+import type { CurrentUser, SignUpInput } from "#shared/schemas/auth.ts";
 
 export const getCurrentUser = () => getOrNullOn401<CurrentUser>("/api/auth/user");
 

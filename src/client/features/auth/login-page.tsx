@@ -1,8 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Tabs } from "radix-ui";
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
 import { Button } from "#client/components/ui/button.tsx";
 import { PasswordField, TextField } from "#client/components/ui/form.tsx";
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
@@ -10,13 +9,14 @@ import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
 import { currentUserQueryOptions, requestPasswordReset, signIn, signUp } from "./api.ts";
 
 const providerMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
 
 /** Only same-site paths are followed after sign-in. */
 function safeNext(next: string | null): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : paths.home;
+  return next?.startsWith("/") && !next.startsWith("//") ? next : paths.home;
 }
 
 function SignInForm() {
@@ -38,7 +38,11 @@ function SignInForm() {
       await queryClient.invalidateQueries(currentUserQueryOptions());
       navigate(safeNext(params.get("next")), { replace: true });
     } catch (error) {
-      toast({ title: "Sign In Failed", description: providerMessage(error) ?? "Please check your credentials and try again.", variant: "destructive" });
+      toast({
+        title: "Sign In Failed",
+        description: providerMessage(error) ?? "Please check your credentials and try again.",
+        variant: "destructive",
+      });
       setBusy(false);
     }
   };
@@ -53,16 +57,39 @@ function SignInForm() {
       setResetSent(true);
       toast({ title: "Password Reset Sent", description: "Check your email for password reset instructions." });
     } catch (error) {
-      toast({ title: "Reset Failed", description: providerMessage(error) ?? "Please try again.", variant: "destructive" });
+      toast({
+        title: "Reset Failed",
+        description: providerMessage(error) ?? "Please try again.",
+        variant: "destructive",
+      });
     }
   };
 
   return (
     <form onSubmit={submit} className="space-y-4" noValidate={false}>
-      <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-      <PasswordField label="Password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
       <div className="flex justify-end">
-        <button type="button" onClick={forgot} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+        <button
+          type="button"
+          onClick={forgot}
+          className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline"
+        >
           Forgot your password?
         </button>
       </div>
@@ -71,7 +98,9 @@ function SignInForm() {
           If an account exists for {email}, a reset link is on its way. It works once and expires in one hour.
         </p>
       )}
-      <Button type="submit" className="w-full" disabled={busy}>{busy ? "Signing In..." : "Sign In"}</Button>
+      <Button type="submit" className="w-full" disabled={busy}>
+        {busy ? "Signing In..." : "Sign In"}
+      </Button>
     </form>
   );
 }
@@ -82,20 +111,30 @@ function SignUpForm() {
   const navigate = useNavigate();
   const [form, setForm] = useState({ firstName: "", lastName: "", email: "", password: "" });
   const [busy, setBusy] = useState(false);
-  const set = (field: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [field]: e.target.value }));
+  const set = (field: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setForm((f) => ({ ...f, [field]: e.target.value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     try {
-      await signUp({ ...form, firstName: form.firstName.trim(), lastName: form.lastName.trim(), email: form.email.trim() });
+      await signUp({
+        ...form,
+        firstName: form.firstName.trim(),
+        lastName: form.lastName.trim(),
+        email: form.email.trim(),
+      });
       toast({ title: "Account Created!", description: "Redirecting you to the dashboard..." });
       setTimeout(async () => {
         await queryClient.invalidateQueries(currentUserQueryOptions());
         navigate(paths.home, { replace: true });
       }, 2000);
     } catch (error) {
-      toast({ title: "Sign Up Failed", description: providerMessage(error) ?? "Please try again with a different email.", variant: "destructive" });
+      toast({
+        title: "Sign Up Failed",
+        description: providerMessage(error) ?? "Please try again with a different email.",
+        variant: "destructive",
+      });
       setBusy(false);
     }
   };
@@ -103,10 +142,34 @@ function SignUpForm() {
   return (
     <form onSubmit={submit} className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="First name" name="firstName" autoComplete="given-name" required maxLength={255} value={form.firstName} onChange={set("firstName")} />
-        <TextField label="Last name" name="lastName" autoComplete="family-name" required maxLength={255} value={form.lastName} onChange={set("lastName")} />
+        <TextField
+          label="First name"
+          name="firstName"
+          autoComplete="given-name"
+          required
+          maxLength={255}
+          value={form.firstName}
+          onChange={set("firstName")}
+        />
+        <TextField
+          label="Last name"
+          name="lastName"
+          autoComplete="family-name"
+          required
+          maxLength={255}
+          value={form.lastName}
+          onChange={set("lastName")}
+        />
       </div>
-      <TextField label="Email" type="email" name="email" autoComplete="email" required value={form.email} onChange={set("email")} />
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        value={form.email}
+        onChange={set("email")}
+      />
       <PasswordField
         label="Password"
         name="password"
@@ -117,17 +180,29 @@ function SignUpForm() {
         value={form.password}
         onChange={set("password")}
       />
-      <Button type="submit" className="w-full" disabled={busy}>{busy ? "Creating Account..." : "Create Account"}</Button>
+      <Button type="submit" className="w-full" disabled={busy}>
+        {busy ? "Creating Account..." : "Create Account"}
+      </Button>
       <p className="text-xs text-muted">
-        By creating an account, you agree to our <Link to={paths.terms} className="text-brand-700 underline">Terms of Service</Link> and{" "}
-        <Link to={paths.privacy} className="text-brand-700 underline">Privacy Policy</Link>.
+        By creating an account, you agree to our{" "}
+        <Link to={paths.terms} className="text-brand-700 underline">
+          Terms of Service
+        </Link>{" "}
+        and{" "}
+        <Link to={paths.privacy} className="text-brand-700 underline">
+          Privacy Policy
+        </Link>
+        .
       </p>
     </form>
   );
 }
 
 export default function LoginPage() {
-  useDocumentMeta({ title: "Sign In | Holistic Wellness Academy", description: "Sign in or create your Holistic Wellness Academy account." });
+  useDocumentMeta({
+    title: "Sign In | Holistic Wellness Academy",
+    description: "Sign in or create your Holistic Wellness Academy account.",
+  });
   const [params, setParams] = useSearchParams();
   const tab = params.get("tab") === "signup" ? "signup" : "signin";
   const triggerClass =
@@ -136,20 +211,35 @@ export default function LoginPage() {
     <PageContainer className="grid max-w-5xl gap-8 lg:grid-cols-2 lg:items-start">
       <Card className="p-6 sm:p-8">
         <h1 className="text-2xl font-bold">Welcome to Holistic Wellness Academy</h1>
-        <p className="mt-1 text-sm text-muted">Sign in to continue your certification, or create an account to start.</p>
-        <Tabs.Root value={tab} onValueChange={(v) => setParams(v === "signup" ? { tab: "signup" } : {}, { replace: true })} className="mt-6">
+        <p className="mt-1 text-sm text-muted">
+          Sign in to continue your certification, or create an account to start.
+        </p>
+        <Tabs.Root
+          value={tab}
+          onValueChange={(v) => setParams(v === "signup" ? { tab: "signup" } : {}, { replace: true })}
+          className="mt-6"
+        >
           <Tabs.List aria-label="Sign in or sign up" className="flex gap-1 rounded-lg bg-slate-100 p-1">
-            <Tabs.Trigger value="signin" className={triggerClass}>Sign In</Tabs.Trigger>
-            <Tabs.Trigger value="signup" className={triggerClass}>Sign Up</Tabs.Trigger>
+            <Tabs.Trigger value="signin" className={triggerClass}>
+              Sign In
+            </Tabs.Trigger>
+            <Tabs.Trigger value="signup" className={triggerClass}>
+              Sign Up
+            </Tabs.Trigger>
           </Tabs.List>
-          <Tabs.Content value="signin" className="mt-6"><SignInForm /></Tabs.Content>
-          <Tabs.Content value="signup" className="mt-6"><SignUpForm /></Tabs.Content>
+          <Tabs.Content value="signin" className="mt-6">
+            <SignInForm />
+          </Tabs.Content>
+          <Tabs.Content value="signup" className="mt-6">
+            <SignUpForm />
+          </Tabs.Content>
         </Tabs.Root>
       </Card>
       <aside className="rounded-2xl bg-gradient-to-br from-brand-700 to-brand-900 p-6 text-white sm:p-8">
         <h2 className="text-xl font-bold">Become an eligible practitioner</h2>
         <p className="mt-3 text-brand-50">
-          Complete any certification course and you can register on our companion practitioner app, set your own hours and offer sessions to clients looking for support.
+          Complete any certification course and you can register on our companion practitioner app, set your own hours
+          and offer sessions to clients looking for support.
         </p>
         <ul className="mt-4 list-disc space-y-1 pl-5 text-sm text-brand-50">
           <li>Learn at your own pace, with lifetime access</li>

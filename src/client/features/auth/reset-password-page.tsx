@@ -1,6 +1,5 @@
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { PasswordField } from "#client/components/ui/form.tsx";
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
@@ -8,6 +7,7 @@ import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
 import { resetPassword } from "./api.ts";
 
 export default function ResetPasswordPage() {
@@ -25,8 +25,12 @@ export default function ResetPasswordPage() {
     return (
       <PageContainer className="max-w-lg py-16 text-center">
         <h1 className="text-2xl font-bold">This reset link is not valid</h1>
-        <p className="mt-3 text-muted">Reset links work once and expire after one hour. Ask for a new one from the sign-in page.</p>
-        <Link to={paths.login} className={buttonClasses("primary", "md", "mt-6")}>Back to Sign In</Link>
+        <p className="mt-3 text-muted">
+          Reset links work once and expire after one hour. Ask for a new one from the sign-in page.
+        </p>
+        <Link to={paths.login} className={buttonClasses("primary", "md", "mt-6")}>
+          Back to Sign In
+        </Link>
       </PageContainer>
     );
   }
@@ -43,7 +47,11 @@ export default function ResetPasswordPage() {
       toast({ title: "Password Updated", description: "Sign in with your new password." });
       navigate(paths.login, { replace: true });
     } catch (error) {
-      toast({ title: "Reset Failed", description: (error instanceof ApiError && error.serverMessage) || "Please try again.", variant: "destructive" });
+      toast({
+        title: "Reset Failed",
+        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+        variant: "destructive",
+      });
       setBusy(false);
     }
   };
@@ -54,9 +62,28 @@ export default function ResetPasswordPage() {
         <h1 className="text-2xl font-bold">Choose a new password</h1>
         <p className="mt-1 text-sm text-muted">Setting a new password signs you out everywhere else.</p>
         <form onSubmit={submit} className="mt-6 space-y-4">
-          <PasswordField label="New password" name="newPassword" autoComplete="new-password" required minLength={MIN_PASSWORD_LENGTH} hint="Password must be at least 6 characters long" value={password} onChange={(e) => setPassword(e.target.value)} />
-          <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" required minLength={MIN_PASSWORD_LENGTH} value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-          <Button type="submit" className="w-full" disabled={busy}>{busy ? "Saving..." : "Set New Password"}</Button>
+          <PasswordField
+            label="New password"
+            name="newPassword"
+            autoComplete="new-password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            hint="Password must be at least 6 characters long"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <PasswordField
+            label="Confirm new password"
+            name="confirmPassword"
+            autoComplete="new-password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+          />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? "Saving..." : "Set New Password"}
+          </Button>
         </form>
       </Card>
     </PageContainer>

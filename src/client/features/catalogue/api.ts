@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { CourseCard } from "#shared/schemas/courses.ts";
 import { api } from "#client/lib/api-client.ts";
+import type { CourseCard } from "#shared/schemas/courses.ts";
 
 export const getCourses = () => api.get<CourseCard[]>("/api/courses");
 export const coursesQueryOptions = () => queryOptions({ queryKey: ["/api/courses"], queryFn: getCourses });

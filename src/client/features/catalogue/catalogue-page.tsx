@@ -1,12 +1,12 @@
 import { BookOpen, Clock, Layers, TrendingUp } from "lucide-react";
 import { Link } from "react-router";
-import { formatPrice } from "#shared/format.ts";
-import type { CourseCard } from "#shared/schemas/courses.ts";
 import { ExternalLink } from "#client/components/layout/external-link.tsx";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Badge, Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { formatPrice } from "#shared/format.ts";
+import type { CourseCard } from "#shared/schemas/courses.ts";
 import { useCourses, useEnrollments } from "./api.ts";
 
 function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: boolean }) {
@@ -25,27 +25,50 @@ function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: bo
         <h2 className="mt-3 text-lg font-semibold">{course.title}</h2>
         <p className="mt-2 flex-1 text-sm text-muted">{course.description}</p>
         <dl className="mt-4 grid grid-cols-3 gap-2 text-sm">
-          <div><dt className="sr-only">Price</dt><dd className="text-lg font-bold">{price}</dd></div>
-          <div className="flex items-center gap-1 text-muted"><Clock size={16} aria-hidden="true" /><dt className="sr-only">Duration</dt><dd>{course.duration}</dd></div>
-          <div className="flex items-center gap-1 text-muted"><Layers size={16} aria-hidden="true" /><dt className="sr-only">Modules</dt><dd>{course.moduleCount} modules</dd></div>
+          <div>
+            <dt className="sr-only">Price</dt>
+            <dd className="text-lg font-bold">{price}</dd>
+          </div>
+          <div className="flex items-center gap-1 text-muted">
+            <Clock size={16} aria-hidden="true" />
+            <dt className="sr-only">Duration</dt>
+            <dd>{course.duration}</dd>
+          </div>
+          <div className="flex items-center gap-1 text-muted">
+            <Layers size={16} aria-hidden="true" />
+            <dt className="sr-only">Modules</dt>
+            <dd>{course.moduleCount} modules</dd>
+          </div>
         </dl>
         <div className="mt-5 flex flex-col gap-2">
           {course.comingSoon ? (
             <>
-              <Button disabled variant="secondary">Course Coming Soon</Button>
+              <Button disabled variant="secondary">
+                Course Coming Soon
+              </Button>
               <p className="text-xs text-muted">This course is currently being developed with comprehensive content</p>
             </>
           ) : enrolled ? (
-            <Link to={paths.course(course.id)} className={buttonClasses("primary")}>Continue Course</Link>
+            <Link to={paths.course(course.id)} className={buttonClasses("primary")}>
+              Continue Course
+            </Link>
           ) : course.marketplaceUrl ? (
             <>
-              <ExternalLink href={course.marketplaceUrl} className={buttonClasses("secondary")}>Preview Course Content</ExternalLink>
-              <ExternalLink href={course.marketplaceUrl} className={buttonClasses("primary")}>Buy Now - {price}</ExternalLink>
+              <ExternalLink href={course.marketplaceUrl} className={buttonClasses("secondary")}>
+                Preview Course Content
+              </ExternalLink>
+              <ExternalLink href={course.marketplaceUrl} className={buttonClasses("primary")}>
+                Buy Now - {price}
+              </ExternalLink>
             </>
           ) : (
             <>
-              <Link to={paths.course(course.id)} className={buttonClasses("secondary")}>Preview Course Content</Link>
-              <Link to={paths.checkout(course.id)} className={buttonClasses("primary")}>Buy Now - {price}</Link>
+              <Link to={paths.course(course.id)} className={buttonClasses("secondary")}>
+                Preview Course Content
+              </Link>
+              <Link to={paths.checkout(course.id)} className={buttonClasses("primary")}>
+                Buy Now - {price}
+              </Link>
             </>
           )}
         </div>
@@ -57,7 +80,8 @@ function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: bo
 export default function CataloguePage() {
   useDocumentMeta({
     title: "Holistic Wellness Coach Certification Programs | Holistic Wellness Academy",
-    description: "Wellness coach certification courses online: nutrition coaching, functional nutrition, integrative health and business skills for holistic practitioners.",
+    description:
+      "Wellness coach certification courses online: nutrition coaching, functional nutrition, integrative health and business skills for holistic practitioners.",
   });
   const courses = useCourses();
   const enrollments = useEnrollments();
@@ -70,7 +94,8 @@ export default function CataloguePage() {
       <div className="mt-6 flex flex-col gap-3 rounded-2xl bg-gradient-to-r from-brand-700 to-emerald-600 p-5 text-white sm:flex-row sm:items-center">
         <TrendingUp size={32} aria-hidden="true" className="shrink-0" />
         <p>
-          <strong>Earn about $50-150 per session.</strong> Complete any course, then register on our companion practitioner app: 24/7 flexible hours, 1000+ active clients and 0% platform fees.
+          <strong>Earn about $50-150 per session.</strong> Complete any course, then register on our companion
+          practitioner app: 24/7 flexible hours, 1000+ active clients and 0% platform fees.
         </p>
       </div>
       {courses.isError ? (
@@ -84,7 +109,12 @@ export default function CataloguePage() {
             ? Array.from({ length: 5 }, (_, i) => (
                 <Card key={i} className="overflow-hidden" data-testid="course-skeleton">
                   <Skeleton className="h-28 rounded-none" />
-                  <div className="space-y-3 p-5"><Skeleton className="h-5 w-20" /><Skeleton className="h-6 w-3/4" /><Skeleton className="h-16" /><Skeleton className="h-11" /></div>
+                  <div className="space-y-3 p-5">
+                    <Skeleton className="h-5 w-20" />
+                    <Skeleton className="h-6 w-3/4" />
+                    <Skeleton className="h-16" />
+                    <Skeleton className="h-11" />
+                  </div>
                 </Card>
               ))
             : courses.data.map((c) => <CourseCardView key={c.id} course={c} enrolled={enrolledIds.has(c.id)} />)}

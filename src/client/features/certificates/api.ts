@@ -1,21 +1,25 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { ApiError, api } from "#client/lib/api-client.ts";
 import type { Certificate, Verification } from "#shared/schemas/certificates.ts";
-import { api, ApiError } from "#client/lib/api-client.ts";
 
 const enc = encodeURIComponent;
 
 export const getCertificate = (courseId: string) => api.get<Certificate>(`/api/certificate/${enc(courseId)}`);
-export const certificateQueryOptions = (courseId: string) => queryOptions({ queryKey: ["/api/certificate", courseId], queryFn: () => getCertificate(courseId) });
+export const certificateQueryOptions = (courseId: string) =>
+  queryOptions({ queryKey: ["/api/certificate", courseId], queryFn: () => getCertificate(courseId) });
 export const useCertificate = (courseId: string) => useQuery(certificateQueryOptions(courseId));
 
 export const getCertificates = () => api.get<Certificate[]>("/api/certificates");
-export const useCertificates = () => useQuery({ queryKey: ["/api/certificates"], queryFn: getCertificates, retry: false });
+export const useCertificates = () =>
+  useQuery({ queryKey: ["/api/certificates"], queryFn: getCertificates, retry: false });
 
 export const getVerification = (certificateId: string) => api.get<Verification>(`/api/verify/${enc(certificateId)}`);
-export const useVerification = (certificateId: string) => useQuery({ queryKey: ["/api/verify", certificateId], queryFn: () => getVerification(certificateId) });
+export const useVerification = (certificateId: string) =>
+  useQuery({ queryKey: ["/api/verify", certificateId], queryFn: () => getVerification(certificateId) });
 
 export const issueCertificate = (courseId: string) => api.post<Certificate>("/api/certificate", { courseId });
-export const reissueCertificate = (certificateId: string) => api.post<Certificate>(`/api/certificates/${enc(certificateId)}/reissue`);
+export const reissueCertificate = (certificateId: string) =>
+  api.post<Certificate>(`/api/certificates/${enc(certificateId)}/reissue`);
 
 /** Fetches the PDF and saves it as a file. */
 export async function downloadCertificatePdf(certificateId: string) {
@@ -35,7 +39,9 @@ export async function downloadCertificatePdf(certificateId: string) {
 }
 
 /** Web Share where the browser has it; otherwise the verification link goes to the clipboard. */
-export async function shareCertificate(certificate: Pick<Certificate, "verifyUrl" | "courseTitle">): Promise<"shared" | "copied"> {
+export async function shareCertificate(
+  certificate: Pick<Certificate, "verifyUrl" | "courseTitle">,
+): Promise<"shared" | "copied"> {
   if (typeof navigator.share === "function") {
     await navigator.share({ title: `Certificate: ${certificate.courseTitle}`, url: certificate.verifyUrl });
     return "shared";

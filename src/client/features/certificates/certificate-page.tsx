@@ -19,7 +19,11 @@ export default function CertificatePage() {
   const actions = useCertificateActions();
   const toast = useToast();
   const queryClient = useQueryClient();
-  useDocumentMeta({ title: cert ? `Certificate: ${cert.courseTitle} | Holistic Wellness Academy` : "Certificate | Holistic Wellness Academy" });
+  useDocumentMeta({
+    title: cert
+      ? `Certificate: ${cert.courseTitle} | Holistic Wellness Academy`
+      : "Certificate | Holistic Wellness Academy",
+  });
   const reissue = useMutation({
     mutationFn: () => reissueCertificate(cert!.certificateId),
     onSuccess: async () => {
@@ -28,45 +32,88 @@ export default function CertificatePage() {
     },
   });
 
-  if (isPending) return <PageContainer className="max-w-4xl" aria-busy="true"><Skeleton className="h-96" /></PageContainer>;
+  if (isPending)
+    return (
+      <PageContainer className="max-w-4xl" aria-busy="true">
+        <Skeleton className="h-96" />
+      </PageContainer>
+    );
   if (isError || !cert) {
     return (
       <PageContainer className="max-w-2xl py-16 text-center">
         <h1 className="text-3xl font-bold">Certificate Not Found</h1>
         <p className="mt-3 text-muted">This certificate could not be found. Make sure you have completed the course.</p>
-        <Link to={paths.course(courseId)} className={buttonClasses("primary", "md", "mt-6")}>Back to Course</Link>
+        <Link to={paths.course(courseId)} className={buttonClasses("primary", "md", "mt-6")}>
+          Back to Course
+        </Link>
       </PageContainer>
     );
   }
 
   return (
     <PageContainer className="max-w-4xl">
-      <Link to={paths.course(courseId)} className="text-sm text-muted hover:underline">← Back to Course</Link>
+      <Link to={paths.course(courseId)} className="text-sm text-muted hover:underline">
+        ← Back to Course
+      </Link>
       <div className="mt-4">
-        <CertificateDocument holderName={`${cert.firstName} ${cert.lastName}`} courseTitle={cert.courseTitle} completedAt={cert.completedAt} expiresAt={cert.expiresAt} certificateId={cert.certificateId} status={cert.status} />
+        <CertificateDocument
+          holderName={`${cert.firstName} ${cert.lastName}`}
+          courseTitle={cert.courseTitle}
+          completedAt={cert.completedAt}
+          expiresAt={cert.expiresAt}
+          certificateId={cert.certificateId}
+          status={cert.status}
+        />
       </div>
       <div className="mt-6 flex flex-wrap gap-3">
-        <Button onClick={() => void actions.download(cert)}><Download size={18} aria-hidden="true" />Download PDF</Button>
-        <Button variant="secondary" onClick={() => void actions.share(cert)}><Share2 size={18} aria-hidden="true" />Share Certificate</Button>
-        <ExternalLink href={linkedInUrl(cert)} className={buttonClasses("secondary")}><BadgeCheck size={18} aria-hidden="true" />Add to LinkedIn</ExternalLink>
-        <Link to={paths.verify(cert.certificateId)} className={buttonClasses("ghost")}>Open verification page</Link>
+        <Button onClick={() => void actions.download(cert)}>
+          <Download size={18} aria-hidden="true" />
+          Download PDF
+        </Button>
+        <Button variant="secondary" onClick={() => void actions.share(cert)}>
+          <Share2 size={18} aria-hidden="true" />
+          Share Certificate
+        </Button>
+        <ExternalLink href={linkedInUrl(cert)} className={buttonClasses("secondary")}>
+          <BadgeCheck size={18} aria-hidden="true" />
+          Add to LinkedIn
+        </ExternalLink>
+        <Link to={paths.verify(cert.certificateId)} className={buttonClasses("ghost")}>
+          Open verification page
+        </Link>
       </div>
       {cert.nameDiffersFromProfile && (
         <Card className="mt-6 flex flex-col gap-3 border-blue-200 bg-blue-50 p-5 sm:flex-row sm:items-center sm:justify-between">
-          <p className="text-sm text-blue-950">Your profile name has changed since this certificate was issued. It keeps its ID if you reissue it with your current name.</p>
-          <Button variant="secondary" onClick={() => reissue.mutate()} disabled={reissue.isPending}>Reissue with my current name</Button>
+          <p className="text-sm text-blue-950">
+            Your profile name has changed since this certificate was issued. It keeps its ID if you reissue it with your
+            current name.
+          </p>
+          <Button variant="secondary" onClick={() => reissue.mutate()} disabled={reissue.isPending}>
+            Reissue with my current name
+          </Button>
         </Card>
       )}
-      <section aria-labelledby="promo-heading" className="mt-10 rounded-2xl bg-gradient-to-br from-brand-700 to-brand-900 p-6 text-white sm:p-8">
-        <h2 id="promo-heading" className="text-2xl font-bold">Start practising on our companion app</h2>
+      <section
+        aria-labelledby="promo-heading"
+        className="mt-10 rounded-2xl bg-gradient-to-br from-brand-700 to-brand-900 p-6 text-white sm:p-8"
+      >
+        <h2 id="promo-heading" className="text-2xl font-bold">
+          Start practising on our companion app
+        </h2>
         <ul className="mt-4 grid gap-2 sm:grid-cols-2">
           <li>Earn $50-150 per session</li>
           <li>24/7 flexible schedule</li>
           <li>1000+ active clients</li>
           <li>0% platform fees</li>
         </ul>
-        <p className="mt-4 text-sm text-brand-100">Registration opens after course completion verification. Earnings vary and are not promised.</p>
-        {practitionerAppUrl && <ExternalLink href={practitionerAppUrl} className={buttonClasses("light", "md", "mt-5")}>Register as Practitioner</ExternalLink>}
+        <p className="mt-4 text-sm text-brand-100">
+          Registration opens after course completion verification. Earnings vary and are not promised.
+        </p>
+        {practitionerAppUrl && (
+          <ExternalLink href={practitionerAppUrl} className={buttonClasses("light", "md", "mt-5")}>
+            Register as Practitioner
+          </ExternalLink>
+        )}
       </section>
     </PageContainer>
   );

@@ -1,22 +1,31 @@
 import { Award, CalendarDays, Download } from "lucide-react";
 import { Link } from "react-router";
-import { formatLongDate } from "#shared/format.ts";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, Skeleton, StatCard } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useEnrollments } from "#client/features/catalogue/api.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { formatLongDate } from "#shared/format.ts";
 import { useCertificates } from "./api.ts";
 import { StatusBadge } from "./certificate-card.tsx";
 import { useCertificateActions } from "./use-certificate-actions.ts";
-
 
 export default function CertificatesPage() {
   useDocumentMeta({ title: "My Certificates | Holistic Wellness Academy" });
   const certificates = useCertificates();
   const enrollments = useEnrollments();
   const actions = useCertificateActions();
-  if (certificates.isPending) return <PageContainer aria-busy="true"><Skeleton className="h-9 w-56" /><div className="mt-6 grid gap-4 sm:grid-cols-3">{[0, 1, 2].map((i) => <Skeleton key={i} className="h-24" />)}</div></PageContainer>;
+  if (certificates.isPending)
+    return (
+      <PageContainer aria-busy="true">
+        <Skeleton className="h-9 w-56" />
+        <div className="mt-6 grid gap-4 sm:grid-cols-3">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="h-24" />
+          ))}
+        </div>
+      </PageContainer>
+    );
   const list = certificates.data ?? [];
   const latest = list[0];
   return (
@@ -24,21 +33,35 @@ export default function CertificatesPage() {
       <h1 className="font-serif text-3xl font-bold">My Certificates</h1>
       <div className="mt-6 grid gap-4 sm:grid-cols-3">
         <StatCard label="Certificates Earned" value={String(list.length)} icon={<Award aria-hidden="true" />} />
-        <StatCard label="Latest Certificate" value={latest ? formatLongDate(latest.completedAt) : "None yet"} icon={<CalendarDays aria-hidden="true" />} />
-        <StatCard label="Ready to Download" value={String(list.filter((c) => c.status === "valid").length)} icon={<Download aria-hidden="true" />} />
+        <StatCard
+          label="Latest Certificate"
+          value={latest ? formatLongDate(latest.completedAt) : "None yet"}
+          icon={<CalendarDays aria-hidden="true" />}
+        />
+        <StatCard
+          label="Ready to Download"
+          value={String(list.filter((c) => c.status === "valid").length)}
+          icon={<Download aria-hidden="true" />}
+        />
       </div>
       {list.length === 0 ? (
         (enrollments.data ?? []).length === 0 ? (
           <Card className="mt-8 p-10 text-center">
             <h2 className="text-xl font-semibold">No certificates yet</h2>
             <p className="mt-2 text-muted">Enrol in a course and complete it to earn your first certificate.</p>
-            <Link to={paths.home} className={buttonClasses("primary", "md", "mt-5")}>Browse Courses</Link>
+            <Link to={paths.home} className={buttonClasses("primary", "md", "mt-5")}>
+              Browse Courses
+            </Link>
           </Card>
         ) : (
           <Card className="mt-8 p-10 text-center">
             <h2 className="text-xl font-semibold">No certificates earned yet</h2>
-            <p className="mt-2 text-muted">Finish every module of a course and pass its quizzes to earn your certificate.</p>
-            <Link to={paths.myLearning} className={buttonClasses("primary", "md", "mt-5")}>Continue Learning</Link>
+            <p className="mt-2 text-muted">
+              Finish every module of a course and pass its quizzes to earn your certificate.
+            </p>
+            <Link to={paths.myLearning} className={buttonClasses("primary", "md", "mt-5")}>
+              Continue Learning
+            </Link>
           </Card>
         )
       ) : (
@@ -50,15 +73,27 @@ export default function CertificatesPage() {
                 <StatusBadge status={c.status} />
               </div>
               <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
-                <dt className="text-muted">Certificate ID</dt><dd className="font-mono break-all">{c.certificateId}</dd>
-                <dt className="text-muted">Issued to</dt><dd>{c.firstName} {c.lastName}</dd>
-                <dt className="text-muted">Completed</dt><dd>{formatLongDate(c.completedAt)}</dd>
-                <dt className="text-muted">Valid until</dt><dd>{formatLongDate(c.expiresAt)}</dd>
+                <dt className="text-muted">Certificate ID</dt>
+                <dd className="font-mono break-all">{c.certificateId}</dd>
+                <dt className="text-muted">Issued to</dt>
+                <dd>
+                  {c.firstName} {c.lastName}
+                </dd>
+                <dt className="text-muted">Completed</dt>
+                <dd>{formatLongDate(c.completedAt)}</dd>
+                <dt className="text-muted">Valid until</dt>
+                <dd>{formatLongDate(c.expiresAt)}</dd>
               </dl>
               <div className="mt-4 flex flex-wrap gap-2">
-                <Link to={paths.courseCertificate(c.courseId)} className={buttonClasses("primary", "sm")}>View<span className="sr-only"> certificate: {c.courseTitle}</span></Link>
-                <Button size="sm" variant="secondary" onClick={() => void actions.download(c)}>Download<span className="sr-only"> certificate: {c.courseTitle}</span></Button>
-                <Button size="sm" variant="secondary" onClick={() => void actions.share(c)}>Share Certificate<span className="sr-only">: {c.courseTitle}</span></Button>
+                <Link to={paths.courseCertificate(c.courseId)} className={buttonClasses("primary", "sm")}>
+                  View<span className="sr-only"> certificate: {c.courseTitle}</span>
+                </Link>
+                <Button size="sm" variant="secondary" onClick={() => void actions.download(c)}>
+                  Download<span className="sr-only"> certificate: {c.courseTitle}</span>
+                </Button>
+                <Button size="sm" variant="secondary" onClick={() => void actions.share(c)}>
+                  Share Certificate<span className="sr-only">: {c.courseTitle}</span>
+                </Button>
               </div>
             </Card>
           ))}

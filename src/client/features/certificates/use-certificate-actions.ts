@@ -11,7 +11,11 @@ export function useCertificateActions() {
         await downloadCertificatePdf(c.certificateId);
         toast({ title: "Download Started", description: `certificate-${c.certificateId}.pdf` });
       } catch (error) {
-        toast({ title: "Download Failed", description: (error instanceof ApiError && error.serverMessage) || "Please try again.", variant: "destructive" });
+        toast({
+          title: "Download Failed",
+          description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+          variant: "destructive",
+        });
       }
     },
     share: async (c: Certificate) => {

@@ -1,43 +1,78 @@
 import { ShieldCheck, ShieldX } from "lucide-react";
 import { Link, useParams } from "react-router";
-import { formatLongDate } from "#shared/format.ts";
 import { buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { formatLongDate } from "#shared/format.ts";
 import { useVerification } from "./api.ts";
 import { CertificateDocument } from "./certificate-card.tsx";
 
 export default function VerifyPage() {
   const { certificateId = "" } = useParams();
   const { data, isPending, isError } = useVerification(certificateId);
-  useDocumentMeta({ title: "Certificate verification | Holistic Wellness Academy", description: "Check that a Holistic Wellness Academy certificate is genuine and valid." });
-  if (isPending) return <PageContainer className="max-w-4xl" aria-busy="true"><Skeleton className="h-24" /><Skeleton className="mt-6 h-80" /></PageContainer>;
+  useDocumentMeta({
+    title: "Certificate verification | Holistic Wellness Academy",
+    description: "Check that a Holistic Wellness Academy certificate is genuine and valid.",
+  });
+  if (isPending)
+    return (
+      <PageContainer className="max-w-4xl" aria-busy="true">
+        <Skeleton className="h-24" />
+        <Skeleton className="mt-6 h-80" />
+      </PageContainer>
+    );
   if (isError || !data) {
     return (
       <PageContainer className="max-w-2xl py-16 text-center">
         <ShieldX className="mx-auto text-red-700" size={48} aria-hidden="true" />
         <h1 className="mt-3 text-3xl font-bold">Certificate Not Found</h1>
-        <p className="mt-3 text-muted">No Holistic Wellness Academy certificate has the ID {certificateId}. Check the ID and try again.</p>
-        <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>Back to Home</Link>
+        <p className="mt-3 text-muted">
+          No Holistic Wellness Academy certificate has the ID {certificateId}. Check the ID and try again.
+        </p>
+        <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>
+          Back to Home
+        </Link>
       </PageContainer>
     );
   }
   const valid = data.status === "valid";
-  const statusText = { valid: "Valid certificate", expired: "This certificate has expired", revoked: "This certificate has been revoked" }[data.status];
+  const statusText = {
+    valid: "Valid certificate",
+    expired: "This certificate has expired",
+    revoked: "This certificate has been revoked",
+  }[data.status];
   return (
     <PageContainer className="max-w-4xl">
-      <Card className={`flex items-start gap-4 p-5 ${valid ? "border-green-300 bg-green-50" : "border-red-300 bg-red-50"}`} role="status" data-testid="verification-status">
-        {valid ? <ShieldCheck className="shrink-0 text-green-700" size={32} aria-hidden="true" /> : <ShieldX className="shrink-0 text-red-700" size={32} aria-hidden="true" />}
+      <Card
+        className={`flex items-start gap-4 p-5 ${valid ? "border-green-300 bg-green-50" : "border-red-300 bg-red-50"}`}
+        role="status"
+        data-testid="verification-status"
+      >
+        {valid ? (
+          <ShieldCheck className="shrink-0 text-green-700" size={32} aria-hidden="true" />
+        ) : (
+          <ShieldX className="shrink-0 text-red-700" size={32} aria-hidden="true" />
+        )}
         <div>
           <p className={`text-lg font-bold ${valid ? "text-green-900" : "text-red-900"}`}>{statusText}</p>
           <p className="text-sm text-slate-700">
-            Issued by {data.issuer} to <span className="font-semibold">{data.holderName}</span> for {data.courseTitle}, completed {formatLongDate(data.completedAt)}, {valid ? "valid until" : data.status === "expired" ? "expired on" : "originally valid until"} {formatLongDate(data.expiresAt)}.
+            Issued by {data.issuer} to <span className="font-semibold">{data.holderName}</span> for {data.courseTitle},
+            completed {formatLongDate(data.completedAt)},{" "}
+            {valid ? "valid until" : data.status === "expired" ? "expired on" : "originally valid until"}{" "}
+            {formatLongDate(data.expiresAt)}.
           </p>
         </div>
       </Card>
       <div className="mt-6">
-        <CertificateDocument holderName={data.holderName} courseTitle={data.courseTitle} completedAt={data.completedAt} expiresAt={data.expiresAt} certificateId={data.certificateId} status={data.status} />
+        <CertificateDocument
+          holderName={data.holderName}
+          courseTitle={data.courseTitle}
+          completedAt={data.completedAt}
+          expiresAt={data.expiresAt}
+          certificateId={data.certificateId}
+          status={data.status}
+        />
       </div>
     </PageContainer>
   );

@@ -2,8 +2,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Gift } from "lucide-react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
-import { formatPrice } from "#shared/format.ts";
-import type { CouponSummary, PaymentIntentResponse } from "#shared/schemas/checkout.ts";
 import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
 import { Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
@@ -12,14 +10,28 @@ import { paths } from "#client/config/paths.ts";
 import { useCourse } from "#client/features/courses/api.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { confirmEnrollment, confirmSandboxPayment, createPaymentIntent, describeCoupon, usePaymentsConfig, validateCoupon, type SandboxCardInput } from "./api.ts";
+import { formatPrice } from "#shared/format.ts";
+import type { CouponSummary, PaymentIntentResponse } from "#shared/schemas/checkout.ts";
+import {
+  confirmEnrollment,
+  confirmSandboxPayment,
+  createPaymentIntent,
+  describeCoupon,
+  type SandboxCardInput,
+  usePaymentsConfig,
+  validateCoupon,
+} from "./api.ts";
 import { SandboxCardForm, TestPaymentsBanner } from "./card-form.tsx";
 
 const StripePayment = lazy(() => import("./stripe-payment.tsx"));
 const serverMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
 const REDIRECT_AFTER_PAYMENT_MS = 1000;
 
-type CouponState = { status: "idle" } | { status: "checking" } | { status: "valid"; coupon: CouponSummary } | { status: "invalid"; message: string };
+type CouponState =
+  | { status: "idle" }
+  | { status: "checking" }
+  | { status: "valid"; coupon: CouponSummary }
+  | { status: "invalid"; message: string };
 
 export default function CheckoutPage() {
   const { courseId = "" } = useParams();
@@ -45,12 +57,20 @@ export default function CheckoutPage() {
         return next;
       } catch (error) {
         if (error instanceof ApiError && error.status === 409) {
-          toast({ title: "Already Enrolled", description: serverMessage(error) ?? "You are already enrolled in this course", variant: "destructive" });
+          toast({
+            title: "Already Enrolled",
+            description: serverMessage(error) ?? "You are already enrolled in this course",
+            variant: "destructive",
+          });
           navigate(paths.course(courseId), { replace: true });
           return null;
         }
         setIntentError(true);
-        toast({ title: "Error", description: "Failed to create payment intent. Please try again.", variant: "destructive" });
+        toast({
+          title: "Error",
+          description: "Failed to create payment intent. Please try again.",
+          variant: "destructive",
+        });
         return null;
       }
     },
@@ -107,12 +127,20 @@ export default function CheckoutPage() {
         const confirmed = await confirmEnrollment({ paymentIntentId });
         await succeed(confirmed.message);
       } catch {
-        toast({ title: "Payment Successful", description: "There was an issue confirming your enrollment. Please contact support.", variant: "destructive" });
+        toast({
+          title: "Payment Successful",
+          description: "There was an issue confirming your enrollment. Please contact support.",
+          variant: "destructive",
+        });
       }
       return;
     }
     if (result.status === "requires_payment_method") {
-      toast({ title: "Payment Failed", description: result.error ?? "The payment method was declined. Please try a different payment method.", variant: "destructive" });
+      toast({
+        title: "Payment Failed",
+        description: result.error ?? "The payment method was declined. Please try a different payment method.",
+        variant: "destructive",
+      });
       return;
     }
     if (result.status === "processing") {
@@ -128,10 +156,18 @@ export default function CheckoutPage() {
           if (!(error instanceof ApiError && error.status === 402)) break;
         }
       }
-      toast({ title: "Payment Issue", description: "Payment status: processing. Please try again or contact support.", variant: "destructive" });
+      toast({
+        title: "Payment Issue",
+        description: "Payment status: processing. Please try again or contact support.",
+        variant: "destructive",
+      });
       return;
     }
-    toast({ title: "Payment Issue", description: `Payment status: ${result.status}. Please try again or contact support.`, variant: "destructive" });
+    toast({
+      title: "Payment Issue",
+      description: `Payment status: ${result.status}. Please try again or contact support.`,
+      variant: "destructive",
+    });
   };
 
   const paySandbox = async (card: SandboxCardInput) => {
@@ -141,7 +177,11 @@ export default function CheckoutPage() {
       const result = await confirmSandboxPayment(intent.paymentIntentId, intent.clientSecret, card);
       await handleStatus(intent.paymentIntentId, result);
     } catch (error) {
-      toast({ title: "Payment Failed", description: serverMessage(error) ?? "Please try again.", variant: "destructive" });
+      toast({
+        title: "Payment Failed",
+        description: serverMessage(error) ?? "Please try again.",
+        variant: "destructive",
+      });
     } finally {
       setBusy(false);
     }
@@ -150,16 +190,32 @@ export default function CheckoutPage() {
   const claimFree = async () => {
     setBusy(true);
     try {
-      const confirmed = await confirmEnrollment({ paymentIntentId: "free-coupon", courseId, couponCode: intent?.coupon?.code });
+      const confirmed = await confirmEnrollment({
+        paymentIntentId: "free-coupon",
+        courseId,
+        couponCode: intent?.coupon?.code,
+      });
       await succeed(confirmed.message);
     } catch {
-      toast({ title: "Error", description: "There was an issue confirming your enrollment. Please try again.", variant: "destructive" });
+      toast({
+        title: "Error",
+        description: "There was an issue confirming your enrollment. Please try again.",
+        variant: "destructive",
+      });
       setBusy(false);
     }
   };
 
   if (course.isPending || !course.data) {
-    return <PageContainer className="max-w-5xl" aria-busy="true"><Skeleton className="h-8 w-40" /><div className="mt-6 grid gap-6 lg:grid-cols-2"><Skeleton className="h-72" /><Skeleton className="h-72" /></div></PageContainer>;
+    return (
+      <PageContainer className="max-w-5xl" aria-busy="true">
+        <Skeleton className="h-8 w-40" />
+        <div className="mt-6 grid gap-6 lg:grid-cols-2">
+          <Skeleton className="h-72" />
+          <Skeleton className="h-72" />
+        </div>
+      </PageContainer>
+    );
   }
   const c = course.data;
   const total = intent?.amount ?? c.price;
@@ -167,14 +223,27 @@ export default function CheckoutPage() {
 
   return (
     <PageContainer className="max-w-5xl">
-      <Link to={paths.home} className="inline-flex items-center gap-1 text-sm text-muted hover:underline"><ArrowLeft size={16} aria-hidden="true" />Back to Courses</Link>
+      <Link to={paths.home} className="inline-flex items-center gap-1 text-sm text-muted hover:underline">
+        <ArrowLeft size={16} aria-hidden="true" />
+        Back to Courses
+      </Link>
       <h1 className="mt-3 font-serif text-3xl font-bold">Checkout</h1>
-      {payments.data?.testPaymentsBanner && <div className="mt-4"><TestPaymentsBanner /></div>}
+      {payments.data?.testPaymentsBanner && (
+        <div className="mt-4">
+          <TestPaymentsBanner />
+        </div>
+      )}
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <Card className="h-fit p-6">
           <h2 className="text-lg font-semibold">Order summary</h2>
           <div className="mt-4 flex items-start justify-between gap-4">
-            <div><p className="font-medium">{c.title}</p><div className="mt-1"><LevelBadge level={c.level} /></div><p className="mt-1 text-sm text-muted">{c.duration} · lifetime access · certificate on completion</p></div>
+            <div>
+              <p className="font-medium">{c.title}</p>
+              <div className="mt-1">
+                <LevelBadge level={c.level} />
+              </div>
+              <p className="mt-1 text-sm text-muted">{c.duration} · lifetime access · certificate on completion</p>
+            </div>
             <p className="font-semibold">{formatPrice(c.price)}</p>
           </div>
           <div className="mt-6">
@@ -185,28 +254,67 @@ export default function CheckoutPage() {
               value={code}
               onChange={(e) => void onCouponChange(e.target.value)}
               aria-invalid={coupon.status === "invalid"}
-              hint={coupon.status === "valid" ? describeCoupon(coupon.coupon) : coupon.status === "invalid" ? coupon.message : coupon.status === "checking" ? "Checking..." : "One coupon per order."}
+              hint={
+                coupon.status === "valid"
+                  ? describeCoupon(coupon.coupon)
+                  : coupon.status === "invalid"
+                    ? coupon.message
+                    : coupon.status === "checking"
+                      ? "Checking..."
+                      : "One coupon per order."
+              }
             />
-            <Button variant="secondary" size="sm" className="mt-2" disabled={coupon.status !== "valid"} onClick={() => coupon.status === "valid" && void applyCoupon(coupon.coupon)}>Apply coupon</Button>
+            <Button
+              variant="secondary"
+              size="sm"
+              className="mt-2"
+              disabled={coupon.status !== "valid"}
+              onClick={() => coupon.status === "valid" && void applyCoupon(coupon.coupon)}
+            >
+              Apply coupon
+            </Button>
           </div>
           <dl className="mt-6 space-y-2 border-t border-line pt-4 text-sm">
-            <div className="flex justify-between"><dt>Subtotal</dt><dd>{formatPrice(intent?.originalAmount ?? c.price)}</dd></div>
-            {discount > 0 && <div className="flex justify-between text-green-800"><dt>Discount ({intent?.coupon ? describeCoupon(intent.coupon) : ""})</dt><dd>-{formatPrice(discount)}</dd></div>}
-            <div className="flex justify-between text-base font-bold"><dt>Total</dt><dd data-testid="order-total">{formatPrice(total)}</dd></div>
+            <div className="flex justify-between">
+              <dt>Subtotal</dt>
+              <dd>{formatPrice(intent?.originalAmount ?? c.price)}</dd>
+            </div>
+            {discount > 0 && (
+              <div className="flex justify-between text-green-800">
+                <dt>Discount ({intent?.coupon ? describeCoupon(intent.coupon) : ""})</dt>
+                <dd>-{formatPrice(discount)}</dd>
+              </div>
+            )}
+            <div className="flex justify-between text-base font-bold">
+              <dt>Total</dt>
+              <dd data-testid="order-total">{formatPrice(total)}</dd>
+            </div>
           </dl>
         </Card>
         <Card className="h-fit p-6">
           <h2 className="text-lg font-semibold">{intent?.isFree ? "Claim your course" : "Payment"}</h2>
           <div className="mt-4">
             {intentError ? (
-              <div className="space-y-3"><p className="text-sm text-danger">Failed to create payment intent. Please try again.</p><Button onClick={() => { setIntentError(false); void loadIntent(intent?.coupon?.code); }}>Try again</Button></div>
+              <div className="space-y-3">
+                <p className="text-sm text-danger">Failed to create payment intent. Please try again.</p>
+                <Button
+                  onClick={() => {
+                    setIntentError(false);
+                    void loadIntent(intent?.coupon?.code);
+                  }}
+                >
+                  Try again
+                </Button>
+              </div>
             ) : !intent ? (
               <Skeleton className="h-48" />
             ) : intent.isFree ? (
               <div className="space-y-4 text-center">
                 <Gift className="mx-auto text-brand-700" size={40} aria-hidden="true" />
                 <p>Your coupon covers the full price of this course.</p>
-                <Button size="lg" className="w-full" onClick={() => void claimFree()} disabled={busy}>{busy ? "Claiming..." : "Claim Free Course"}</Button>
+                <Button size="lg" className="w-full" onClick={() => void claimFree()} disabled={busy}>
+                  {busy ? "Claiming..." : "Claim Free Course"}
+                </Button>
               </div>
             ) : intent.provider === "stripe" && intent.publishableKey && intent.clientSecret ? (
               <Suspense fallback={<Skeleton className="h-48" />}>
@@ -219,7 +327,11 @@ export default function CheckoutPage() {
                 />
               </Suspense>
             ) : (
-              <SandboxCardForm submitLabel={`Pay ${formatPrice(total)}`} busy={busy} onSubmit={(card) => void paySandbox(card)} />
+              <SandboxCardForm
+                submitLabel={`Pay ${formatPrice(total)}`}
+                busy={busy}
+                onSubmit={(card) => void paySandbox(card)}
+              />
             )}
           </div>
         </Card>

@@ -1,23 +1,46 @@
 import { ArrowLeft } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import type { CourseDetail } from "#shared/schemas/courses.ts";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCourse } from "#client/features/courses/api.ts";
+import type { CourseDetail } from "#shared/schemas/courses.ts";
 import { usePaymentsConfig } from "./api.ts";
 import { TestPaymentsBanner } from "./card-form.tsx";
 
 /** The frame of the hosted-checkout pages: back link, test-payments banner, and the course loaded. */
-export function CheckoutShell({ courseId, className = "", children }: { courseId: string; className?: string; children: (course: CourseDetail) => ReactNode }) {
+export function CheckoutShell({
+  courseId,
+  className = "",
+  children,
+}: {
+  courseId: string;
+  className?: string;
+  children: (course: CourseDetail) => ReactNode;
+}) {
   const course = useCourse(courseId);
   const payments = usePaymentsConfig();
   return (
     <PageContainer className="max-w-xl">
-      <Link to={paths.home} className="inline-flex items-center gap-1 text-sm text-muted hover:underline"><ArrowLeft size={16} aria-hidden="true" />Back to Courses</Link>
-      {payments.data?.testPaymentsBanner && <div className="mt-4"><TestPaymentsBanner /></div>}
+      <Link to={paths.home} className="inline-flex items-center gap-1 text-sm text-muted hover:underline">
+        <ArrowLeft size={16} aria-hidden="true" />
+        Back to Courses
+      </Link>
+      {payments.data?.testPaymentsBanner && (
+        <div className="mt-4">
+          <TestPaymentsBanner />
+        </div>
+      )}
       <Card className={`mt-4 p-6 ${className}`}>
-        {course.isPending ? <Skeleton className="h-40" /> : course.isError ? <p role="alert" className="text-danger">Failed to load course details</p> : children(course.data)}
+        {course.isPending ? (
+          <Skeleton className="h-40" />
+        ) : course.isError ? (
+          <p role="alert" className="text-danger">
+            Failed to load course details
+          </p>
+        ) : (
+          children(course.data)
+        )}
       </Card>
     </PageContainer>
   );

@@ -6,8 +6,8 @@ import { Card, PageContainer, Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCurrentUser } from "#client/features/auth/api.ts";
 import { useSiteConfig } from "#client/features/site/api.ts";
-import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { api } from "#client/lib/api-client.ts";
+import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { autoEnrollAll } from "./api.ts";
 
 /** /checkout/success: asks the server to check this learner's checkouts with the provider; it enrols only paid ones. */
@@ -48,8 +48,12 @@ export default function CheckoutSuccessPage() {
             <li>Earn your certificate when every module is complete</li>
           </ul>
           <div className="mt-6 flex flex-wrap justify-center gap-3">
-            <Link to={paths.myLearning} className={buttonClasses("primary")}>Start Learning Now</Link>
-            <Link to={paths.home} className={buttonClasses("secondary")}>Return to Dashboard</Link>
+            <Link to={paths.myLearning} className={buttonClasses("primary")}>
+              Start Learning Now
+            </Link>
+            <Link to={paths.home} className={buttonClasses("secondary")}>
+              Return to Dashboard
+            </Link>
           </div>
         </Card>
       ) : (
@@ -58,9 +62,14 @@ export default function CheckoutSuccessPage() {
           <h1 className="mt-3 text-3xl font-bold">Payment Issue</h1>
           <p className="mt-2 text-muted">
             If your payment was successful, your access will appear shortly. If it does not, please contact support at{" "}
-            <a className="text-brand-700 underline" href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+            <a className="text-brand-700 underline" href={`mailto:${supportEmail}`}>
+              {supportEmail}
+            </a>
+            .
           </p>
-          <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>Return to Dashboard</Link>
+          <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>
+            Return to Dashboard
+          </Link>
         </Card>
       )}
     </PageContainer>

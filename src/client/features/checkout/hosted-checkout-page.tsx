@@ -1,8 +1,8 @@
 import { ExternalLink as ExternalIcon } from "lucide-react";
 import { useParams } from "react-router";
-import { formatPrice } from "#shared/format.ts";
 import { Button } from "#client/components/ui/button.tsx";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { formatPrice } from "#shared/format.ts";
 import { CheckoutShell } from "./checkout-shell.tsx";
 import { useHostedCheckout } from "./use-hosted-checkout.ts";
 
@@ -20,7 +20,10 @@ export default function HostedCheckoutPage() {
           <Button size="lg" className="mt-6 w-full" onClick={() => void start()} disabled={busy}>
             {busy ? "Redirecting..." : `Buy Now - ${formatPrice(course.price)}`}
           </Button>
-          <p className="mt-3 flex items-center justify-center gap-1 text-sm text-muted"><ExternalIcon size={14} aria-hidden="true" />You will be redirected to a secure hosted checkout page to complete your purchase.</p>
+          <p className="mt-3 flex items-center justify-center gap-1 text-sm text-muted">
+            <ExternalIcon size={14} aria-hidden="true" />
+            You will be redirected to a secure hosted checkout page to complete your purchase.
+          </p>
         </>
       )}
     </CheckoutShell>

@@ -2,18 +2,22 @@ import { useQuery } from "@tanstack/react-query";
 import { Lock } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
-import { formatPrice } from "#shared/format.ts";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { formatPrice } from "#shared/format.ts";
 import { getSandboxSession, paySandboxSession, type SandboxCardInput } from "./api.ts";
 import { SandboxCardForm, TestPaymentsBanner } from "./card-form.tsx";
 
 /** The sandbox's hosted checkout: a page that stands in for the provider's payment page. */
 export default function SandboxCheckoutPage() {
   const { sessionId = "" } = useParams();
-  const session = useQuery({ queryKey: ["sandbox-session", sessionId], queryFn: () => getSandboxSession(sessionId), refetchOnWindowFocus: false });
+  const session = useQuery({
+    queryKey: ["sandbox-session", sessionId],
+    queryFn: () => getSandboxSession(sessionId),
+    refetchOnWindowFocus: false,
+  });
   const toast = useToast();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
@@ -24,9 +28,17 @@ export default function SandboxCheckoutPage() {
     try {
       const result = await paySandboxSession(sessionId, card);
       if (result.redirectUrl) return navigate(result.redirectUrl);
-      toast({ title: "Payment Failed", description: result.error ?? "Please try a different card.", variant: "destructive" });
+      toast({
+        title: "Payment Failed",
+        description: result.error ?? "Please try a different card.",
+        variant: "destructive",
+      });
     } catch (error) {
-      toast({ title: "Payment Failed", description: (error instanceof ApiError && error.serverMessage) || "Please try again.", variant: "destructive" });
+      toast({
+        title: "Payment Failed",
+        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+        variant: "destructive",
+      });
     }
     setBusy(false);
   };
@@ -36,17 +48,37 @@ export default function SandboxCheckoutPage() {
       <PageContainer className="max-w-md">
         <TestPaymentsBanner />
         <Card className="p-6">
-          <p className="flex items-center gap-2 text-sm font-semibold text-slate-600"><Lock size={14} aria-hidden="true" />Secure checkout</p>
-          {session.isPending ? <Skeleton className="mt-4 h-56" /> : session.isError ? (
-            <p role="alert" className="mt-4 text-danger">This checkout session could not be found.</p>
+          <p className="flex items-center gap-2 text-sm font-semibold text-slate-600">
+            <Lock size={14} aria-hidden="true" />
+            Secure checkout
+          </p>
+          {session.isPending ? (
+            <Skeleton className="mt-4 h-56" />
+          ) : session.isError ? (
+            <p role="alert" className="mt-4 text-danger">
+              This checkout session could not be found.
+            </p>
           ) : session.data.status !== "open" ? (
-            <div className="mt-4"><h1 className="text-xl font-bold">This checkout is already complete.</h1><Link className="text-brand-700 underline" to={session.data.successUrl}>Continue</Link></div>
+            <div className="mt-4">
+              <h1 className="text-xl font-bold">This checkout is already complete.</h1>
+              <Link className="text-brand-700 underline" to={session.data.successUrl}>
+                Continue
+              </Link>
+            </div>
           ) : (
             <>
               <h1 className="mt-2 text-xl font-bold">{session.data.courseTitle}</h1>
               <p className="mt-1 text-3xl font-bold">{formatPrice(session.data.amount)}</p>
-              <div className="mt-6"><SandboxCardForm submitLabel={`Pay ${formatPrice(session.data.amount)}`} busy={busy} onSubmit={(card) => void pay(card)} /></div>
-              <Link to={session.data.cancelUrl} className="mt-4 block text-center text-sm text-muted underline">Cancel and return to the course</Link>
+              <div className="mt-6">
+                <SandboxCardForm
+                  submitLabel={`Pay ${formatPrice(session.data.amount)}`}
+                  busy={busy}
+                  onSubmit={(card) => void pay(card)}
+                />
+              </div>
+              <Link to={session.data.cancelUrl} className="mt-4 block text-center text-sm text-muted underline">
+                Cancel and return to the course
+              </Link>
             </>
           )}
         </Card>

@@ -1,13 +1,18 @@
 import { CheckCircle2 } from "lucide-react";
 import { useParams } from "react-router";
-import { formatPrice } from "#shared/format.ts";
 import { Button } from "#client/components/ui/button.tsx";
 import { useCurrentUser } from "#client/features/auth/api.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { formatPrice } from "#shared/format.ts";
 import { CheckoutShell } from "./checkout-shell.tsx";
 import { useHostedCheckout } from "./use-hosted-checkout.ts";
 
-const WHAT_YOU_GET = ["Instant access to all course materials", "Certification on completion", "Lifetime access", "Progress tracking"];
+const WHAT_YOU_GET = [
+  "Instant access to all course materials",
+  "Certification on completion",
+  "Lifetime access",
+  "Progress tracking",
+];
 
 /** /simple-checkout/:courseId: a summary that leads to the hosted checkout. */
 export default function SimpleCheckoutPage() {
@@ -23,12 +28,21 @@ export default function SimpleCheckoutPage() {
           <p className="mt-1 text-3xl font-bold text-brand-800">{formatPrice(course.price)}</p>
           <h2 className="mt-6 font-semibold">What you get</h2>
           <ul className="mt-2 space-y-2">
-            {WHAT_YOU_GET.map((item) => <li key={item} className="flex items-center gap-2"><CheckCircle2 size={18} className="text-green-700" aria-hidden="true" />{item}</li>)}
+            {WHAT_YOU_GET.map((item) => (
+              <li key={item} className="flex items-center gap-2">
+                <CheckCircle2 size={18} className="text-green-700" aria-hidden="true" />
+                {item}
+              </li>
+            ))}
           </ul>
           {!user?.email ? (
-            <p role="alert" className="mt-6 text-danger">User must be logged in to make a purchase</p>
+            <p role="alert" className="mt-6 text-danger">
+              User must be logged in to make a purchase
+            </p>
           ) : (
-            <Button size="lg" className="mt-6 w-full" onClick={() => void start()} disabled={busy}>{busy ? "Redirecting..." : "Continue to Payment"}</Button>
+            <Button size="lg" className="mt-6 w-full" onClick={() => void start()} disabled={busy}>
+              {busy ? "Redirecting..." : "Continue to Payment"}
+            </Button>
           )}
         </>
       )}

@@ -1,9 +1,15 @@
 import { loadStripe, type Stripe, type StripeElements } from "@stripe/stripe-js";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 
 /** Stripe's Payment Element; loaded only when the server uses Stripe. Reports the intent's final status. */
-export default function StripePayment({ publishableKey, clientSecret, returnUrl, submitLabel, onResult }: {
+export default function StripePayment({
+  publishableKey,
+  clientSecret,
+  returnUrl,
+  submitLabel,
+  onResult,
+}: {
   publishableKey: string;
   clientSecret: string;
   returnUrl: string;
@@ -33,15 +39,25 @@ export default function StripePayment({ publishableKey, clientSecret, returnUrl,
     event.preventDefault();
     if (!stripe || !elements) return;
     setBusy(true);
-    const { error, paymentIntent } = await stripe.confirmPayment({ elements, redirect: "if_required", confirmParams: { return_url: returnUrl } });
+    const { error, paymentIntent } = await stripe.confirmPayment({
+      elements,
+      redirect: "if_required",
+      confirmParams: { return_url: returnUrl },
+    });
     setBusy(false);
-    onResult(error ? { status: error.payment_intent?.status ?? "requires_payment_method", error: error.message ?? null } : { status: paymentIntent?.status ?? "processing", error: null });
+    onResult(
+      error
+        ? { status: error.payment_intent?.status ?? "requires_payment_method", error: error.message ?? null }
+        : { status: paymentIntent?.status ?? "processing", error: null },
+    );
   };
 
   return (
     <form onSubmit={submit} className="space-y-4">
       <div ref={mount} />
-      <Button type="submit" size="lg" className="w-full" disabled={!stripe || busy}>{busy ? "Processing..." : submitLabel}</Button>
+      <Button type="submit" size="lg" className="w-full" disabled={!stripe || busy}>
+        {busy ? "Processing..." : submitLabel}
+      </Button>
     </form>
   );
 }

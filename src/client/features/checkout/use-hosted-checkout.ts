@@ -12,13 +12,21 @@ export function useHostedCheckout(courseId: string) {
     try {
       const { checkoutUrl } = await createCheckoutSession(courseId);
       if (!checkoutUrl) {
-        toast({ title: "No checkout URL received", description: "Failed to start checkout. Please try again.", variant: "destructive" });
+        toast({
+          title: "No checkout URL received",
+          description: "Failed to start checkout. Please try again.",
+          variant: "destructive",
+        });
         setBusy(false);
         return;
       }
       window.location.assign(checkoutUrl);
     } catch (error) {
-      toast({ title: "Payment Error", description: (error instanceof ApiError && error.serverMessage) || "Failed to create checkout session", variant: "destructive" });
+      toast({
+        title: "Payment Error",
+        description: (error instanceof ApiError && error.serverMessage) || "Failed to create checkout session",
+        variant: "destructive",
+      });
       setBusy(false);
     }
   };

@@ -1,16 +1,22 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { CourseDetail, Lesson } from "#shared/schemas/courses.ts";
 import { api } from "#client/lib/api-client.ts";
+import type { CourseDetail, Lesson } from "#shared/schemas/courses.ts";
 
 export const getCourse = (courseId: string) => api.get<CourseDetail>(`/api/courses/${encodeURIComponent(courseId)}`);
-export const courseQueryOptions = (courseId: string) => queryOptions({ queryKey: ["/api/courses", courseId], queryFn: () => getCourse(courseId) });
+export const courseQueryOptions = (courseId: string) =>
+  queryOptions({ queryKey: ["/api/courses", courseId], queryFn: () => getCourse(courseId) });
 export const useCourse = (courseId: string) => useQuery(courseQueryOptions(courseId));
 
 export const getLesson = (courseId: string, lessonId: string) =>
   api.get<Lesson>(`/api/courses/${encodeURIComponent(courseId)}/lessons/${encodeURIComponent(lessonId)}`);
 export const lessonQueryOptions = (courseId: string, lessonId: string) =>
-  queryOptions({ queryKey: ["/api/courses", courseId, "lessons", lessonId], queryFn: () => getLesson(courseId, lessonId) });
+  queryOptions({
+    queryKey: ["/api/courses", courseId, "lessons", lessonId],
+    queryFn: () => getLesson(courseId, lessonId),
+  });
 export const useLesson = (courseId: string, lessonId: string) => useQuery(lessonQueryOptions(courseId, lessonId));
 
 export const completeLesson = (courseId: string, lessonId: string) =>
-  api.post<{ completed: true }>(`/api/progress/${encodeURIComponent(courseId)}/lessons/${encodeURIComponent(lessonId)}/complete`);
+  api.post<{ completed: true }>(
+    `/api/progress/${encodeURIComponent(courseId)}/lessons/${encodeURIComponent(lessonId)}/complete`,
+  );

@@ -1,8 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Award, CheckCircle2, Circle, ClipboardCheck, Lock, PlayCircle } from "lucide-react";
 import { Link, useNavigate, useParams } from "react-router";
-import { formatPrice } from "#shared/format.ts";
-import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Badge, Card, LevelBadge, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
@@ -10,6 +8,8 @@ import { paths } from "#client/config/paths.ts";
 import { issueCertificate } from "#client/features/certificates/api.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { formatPrice } from "#shared/format.ts";
+import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
 import { useCourse } from "./api.ts";
 
 const stateBadge: Record<ModuleState, { label: string; className: string }> = {
@@ -30,22 +30,37 @@ function ModuleCard({ course, module, index }: { course: CourseDetail; module: M
           <p className="text-xs font-semibold tracking-wide text-muted uppercase">Module {index + 1}</p>
           <h3 className="text-lg font-semibold">{module.title}</h3>
         </div>
-        <Badge className={badge.className}>{module.state === "locked" && <Lock size={12} aria-hidden="true" />}{badge.label}</Badge>
+        <Badge className={badge.className}>
+          {module.state === "locked" && <Lock size={12} aria-hidden="true" />}
+          {badge.label}
+        </Badge>
       </div>
       {module.description && <p className="mt-2 text-sm text-muted">{module.description}</p>}
       <ul className="mt-4 divide-y divide-line rounded-lg border border-line">
         {module.lessons.map((lesson, i) => (
           <li key={lesson.id}>
             {lesson.accessible ? (
-              <Link to={paths.lesson(course.id, lesson.id)} className="flex items-center gap-3 px-4 py-3 hover:bg-brand-50">
-                {lesson.completed ? <CheckCircle2 className="shrink-0 text-green-700" size={18} aria-label="Completed" /> : <PlayCircle className="shrink-0 text-brand-700" size={18} aria-hidden="true" />}
-                <span className="flex-1">{i + 1}. {lesson.title}</span>
+              <Link
+                to={paths.lesson(course.id, lesson.id)}
+                className="flex items-center gap-3 px-4 py-3 hover:bg-brand-50"
+              >
+                {lesson.completed ? (
+                  <CheckCircle2 className="shrink-0 text-green-700" size={18} aria-label="Completed" />
+                ) : (
+                  <PlayCircle className="shrink-0 text-brand-700" size={18} aria-hidden="true" />
+                )}
+                <span className="flex-1">
+                  {i + 1}. {lesson.title}
+                </span>
                 <span className="text-xs text-muted">{lesson.duration}</span>
               </Link>
             ) : (
               <div className="flex items-center gap-3 px-4 py-3 text-slate-500">
                 <Lock className="shrink-0" size={18} aria-hidden="true" />
-                <span className="flex-1">{i + 1}. {lesson.title}<span className="sr-only"> (locked)</span></span>
+                <span className="flex-1">
+                  {i + 1}. {lesson.title}
+                  <span className="sr-only"> (locked)</span>
+                </span>
                 <span className="text-xs">{course.enrolled ? "Locked" : "Preview mode only - purchase to unlock"}</span>
               </div>
             )}
@@ -65,11 +80,18 @@ function ModuleCard({ course, module, index }: { course: CourseDetail; module: M
             </div>
           </div>
           {module.quiz.accessible ? (
-            <Link to={paths.quiz(course.id, module.id)} className={buttonClasses(module.quiz.passed ? "secondary" : "primary", "sm")}>
-              {module.quiz.passed ? "Review Quiz" : "Take Quiz"}<span className="sr-only">: {module.quiz.title}</span>
+            <Link
+              to={paths.quiz(course.id, module.id)}
+              className={buttonClasses(module.quiz.passed ? "secondary" : "primary", "sm")}
+            >
+              {module.quiz.passed ? "Review Quiz" : "Take Quiz"}
+              <span className="sr-only">: {module.quiz.title}</span>
             </Link>
           ) : (
-            <span className="flex items-center gap-1 text-xs text-slate-500"><Lock size={14} aria-hidden="true" />Locked</span>
+            <span className="flex items-center gap-1 text-xs text-slate-500">
+              <Lock size={14} aria-hidden="true" />
+              Locked
+            </span>
           )}
         </div>
       )}
@@ -87,13 +109,23 @@ function CertificationBanner({ course }: { course: CourseDetail }) {
       await queryClient.invalidateQueries({ queryKey: ["/api/courses", course.id] });
       navigate(paths.courseCertificate(course.id));
     },
-    onError: (error) => toast({ title: "Certificate Not Issued", description: (error instanceof ApiError && error.serverMessage) || error.message, variant: "destructive" }),
+    onError: (error) =>
+      toast({
+        title: "Certificate Not Issued",
+        description: (error instanceof ApiError && error.serverMessage) || error.message,
+        variant: "destructive",
+      }),
   });
   if (course.isCompleted) {
     return (
       <Card className="mt-6 flex flex-col gap-3 border-green-300 bg-green-50 p-5 sm:flex-row sm:items-center sm:justify-between">
-        <div className="flex items-center gap-3"><Award className="text-green-700" aria-hidden="true" /><p className="font-semibold text-green-900">Certificate Available!</p></div>
-        <Link to={paths.courseCertificate(course.id)} className={buttonClasses("primary")}>View Certificate</Link>
+        <div className="flex items-center gap-3">
+          <Award className="text-green-700" aria-hidden="true" />
+          <p className="font-semibold text-green-900">Certificate Available!</p>
+        </div>
+        <Link to={paths.courseCertificate(course.id)} className={buttonClasses("primary")}>
+          View Certificate
+        </Link>
       </Card>
     );
   }
@@ -104,7 +136,9 @@ function CertificationBanner({ course }: { course: CourseDetail }) {
         <p className="font-semibold text-amber-950">Ready for Certification!</p>
         <p className="text-sm text-amber-900">You have completed every module. Claim your certificate of completion.</p>
       </div>
-      <Button onClick={() => issue.mutate()} disabled={issue.isPending}>{issue.isPending ? "Issuing..." : "Get Certificate"}</Button>
+      <Button onClick={() => issue.mutate()} disabled={issue.isPending}>
+        {issue.isPending ? "Issuing..." : "Get Certificate"}
+      </Button>
     </Card>
   );
 }
@@ -115,7 +149,11 @@ function CourseSkeleton() {
       <Skeleton className="h-8 w-2/3" />
       <Skeleton className="mt-4 h-16" />
       <Skeleton className="mt-6 h-3" />
-      <div className="mt-8 space-y-4">{Array.from({ length: 3 }, (_, i) => <Skeleton key={i} className="h-40" />)}</div>
+      <div className="mt-8 space-y-4">
+        {Array.from({ length: 3 }, (_, i) => (
+          <Skeleton key={i} className="h-40" />
+        ))}
+      </div>
     </PageContainer>
   );
 }
@@ -134,7 +172,9 @@ export default function CourseDetailPage() {
       <PageContainer className="py-20 text-center">
         <h1 className="text-3xl font-bold">Course Not Found</h1>
         <p className="mt-3 text-muted">This course could not be found or is not available.</p>
-        <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>Back to Courses</Link>
+        <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>
+          Back to Courses
+        </Link>
       </PageContainer>
     );
   }
@@ -143,10 +183,16 @@ export default function CourseDetailPage() {
     <>
       <div className={`bg-gradient-to-br ${course.gradient}`}>
         <PageContainer className="text-white">
-          <Link to={paths.home} className="text-sm text-white/90 underline-offset-2 hover:underline">← Back to Courses</Link>
+          <Link to={paths.home} className="text-sm text-white/90 underline-offset-2 hover:underline">
+            ← Back to Courses
+          </Link>
           <div className="mt-4 flex flex-wrap items-center gap-2">
-            <span className="rounded-full bg-white/95 px-0.5 py-0.5"><LevelBadge level={course.level} /></span>
-            <span className="text-sm text-white/95">{course.duration} · {course.moduleCount} modules · {course.lessonCount} lessons</span>
+            <span className="rounded-full bg-white/95 px-0.5 py-0.5">
+              <LevelBadge level={course.level} />
+            </span>
+            <span className="text-sm text-white/95">
+              {course.duration} · {course.moduleCount} modules · {course.lessonCount} lessons
+            </span>
           </div>
           <h1 className="mt-3 font-serif text-3xl font-bold sm:text-4xl">{course.title}</h1>
           <p className="mt-3 max-w-3xl text-white/95">{course.description}</p>
@@ -154,49 +200,83 @@ export default function CourseDetailPage() {
       </div>
       <PageContainer>
         {!course.enrolled && !course.comingSoon && (
-          <Card className="flex flex-col gap-3 border-blue-200 bg-blue-50 p-5 sm:flex-row sm:items-center sm:justify-between" data-testid="preview-banner">
+          <Card
+            className="flex flex-col gap-3 border-blue-200 bg-blue-50 p-5 sm:flex-row sm:items-center sm:justify-between"
+            data-testid="preview-banner"
+          >
             <div>
               <p className="font-semibold text-blue-950">Course Preview Mode</p>
-              <p className="text-sm text-blue-900">You can read the first lesson and take the first module's quiz. Purchase the course to unlock everything.</p>
+              <p className="text-sm text-blue-900">
+                You can read the first lesson and take the first module's quiz. Purchase the course to unlock
+                everything.
+              </p>
             </div>
             {course.marketplaceUrl ? (
-              <a href={course.marketplaceUrl} target="_blank" rel="noopener noreferrer" className={buttonClasses("primary")}>Purchase - {formatPrice(course.price)}<span className="sr-only"> (opens in a new tab)</span></a>
+              <a
+                href={course.marketplaceUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={buttonClasses("primary")}
+              >
+                Purchase - {formatPrice(course.price)}
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
             ) : (
-              <Link to={paths.checkout(course.id)} className={buttonClasses("primary")}>Purchase - {formatPrice(course.price)}</Link>
+              <Link to={paths.checkout(course.id)} className={buttonClasses("primary")}>
+                Purchase - {formatPrice(course.price)}
+              </Link>
             )}
           </Card>
         )}
         {course.comingSoon && (
-          <Card className="border-orange-200 bg-orange-50 p-5"><p className="font-semibold text-orange-900">Coming Soon</p><p className="text-sm text-orange-900">This course is currently being developed with comprehensive content</p></Card>
+          <Card className="border-orange-200 bg-orange-50 p-5">
+            <p className="font-semibold text-orange-900">Coming Soon</p>
+            <p className="text-sm text-orange-900">
+              This course is currently being developed with comprehensive content
+            </p>
+          </Card>
         )}
         <CertificationBanner course={course} />
 
         <section className="mt-6" aria-labelledby="progress-heading">
           <div className="flex items-center justify-between">
-            <h2 id="progress-heading" className="font-semibold">Your progress</h2>
+            <h2 id="progress-heading" className="font-semibold">
+              Your progress
+            </h2>
             <span className="text-sm font-semibold">{course.percent}% complete</span>
           </div>
           <ProgressBar value={course.percent} label="Course progress" className="mt-2" />
         </section>
 
         <section className="mt-8" aria-labelledby="outcomes-heading">
-          <h2 id="outcomes-heading" className="text-xl font-bold">What you will learn</h2>
+          <h2 id="outcomes-heading" className="text-xl font-bold">
+            What you will learn
+          </h2>
           <ul className="mt-4 grid gap-3 sm:grid-cols-2">
             {course.learningOutcomes.map((o) => (
-              <li key={o} className="flex gap-2 text-slate-700"><Circle size={8} className="mt-2 shrink-0 fill-brand-600 text-brand-600" aria-hidden="true" />{o}</li>
+              <li key={o} className="flex gap-2 text-slate-700">
+                <Circle size={8} className="mt-2 shrink-0 fill-brand-600 text-brand-600" aria-hidden="true" />
+                {o}
+              </li>
             ))}
           </ul>
         </section>
 
         {course.modules.length > 0 && (
           <section className="mt-10" aria-labelledby="modules-heading">
-            <h2 id="modules-heading" className="text-xl font-bold">Course modules</h2>
+            <h2 id="modules-heading" className="text-xl font-bold">
+              Course modules
+            </h2>
             <div className="mt-4 space-y-4">
-              {course.modules.map((m, i) => <ModuleCard key={m.id} course={course} module={m} index={i} />)}
+              {course.modules.map((m, i) => (
+                <ModuleCard key={m.id} course={course} module={m} index={i} />
+              ))}
             </div>
           </section>
         )}
-        <p className="mt-10 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950"><strong>Medical disclaimer:</strong> {MEDICAL_DISCLAIMER}</p>
+        <p className="mt-10 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950">
+          <strong>Medical disclaimer:</strong> {MEDICAL_DISCLAIMER}
+        </p>
       </PageContainer>
     </>
   );

@@ -15,10 +15,16 @@ function PreviewOnly({ courseId }: { courseId: string }) {
     <PageContainer className="max-w-2xl py-16 text-center">
       <Lock className="mx-auto text-brand-700" size={40} aria-hidden="true" />
       <h1 className="mt-4 text-3xl font-bold">Preview Mode Only</h1>
-      <p className="mt-3 text-muted">You can only access the first lesson in preview mode. Purchase the course to unlock all content.</p>
+      <p className="mt-3 text-muted">
+        You can only access the first lesson in preview mode. Purchase the course to unlock all content.
+      </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <Link to={paths.checkout(courseId)} className={buttonClasses("primary")}>Purchase Course - $20</Link>
-        <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>Back to Course</Link>
+        <Link to={paths.checkout(courseId)} className={buttonClasses("primary")}>
+          Purchase Course - $20
+        </Link>
+        <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>
+          Back to Course
+        </Link>
       </div>
     </PageContainer>
   );
@@ -29,7 +35,9 @@ function Message({ title, text, courseId }: { title: string; text: string; cours
     <PageContainer className="max-w-2xl py-16 text-center">
       <h1 className="text-3xl font-bold">{title}</h1>
       <p className="mt-3 text-muted">{text}</p>
-      <Link to={paths.course(courseId)} className={buttonClasses("primary", "md", "mt-6")}>Back to Course</Link>
+      <Link to={paths.course(courseId)} className={buttonClasses("primary", "md", "mt-6")}>
+        Back to Course
+      </Link>
     </PageContainer>
   );
 }
@@ -42,21 +50,39 @@ export default function LessonPage() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const [saving, setSaving] = useState(false);
-  useDocumentMeta({ title: lesson.data ? `${lesson.data.title} | Holistic Wellness Academy` : "Lesson | Holistic Wellness Academy" });
+  useDocumentMeta({
+    title: lesson.data ? `${lesson.data.title} | Holistic Wellness Academy` : "Lesson | Holistic Wellness Academy",
+  });
 
   if (lesson.isPending) {
     return (
       <PageContainer className="max-w-3xl" aria-busy="true">
-        <Skeleton className="h-4 w-1/3" /><Skeleton className="mt-4 h-9 w-2/3" /><Skeleton className="mt-6 h-2" />
-        <div className="mt-8 space-y-3">{Array.from({ length: 8 }, (_, i) => <Skeleton key={i} className="h-4" />)}</div>
+        <Skeleton className="h-4 w-1/3" />
+        <Skeleton className="mt-4 h-9 w-2/3" />
+        <Skeleton className="mt-6 h-2" />
+        <div className="mt-8 space-y-3">
+          {Array.from({ length: 8 }, (_, i) => (
+            <Skeleton key={i} className="h-4" />
+          ))}
+        </div>
       </PageContainer>
     );
   }
   if (lesson.isError) {
     const status = lesson.error instanceof ApiError ? lesson.error.status : 0;
-    if (status === 404) return <Message courseId={courseId} title="Lesson Not Found" text="This lesson could not be found in the course." />;
+    if (status === 404)
+      return (
+        <Message courseId={courseId} title="Lesson Not Found" text="This lesson could not be found in the course." />
+      );
     if ((status === 401 || status === 403) && !course.data?.enrolled) return <PreviewOnly courseId={courseId} />;
-    if (status === 403) return <Message courseId={courseId} title="Lesson Locked" text="Pass the previous module's quiz with at least 80% to unlock this lesson." />;
+    if (status === 403)
+      return (
+        <Message
+          courseId={courseId}
+          title="Lesson Locked"
+          text="Pass the previous module's quiz with at least 80% to unlock this lesson."
+        />
+      );
     return <Message courseId={courseId} title="Lesson could not be loaded" text={lesson.error.message} />;
   }
 
@@ -71,7 +97,11 @@ export default function LessonPage() {
       await queryClient.invalidateQueries({ queryKey: ["/api/courses", courseId] });
       return true;
     } catch (error) {
-      toast({ title: "Progress Not Saved", description: (error instanceof ApiError && error.serverMessage) || "Please try again.", variant: "destructive" });
+      toast({
+        title: "Progress Not Saved",
+        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+        variant: "destructive",
+      });
       return false;
     } finally {
       setSaving(false);
@@ -81,7 +111,8 @@ export default function LessonPage() {
   // At the end of a module, Next leads to its quiz until the quiz is passed.
   const module = course.data?.modules.find((m) => m.id === data.moduleId);
   const lastInModule = module?.lessons.at(-1)?.id === data.id;
-  const quizNext = enrolled && lastInModule && module?.quiz && !module.quiz.passed ? paths.quiz(courseId, module.id) : null;
+  const quizNext =
+    enrolled && lastInModule && module?.quiz && !module.quiz.passed ? paths.quiz(courseId, module.id) : null;
 
   const goNext = async () => {
     if (!(await markComplete())) return;
@@ -92,7 +123,11 @@ export default function LessonPage() {
     <PageContainer className="max-w-3xl">
       <nav aria-label="Breadcrumb" className="text-sm text-muted">
         <ol className="flex flex-wrap items-center gap-1">
-          <li><Link to={paths.course(courseId)} className="hover:underline">{course.data?.title ?? "Course"}</Link></li>
+          <li>
+            <Link to={paths.course(courseId)} className="hover:underline">
+              {course.data?.title ?? "Course"}
+            </Link>
+          </li>
           <li aria-hidden="true">/</li>
           <li>{data.moduleTitle}</li>
           <li aria-hidden="true">/</li>
@@ -100,35 +135,55 @@ export default function LessonPage() {
         </ol>
       </nav>
       <h1 className="mt-3 font-serif text-3xl font-bold">{data.title}</h1>
-      <p className="mt-2 flex items-center gap-1 text-sm text-muted"><Clock size={16} aria-hidden="true" />{data.duration}</p>
+      <p className="mt-2 flex items-center gap-1 text-sm text-muted">
+        <Clock size={16} aria-hidden="true" />
+        {data.duration}
+      </p>
       <div className="mt-5">
         <div className="mb-1 flex justify-between text-xs text-muted">
-          <span>Lesson {data.position + 1} of {data.totalLessons}</span>
+          <span>
+            Lesson {data.position + 1} of {data.totalLessons}
+          </span>
           <span>{Math.round(((data.position + 1) / data.totalLessons) * 100)}%</span>
         </div>
         <ProgressBar value={((data.position + 1) / data.totalLessons) * 100} label="Position in course" />
       </div>
       <Card className="mt-8 p-6 sm:p-8">
-        {/* Lesson HTML is sanitised with an allow-list on import. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: lesson HTML is sanitised with an allow-list on import. */}
         <article className="prose-lesson" dangerouslySetInnerHTML={{ __html: data.html }} />
       </Card>
       {enrolled && (
         <div className="mt-6 flex justify-end">
           {data.completed ? (
-            <p className="flex items-center gap-2 text-sm font-medium text-green-800"><CheckCircle2 size={18} aria-hidden="true" />Lesson completed</p>
+            <p className="flex items-center gap-2 text-sm font-medium text-green-800">
+              <CheckCircle2 size={18} aria-hidden="true" />
+              Lesson completed
+            </p>
           ) : (
-            <Button variant="secondary" onClick={() => void markComplete()} disabled={saving}>Mark complete</Button>
+            <Button variant="secondary" onClick={() => void markComplete()} disabled={saving}>
+              Mark complete
+            </Button>
           )}
         </div>
       )}
       <div className="mt-6 flex items-center justify-between gap-3">
         {data.previousLessonId ? (
-          <Link to={paths.lesson(courseId, data.previousLessonId)} className={buttonClasses("secondary")}><ChevronLeft size={18} aria-hidden="true" />Previous</Link>
+          <Link to={paths.lesson(courseId, data.previousLessonId)} className={buttonClasses("secondary")}>
+            <ChevronLeft size={18} aria-hidden="true" />
+            Previous
+          </Link>
         ) : (
           <span />
         )}
         <Button onClick={() => void goNext()} disabled={saving}>
-          {data.nextLessonId || quizNext ? <>Next<ChevronRight size={18} aria-hidden="true" /></> : "Back to Course"}
+          {data.nextLessonId || quizNext ? (
+            <>
+              Next
+              <ChevronRight size={18} aria-hidden="true" />
+            </>
+          ) : (
+            "Back to Course"
+          )}
         </Button>
       </div>
     </PageContainer>

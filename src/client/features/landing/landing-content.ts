@@ -28,12 +28,14 @@ export const landing = {
   },
   testimonials: [
     {
-      quote: "The nutrition course gave me a clear structure for first sessions. My clients notice that I listen more and lecture less.",
+      quote:
+        "The nutrition course gave me a clear structure for first sessions. My clients notice that I listen more and lecture less.",
       name: "Maria L.",
       role: "Nutrition Coach, Austin",
     },
     {
-      quote: "I liked that every lesson says where the evidence is strong and where it is not. It made me a more careful coach.",
+      quote:
+        "I liked that every lesson says where the evidence is strong and where it is not. It made me a more careful coach.",
       name: "David K.",
       role: "Functional Nutrition Counselor, Leeds",
     },

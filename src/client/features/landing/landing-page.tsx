@@ -1,6 +1,5 @@
 import { CheckCircle2, Clock, Quote } from "lucide-react";
 import { Link } from "react-router";
-import { formatPrice } from "#shared/format.ts";
 import { ExternalLink } from "#client/components/layout/external-link.tsx";
 import { buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
@@ -8,14 +7,19 @@ import { paths } from "#client/config/paths.ts";
 import { useCourses } from "#client/features/catalogue/api.ts";
 import { useSiteConfig } from "#client/features/site/api.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { formatPrice } from "#shared/format.ts";
 import { landing } from "./landing-content.ts";
 
 function CallToAction({ className, children }: { className: string; children: string }) {
   const { marketplaceUrl } = useSiteConfig();
   return marketplaceUrl ? (
-    <ExternalLink href={marketplaceUrl} className={className}>{children}</ExternalLink>
+    <ExternalLink href={marketplaceUrl} className={className}>
+      {children}
+    </ExternalLink>
   ) : (
-    <Link to={`${paths.login}?tab=signup`} className={className}>{children}</Link>
+    <Link to={`${paths.login}?tab=signup`} className={className}>
+      {children}
+    </Link>
   );
 }
 
@@ -36,7 +40,10 @@ function FeaturedCourses() {
                 <p className="mt-2 flex-1 text-sm text-muted">{course.description}</p>
                 <div className="mt-4 flex items-center justify-between text-sm">
                   <span className="text-xl font-bold text-ink">{formatPrice(course.price)}</span>
-                  <span className="flex items-center gap-1 text-muted"><Clock size={16} aria-hidden="true" />{course.duration}</span>
+                  <span className="flex items-center gap-1 text-muted">
+                    <Clock size={16} aria-hidden="true" />
+                    {course.duration}
+                  </span>
                 </div>
                 <Link to={paths.course(course.id)} className={buttonClasses("secondary", "sm", "mt-4")}>
                   Preview course<span className="sr-only">: {course.title}</span>
@@ -51,7 +58,8 @@ function FeaturedCourses() {
 export default function LandingPage() {
   useDocumentMeta({
     title: "Holistic Wellness Academy: Wellness Coach Certification Online",
-    description: "Self-paced certification courses for wellness and holistic-health coaches: nutrition, functional nutrition, integrative health and practice business skills.",
+    description:
+      "Self-paced certification courses for wellness and holistic-health coaches: nutrition, functional nutrition, integrative health and practice business skills.",
   });
   return (
     <>
@@ -59,12 +67,16 @@ export default function LandingPage() {
         <PageContainer className="grid gap-10 py-16 lg:grid-cols-2 lg:items-center lg:py-24">
           <div>
             <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{landing.hero.eyebrow}</p>
-            <h1 className="mt-3 font-serif text-4xl font-bold leading-tight text-ink sm:text-5xl">{landing.hero.title}</h1>
+            <h1 className="mt-3 font-serif text-4xl font-bold leading-tight text-ink sm:text-5xl">
+              {landing.hero.title}
+            </h1>
             <p className="mt-5 text-lg text-slate-700">{landing.hero.text}</p>
             <p className="mt-3 text-slate-700">{landing.hero.completeIn}</p>
             <div className="mt-8 flex flex-wrap gap-3">
               <CallToAction className={buttonClasses("primary", "lg")}>Start Your Certification</CallToAction>
-              <a href="#courses" className={buttonClasses("secondary", "lg")}>Explore Courses</a>
+              <a href="#courses" className={buttonClasses("secondary", "lg")}>
+                Explore Courses
+              </a>
             </div>
           </div>
           <dl className="grid grid-cols-2 gap-4">
@@ -80,23 +92,35 @@ export default function LandingPage() {
 
       <section id="courses" aria-labelledby="courses-heading">
         <PageContainer className="py-16">
-          <h2 id="courses-heading" className="text-3xl font-bold">Certification courses</h2>
-          <p className="mt-2 text-muted">Each course is {landing.coursePrice} and designed for {landing.courseDuration} of part-time study, with lifetime access.</p>
-          <div className="mt-8"><FeaturedCourses /></div>
+          <h2 id="courses-heading" className="text-3xl font-bold">
+            Certification courses
+          </h2>
+          <p className="mt-2 text-muted">
+            Each course is {landing.coursePrice} and designed for {landing.courseDuration} of part-time study, with
+            lifetime access.
+          </p>
+          <div className="mt-8">
+            <FeaturedCourses />
+          </div>
         </PageContainer>
       </section>
 
       <section aria-labelledby="practitioner-heading" className="bg-brand-900 text-white">
         <PageContainer className="grid gap-8 py-16 lg:grid-cols-2">
           <div>
-            <h2 id="practitioner-heading" className="text-3xl font-bold">{landing.practitioner.title}</h2>
+            <h2 id="practitioner-heading" className="text-3xl font-bold">
+              {landing.practitioner.title}
+            </h2>
             <p className="mt-4 text-brand-100">{landing.practitioner.text}</p>
             <p className="mt-4 text-sm text-brand-100">{landing.practitioner.note}</p>
             <CallToAction className={buttonClasses("light", "lg", "mt-6")}>Get Certified</CallToAction>
           </div>
           <ul className="space-y-3">
             {landing.practitioner.points.map((p) => (
-              <li key={p} className="flex gap-3"><CheckCircle2 className="mt-0.5 shrink-0 text-emerald-300" aria-hidden="true" />{p}</li>
+              <li key={p} className="flex gap-3">
+                <CheckCircle2 className="mt-0.5 shrink-0 text-emerald-300" aria-hidden="true" />
+                {p}
+              </li>
             ))}
           </ul>
         </PageContainer>
@@ -104,13 +128,18 @@ export default function LandingPage() {
 
       <section aria-labelledby="testimonials-heading">
         <PageContainer className="py-16">
-          <h2 id="testimonials-heading" className="text-3xl font-bold">What our graduates say</h2>
+          <h2 id="testimonials-heading" className="text-3xl font-bold">
+            What our graduates say
+          </h2>
           <div className="mt-8 grid gap-6 md:grid-cols-3">
             {landing.testimonials.map((t) => (
               <figure key={t.name} className="rounded-2xl border border-line bg-white p-6">
                 <Quote className="text-brand-600" aria-hidden="true" />
                 <blockquote className="mt-3 text-slate-700">“{t.quote}”</blockquote>
-                <figcaption className="mt-4 text-sm"><span className="font-semibold">{t.name}</span><span className="text-muted">, {t.role}</span></figcaption>
+                <figcaption className="mt-4 text-sm">
+                  <span className="font-semibold">{t.name}</span>
+                  <span className="text-muted">, {t.role}</span>
+                </figcaption>
               </figure>
             ))}
           </div>
@@ -120,10 +149,20 @@ export default function LandingPage() {
       <section aria-labelledby="disclaimer-heading">
         <PageContainer className="pb-4">
           <div className="rounded-2xl border border-amber-300 bg-amber-50 p-6 text-sm text-amber-950">
-            <h2 id="disclaimer-heading" className="font-semibold">Medical disclaimer</h2>
+            <h2 id="disclaimer-heading" className="font-semibold">
+              Medical disclaimer
+            </h2>
             <p className="mt-2">{landing.disclaimer}</p>
             <p className="mt-3">
-              Read our <Link to={paths.terms} className="underline">Terms of Service</Link> and <Link to={paths.privacy} className="underline">Privacy Policy</Link>, or contact support from the links at the bottom of the page.
+              Read our{" "}
+              <Link to={paths.terms} className="underline">
+                Terms of Service
+              </Link>{" "}
+              and{" "}
+              <Link to={paths.privacy} className="underline">
+                Privacy Policy
+              </Link>
+              , or contact support from the links at the bottom of the page.
             </p>
           </div>
         </PageContainer>

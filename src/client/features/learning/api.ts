@@ -1,12 +1,17 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { MyLearningCourse, Progress, Quiz, QuizResult } from "#shared/schemas/learning.ts";
 import { api } from "#client/lib/api-client.ts";
+import type { MyLearningCourse, Progress, Quiz, QuizResult } from "#shared/schemas/learning.ts";
 
 const enc = encodeURIComponent;
 
-export const getQuiz = (courseId: string, moduleId: string) => api.get<Quiz>(`/api/quiz/${enc(courseId)}/${enc(moduleId)}`);
+export const getQuiz = (courseId: string, moduleId: string) =>
+  api.get<Quiz>(`/api/quiz/${enc(courseId)}/${enc(moduleId)}`);
 export const quizQueryOptions = (courseId: string, moduleId: string) =>
-  queryOptions({ queryKey: ["/api/quiz", courseId, moduleId], queryFn: () => getQuiz(courseId, moduleId), refetchOnWindowFocus: false });
+  queryOptions({
+    queryKey: ["/api/quiz", courseId, moduleId],
+    queryFn: () => getQuiz(courseId, moduleId),
+    refetchOnWindowFocus: false,
+  });
 export const useQuiz = (courseId: string, moduleId: string) => useQuery(quizQueryOptions(courseId, moduleId));
 
 export const submitQuiz = (courseId: string, moduleId: string, answers: Record<string, string>) =>

@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { CheckCircle2, Lock, XCircle } from "lucide-react";
+import { CheckCircle2, XCircle } from "lucide-react";
 import { RadioGroup } from "radix-ui";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
@@ -11,6 +10,7 @@ import { paths } from "#client/config/paths.ts";
 import { useCourse } from "#client/features/courses/api.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
 import { submitQuiz, useQuiz } from "./api.ts";
 
 function Screen({ title, text, children }: { title: string; text: string; children: React.ReactNode }) {
@@ -28,38 +28,66 @@ function Result({ quiz, result, onRetake }: { quiz: Quiz; result: QuizResult; on
   const course = useCourse(courseId).data;
   const moduleLessons = course?.modules.find((m) => m.id === quiz.moduleId)?.lessons ?? [];
   const nextModule = course?.modules.find((m) => m.id === quiz.nextModuleId);
-  const nextHref = result.passed && nextModule?.lessons[0] ? paths.lesson(courseId, nextModule.lessons[0].id) : paths.course(courseId);
+  const nextHref =
+    result.passed && nextModule?.lessons[0] ? paths.lesson(courseId, nextModule.lessons[0].id) : paths.course(courseId);
   const questionText = (id: string) => quiz.questions.find((q) => q.id === id);
   return (
     <PageContainer className="max-w-3xl">
       <Card className="p-6 text-center sm:p-8">
-        {result.passed ? <CheckCircle2 className="mx-auto text-green-700" size={48} aria-hidden="true" /> : <XCircle className="mx-auto text-amber-600" size={48} aria-hidden="true" />}
+        {result.passed ? (
+          <CheckCircle2 className="mx-auto text-green-700" size={48} aria-hidden="true" />
+        ) : (
+          <XCircle className="mx-auto text-amber-600" size={48} aria-hidden="true" />
+        )}
         <h1 className="mt-3 text-3xl font-bold">Quiz Complete!</h1>
-        <p className="mt-2 text-5xl font-bold text-brand-800" data-testid="quiz-score">{result.score}%</p>
+        <p className="mt-2 text-5xl font-bold text-brand-800" data-testid="quiz-score">
+          {result.score}%
+        </p>
         <dl className="mt-4 flex justify-center gap-8 text-sm">
-          <div><dt className="text-muted">Correct</dt><dd className="text-xl font-semibold text-green-800">{result.correctCount}</dd></div>
-          <div><dt className="text-muted">Incorrect</dt><dd className="text-xl font-semibold text-red-800">{result.incorrectCount}</dd></div>
-          <div><dt className="text-muted">Pass mark</dt><dd className="text-xl font-semibold">{result.passMark}%</dd></div>
+          <div>
+            <dt className="text-muted">Correct</dt>
+            <dd className="text-xl font-semibold text-green-800">{result.correctCount}</dd>
+          </div>
+          <div>
+            <dt className="text-muted">Incorrect</dt>
+            <dd className="text-xl font-semibold text-red-800">{result.incorrectCount}</dd>
+          </div>
+          <div>
+            <dt className="text-muted">Pass mark</dt>
+            <dd className="text-xl font-semibold">{result.passMark}%</dd>
+          </div>
         </dl>
         <p className="mt-4 font-medium">
           {result.passed
-            ? quiz.recorded ? "You passed: this module is complete." : "You passed this preview quiz. Enrol to record your progress."
+            ? quiz.recorded
+              ? "You passed: this module is complete."
+              : "You passed this preview quiz. Enrol to record your progress."
             : `You need ${result.passMark}% to pass. Review the lessons and try again.`}
         </p>
         <div className="mt-6 flex flex-wrap justify-center gap-3">
           {result.passed ? (
-            <Link to={nextHref} className={buttonClasses("primary")}>Continue to Next Module</Link>
+            <Link to={nextHref} className={buttonClasses("primary")}>
+              Continue to Next Module
+            </Link>
           ) : (
             <>
               <Button onClick={onRetake}>Retake Quiz</Button>
-              {moduleLessons[0] && <Link to={paths.lesson(courseId, moduleLessons[0].id)} className={buttonClasses("secondary")}>Review the module's lessons</Link>}
+              {moduleLessons[0] && (
+                <Link to={paths.lesson(courseId, moduleLessons[0].id)} className={buttonClasses("secondary")}>
+                  Review the module's lessons
+                </Link>
+              )}
             </>
           )}
-          <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>Back to Course</Link>
+          <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>
+            Back to Course
+          </Link>
         </div>
       </Card>
       <section className="mt-8" aria-labelledby="review-heading">
-        <h2 id="review-heading" className="text-xl font-bold">{result.passed ? "Answers and explanations" : "Questions to review"}</h2>
+        <h2 id="review-heading" className="text-xl font-bold">
+          {result.passed ? "Answers and explanations" : "Questions to review"}
+        </h2>
         <ol className="mt-4 space-y-3">
           {result.review.map((item, i) => {
             const q = questionText(item.questionId);
@@ -68,10 +96,21 @@ function Result({ quiz, result, onRetake }: { quiz: Quiz; result: QuizResult; on
               <li key={item.questionId}>
                 <Card className="p-4">
                   <p className="flex items-start gap-2 font-medium">
-                    {item.correct ? <CheckCircle2 className="mt-0.5 shrink-0 text-green-700" size={18} aria-label="Correct" /> : <XCircle className="mt-0.5 shrink-0 text-red-700" size={18} aria-label="Incorrect" />}
-                    <span>{i + 1}. {q?.question}</span>
+                    {item.correct ? (
+                      <CheckCircle2 className="mt-0.5 shrink-0 text-green-700" size={18} aria-label="Correct" />
+                    ) : (
+                      <XCircle className="mt-0.5 shrink-0 text-red-700" size={18} aria-label="Incorrect" />
+                    )}
+                    <span>
+                      {i + 1}. {q?.question}
+                    </span>
                   </p>
-                  {item.correctAnswer && <p className="mt-2 text-sm"><span className="font-semibold">Correct answer:</span> {q?.options.find((o) => o.id === item.correctAnswer)?.text}</p>}
+                  {item.correctAnswer && (
+                    <p className="mt-2 text-sm">
+                      <span className="font-semibold">Correct answer:</span>{" "}
+                      {q?.options.find((o) => o.id === item.correctAnswer)?.text}
+                    </p>
+                  )}
                   {item.explanation && <p className="mt-1 text-sm text-muted">{item.explanation}</p>}
                 </Card>
               </li>
@@ -106,7 +145,12 @@ export default function QuizPage() {
         queryClient.invalidateQueries({ queryKey: ["/api/my-learning"] }),
       ]);
     },
-    onError: (error) => toast({ title: "Quiz Not Submitted", description: (error instanceof ApiError && error.serverMessage) || error.message, variant: "destructive" }),
+    onError: (error) =>
+      toast({
+        title: "Quiz Not Submitted",
+        description: (error instanceof ApiError && error.serverMessage) || error.message,
+        variant: "destructive",
+      }),
   });
 
   const restart = () => {
@@ -117,26 +161,57 @@ export default function QuizPage() {
   };
 
   if (quizQuery.isPending) {
-    return <PageContainer className="max-w-3xl" aria-busy="true"><Skeleton className="h-8 w-1/2" /><Skeleton className="mt-6 h-2" /><Skeleton className="mt-8 h-64" /></PageContainer>;
+    return (
+      <PageContainer className="max-w-3xl" aria-busy="true">
+        <Skeleton className="h-8 w-1/2" />
+        <Skeleton className="mt-6 h-2" />
+        <Skeleton className="mt-8 h-64" />
+      </PageContainer>
+    );
   }
   if (quizQuery.isError) {
     const status = quizQuery.error instanceof ApiError ? quizQuery.error.status : 0;
     const message = quizQuery.error instanceof ApiError ? quizQuery.error.serverMessage : undefined;
     if (status === 404) {
-      return <Screen title="Quiz Not Found" text="This quiz could not be found in the course."><Link to={paths.course(courseId)} className={buttonClasses("primary")}>Back to Course</Link></Screen>;
+      return (
+        <Screen title="Quiz Not Found" text="This quiz could not be found in the course.">
+          <Link to={paths.course(courseId)} className={buttonClasses("primary")}>
+            Back to Course
+          </Link>
+        </Screen>
+      );
     }
     if (status === 401 || (status === 403 && message?.startsWith("You need to purchase"))) {
       return (
-        <Screen title="Quiz Access Restricted" text="You need to purchase this course to access quizzes and track your progress.">
-          <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>Back to Course Preview</Link>
-          <Link to={paths.checkout(courseId)} className={buttonClasses("primary")}>Purchase Course</Link>
+        <Screen
+          title="Quiz Access Restricted"
+          text="You need to purchase this course to access quizzes and track your progress."
+        >
+          <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>
+            Back to Course Preview
+          </Link>
+          <Link to={paths.checkout(courseId)} className={buttonClasses("primary")}>
+            Purchase Course
+          </Link>
         </Screen>
       );
     }
     if (status === 403) {
-      return <Screen title="Quiz Locked" text={message ?? "Complete the previous module first."}><Link to={paths.course(courseId)} className={buttonClasses("primary")}>Back to Course</Link></Screen>;
+      return (
+        <Screen title="Quiz Locked" text={message ?? "Complete the previous module first."}>
+          <Link to={paths.course(courseId)} className={buttonClasses("primary")}>
+            Back to Course
+          </Link>
+        </Screen>
+      );
     }
-    return <Screen title="Quiz could not be loaded" text={quizQuery.error.message}><Link to={paths.course(courseId)} className={buttonClasses("primary")}>Back to Course</Link></Screen>;
+    return (
+      <Screen title="Quiz could not be loaded" text={quizQuery.error.message}>
+        <Link to={paths.course(courseId)} className={buttonClasses("primary")}>
+          Back to Course
+        </Link>
+      </Screen>
+    );
   }
 
   const quiz = quizQuery.data;
@@ -144,11 +219,19 @@ export default function QuizPage() {
 
   if (quiz.previous && !retaking) {
     return (
-      <Screen title={quiz.title} text={`You have already completed this quiz with a score of ${quiz.previous.score}%. Would you like to retake it?`}>
+      <Screen
+        title={quiz.title}
+        text={`You have already completed this quiz with a score of ${quiz.previous.score}%. Would you like to retake it?`}
+      >
         <div className="w-full">
-          <p className="text-sm text-muted">Best score {quiz.previous.bestScore}% · {quiz.previous.attempts} attempt{quiz.previous.attempts === 1 ? "" : "s"} · {quiz.previous.passed ? "Passed" : "Not passed yet"}</p>
+          <p className="text-sm text-muted">
+            Best score {quiz.previous.bestScore}% · {quiz.previous.attempts} attempt
+            {quiz.previous.attempts === 1 ? "" : "s"} · {quiz.previous.passed ? "Passed" : "Not passed yet"}
+          </p>
         </div>
-        <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>Back to Course</Link>
+        <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>
+          Back to Course
+        </Link>
         <Button onClick={restart}>Retake Quiz</Button>
       </Screen>
     );
@@ -160,15 +243,24 @@ export default function QuizPage() {
   const last = index === total - 1;
   return (
     <PageContainer className="max-w-3xl">
-      <Link to={paths.course(courseId)} className="text-sm text-muted hover:underline">← Back to Course</Link>
+      <Link to={paths.course(courseId)} className="text-sm text-muted hover:underline">
+        ← Back to Course
+      </Link>
       <h1 className="mt-3 text-2xl font-bold">{quiz.title}</h1>
       {!quiz.recorded && <p className="mt-1 text-sm text-muted">Preview quiz: your result is graded but not saved.</p>}
       <div className="mt-5">
-        <div className="mb-1 flex justify-between text-sm text-muted"><span>Question {index + 1} of {total}</span><span>{Math.round(((index + 1) / total) * 100)}%</span></div>
+        <div className="mb-1 flex justify-between text-sm text-muted">
+          <span>
+            Question {index + 1} of {total}
+          </span>
+          <span>{Math.round(((index + 1) / total) * 100)}%</span>
+        </div>
         <ProgressBar value={((index + 1) / total) * 100} label="Quiz progress" />
       </div>
       <Card className="mt-6 p-6">
-        <h2 id={`question-${question.id}`} className="text-lg font-semibold">{question.question}</h2>
+        <h2 id={`question-${question.id}`} className="text-lg font-semibold">
+          {question.question}
+        </h2>
         <RadioGroup.Root
           key={question.id}
           aria-labelledby={`question-${question.id}`}
@@ -177,8 +269,15 @@ export default function QuizPage() {
           className="mt-4 space-y-2"
         >
           {question.options.map((option) => (
-            <label key={option.id} className="flex cursor-pointer items-start gap-3 rounded-lg border border-line p-3 hover:bg-brand-50 has-[[data-state=checked]]:border-brand-600 has-[[data-state=checked]]:bg-brand-50">
-              <RadioGroup.Item value={option.id} className="mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full border-2 border-slate-400 data-[state=checked]:border-brand-700">
+            // biome-ignore lint/a11y/noLabelWithoutControl: the Radix radio item inside is the control.
+            <label
+              key={option.id}
+              className="flex cursor-pointer items-start gap-3 rounded-lg border border-line p-3 hover:bg-brand-50 has-[[data-state=checked]]:border-brand-600 has-[[data-state=checked]]:bg-brand-50"
+            >
+              <RadioGroup.Item
+                value={option.id}
+                className="mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full border-2 border-slate-400 data-[state=checked]:border-brand-700"
+              >
                 <RadioGroup.Indicator className="h-2.5 w-2.5 rounded-full bg-brand-700" />
               </RadioGroup.Item>
               <span>{option.text}</span>
@@ -187,11 +286,17 @@ export default function QuizPage() {
         </RadioGroup.Root>
       </Card>
       <div className="mt-6 flex justify-between gap-3">
-        <Button variant="secondary" onClick={() => setIndex((i) => i - 1)} disabled={index === 0}>Previous</Button>
+        <Button variant="secondary" onClick={() => setIndex((i) => i - 1)} disabled={index === 0}>
+          Previous
+        </Button>
         {last ? (
-          <Button onClick={() => submit.mutate()} disabled={!answered || submit.isPending}>{submit.isPending ? "Submitting..." : "Submit Quiz"}</Button>
+          <Button onClick={() => submit.mutate()} disabled={!answered || submit.isPending}>
+            {submit.isPending ? "Submitting..." : "Submit Quiz"}
+          </Button>
         ) : (
-          <Button onClick={() => setIndex((i) => i + 1)} disabled={!answered}>Next</Button>
+          <Button onClick={() => setIndex((i) => i + 1)} disabled={!answered}>
+            Next
+          </Button>
         )}
       </div>
     </PageContainer>

@@ -11,13 +11,17 @@ export function LegalPage({ title, sections }: { title: string; sections: { head
   useDocumentMeta({ title: `${title} | Holistic Wellness Academy` });
   return (
     <PageContainer className="max-w-3xl">
-      <Link to={paths.home} className={buttonClasses("secondary", "sm")}>Back to Home</Link>
+      <Link to={paths.home} className={buttonClasses("secondary", "sm")}>
+        Back to Home
+      </Link>
       <h1 className="mt-6 text-3xl font-bold">{title}</h1>
       <p className="mt-2 text-sm text-muted">Last updated: {LEGAL_DATE}</p>
       <div className="mt-8 space-y-8">
         {sections.map((s, i) => (
           <section key={s.heading}>
-            <h2 className="text-xl font-semibold">{i + 1}. {s.heading}</h2>
+            <h2 className="text-xl font-semibold">
+              {i + 1}. {s.heading}
+            </h2>
             <div className="mt-2 space-y-3 leading-7 text-slate-700">{s.body}</div>
           </section>
         ))}

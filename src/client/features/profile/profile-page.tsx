@@ -1,11 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { currentUserQueryOptions, useCurrentUser } from "#client/features/auth/api.ts";
-import { api, ApiError } from "#client/lib/api-client.ts";
+import { ApiError, api } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 
 export default function ProfilePage() {
@@ -23,9 +23,16 @@ export default function ProfilePage() {
     try {
       await api.put("/api/profile", { firstName: firstName.trim(), lastName: lastName.trim() });
       await queryClient.invalidateQueries(currentUserQueryOptions());
-      toast({ title: "Profile Updated", description: "Certificates you earn from now on use this name. Existing ones can be reissued from their page." });
+      toast({
+        title: "Profile Updated",
+        description: "Certificates you earn from now on use this name. Existing ones can be reissued from their page.",
+      });
     } catch (error) {
-      toast({ title: "Profile Not Saved", description: (error instanceof ApiError && error.serverMessage) || "Please try again.", variant: "destructive" });
+      toast({
+        title: "Profile Not Saved",
+        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+        variant: "destructive",
+      });
     } finally {
       setBusy(false);
     }
@@ -37,9 +44,28 @@ export default function ProfilePage() {
       <Card className="mt-6 p-6">
         <p className="text-sm text-muted">Signed in as {user?.email}</p>
         <form onSubmit={submit} className="mt-4 space-y-4">
-          <TextField label="First name" name="firstName" autoComplete="given-name" required maxLength={255} value={firstName} onChange={(e) => setFirstName(e.target.value)} />
-          <TextField label="Last name" name="lastName" autoComplete="family-name" required maxLength={255} value={lastName} onChange={(e) => setLastName(e.target.value)} hint="This is the name printed on your certificates." />
-          <Button type="submit" disabled={busy}>{busy ? "Saving..." : "Save"}</Button>
+          <TextField
+            label="First name"
+            name="firstName"
+            autoComplete="given-name"
+            required
+            maxLength={255}
+            value={firstName}
+            onChange={(e) => setFirstName(e.target.value)}
+          />
+          <TextField
+            label="Last name"
+            name="lastName"
+            autoComplete="family-name"
+            required
+            maxLength={255}
+            value={lastName}
+            onChange={(e) => setLastName(e.target.value)}
+            hint="This is the name printed on your certificates."
+          />
+          <Button type="submit" disabled={busy}>
+            {busy ? "Saving..." : "Save"}
+          </Button>
         </form>
       </Card>
     </PageContainer>

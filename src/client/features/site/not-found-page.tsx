@@ -10,7 +10,9 @@ export default function NotFoundPage() {
     <PageContainer className="flex flex-col items-center py-24 text-center">
       <h1 className="text-3xl font-bold">404 Page Not Found</h1>
       <p className="mt-3 text-muted">The page you are looking for does not exist or has moved.</p>
-      <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>Back to Home</Link>
+      <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>
+        Back to Home
+      </Link>
     </PageContainer>
   );
 }

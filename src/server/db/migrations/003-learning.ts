@@ -26,7 +26,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("answers", "text", (c) => c.notNull())
     .addColumn("createdAt", t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("quizAttempt_user_course_idx").on("quizAttempt").columns(["userId", "courseId", "moduleId"]).execute();
+  await db.schema
+    .createIndex("quizAttempt_user_course_idx")
+    .on("quizAttempt")
+    .columns(["userId", "courseId", "moduleId"])
+    .execute();
   await db.schema
     .createTable("courseProgress")
     .addColumn("id", "text", (c) => c.primaryKey())

@@ -13,13 +13,21 @@ const emailSchema = z.email();
 
 const MESSAGES: Record<Outcome, (email: string, title: string) => string> = {
   enrolled: (email, title) => `${email} has been enrolled in ${title}.`,
-  pending: (email, title) => `${email} has no account yet. The enrolment in ${title} is saved and applies when they sign up with this e-mail.`,
+  pending: (email, title) =>
+    `${email} has no account yet. The enrolment in ${title} is saved and applies when they sign up with this e-mail.`,
   "already-enrolled": (email, title) => `${email} is already enrolled in ${title}.`,
-  "already-pending": (email, title) => `${email} already has a pending enrolment in ${title}; it applies when they sign up.`,
+  "already-pending": (email, title) =>
+    `${email} already has a pending enrolment in ${title}; it applies when they sign up.`,
 };
 
 /** Enrols an account by e-mail, or records a pending enrolment when the e-mail has no account yet. */
-export async function enrolByEmail(db: Kysely<DB>, catalogue: Catalogue, actor: CurrentUser, rawEmail: string, courseId: string) {
+export async function enrolByEmail(
+  db: Kysely<DB>,
+  catalogue: Catalogue,
+  actor: CurrentUser,
+  rawEmail: string,
+  courseId: string,
+) {
   const email = rawEmail.trim().toLowerCase();
   if (!emailSchema.safeParse(email).success) throw badRequest("Please enter a valid email address.");
   const course = catalogue.byId.get(courseId);
@@ -45,20 +53,36 @@ export async function enrolByEmail(db: Kysely<DB>, catalogue: Catalogue, actor: 
         .executeTakeFirst();
       result = inserted ? "pending" : "already-pending";
     }
-    if (result === "enrolled" || result === "pending") await recordAudit(trx, actor, result === "enrolled" ? "enrollment.create" : "enrollment.pending", email, { courseId });
+    if (result === "enrolled" || result === "pending")
+      await recordAudit(trx, actor, result === "enrolled" ? "enrollment.create" : "enrollment.pending", email, {
+        courseId,
+      });
     return result;
   });
-  return { outcome, message: MESSAGES[outcome](email, course.card.title), success: outcome === "enrolled" || outcome === "pending" };
+  return {
+    outcome,
+    message: MESSAGES[outcome](email, course.card.title),
+    success: outcome === "enrolled" || outcome === "pending",
+  };
 }
 
 /** At sign-up: turns the e-mail's pending enrolments into real ones. */
 export async function applyPendingEnrollments(db: Kysely<DB>, user: { id: string; email: string }) {
   const email = user.email.toLowerCase();
   await db.transaction().execute(async (trx) => {
-    const pending = await trx.selectFrom("pendingEnrollment").selectAll().where("email", "=", email).where("appliedAt", "is", null).execute();
+    const pending = await trx
+      .selectFrom("pendingEnrollment")
+      .selectAll()
+      .where("email", "=", email)
+      .where("appliedAt", "is", null)
+      .execute();
     const now = new Date().toISOString();
     for (const p of pending) {
-      await trx.insertInto("enrollment").values({ id: randomUUID(), userId: user.id, courseId: p.courseId, source: "admin", createdAt: now }).onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing()).execute();
+      await trx
+        .insertInto("enrollment")
+        .values({ id: randomUUID(), userId: user.id, courseId: p.courseId, source: "admin", createdAt: now })
+        .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
+        .execute();
       await trx.updateTable("pendingEnrollment").set({ appliedAt: now }).where("id", "=", p.id).execute();
     }
   });
@@ -96,11 +120,23 @@ export async function bulkEnrol(db: Kysely<DB>, catalogue: Catalogue, actor: Cur
     if (index === 0 && /^e-?mail$/i.test(email) && /^course/i.test(courseId)) continue; // header row
     const line = index + 1;
     if (!emailSchema.safeParse(email.toLowerCase()).success) {
-      rows.push({ line, email, courseId, result: "invalid-email", message: `'${email}' is not a valid e-mail address.` });
+      rows.push({
+        line,
+        email,
+        courseId,
+        result: "invalid-email",
+        message: `'${email}' is not a valid e-mail address.`,
+      });
       continue;
     }
     if (!catalogue.byId.has(courseId)) {
-      rows.push({ line, email, courseId, result: "unknown-course", message: `There is no course with the id '${courseId}'.` });
+      rows.push({
+        line,
+        email,
+        courseId,
+        result: "unknown-course",
+        message: `There is no course with the id '${courseId}'.`,
+      });
       continue;
     }
     const r = await enrolByEmail(db, catalogue, actor, email, courseId);

@@ -17,8 +17,18 @@ import {
 } from "#shared/schemas/admin.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import {
+  adminCreateCoupon,
+  deactivateCoupon,
+  listAudit,
+  listCoupons,
+  listLearners,
+  listOrders,
+  refundOrder,
+  revokeCertificate,
+  withCourses,
+} from "./admin.service.ts";
 import { bulkEnrol, enrolByEmail } from "./admin-enrollments.service.ts";
-import { adminCreateCoupon, deactivateCoupon, listAudit, listCoupons, listLearners, listOrders, refundOrder, revokeCertificate, withCourses } from "./admin.service.ts";
 
 const emptyBody = z.strictObject({}).optional();
 
@@ -32,42 +42,79 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     });
     const actor = async (request: Parameters<typeof requireAdmin>[0]) => requireAdmin(request);
 
-    app.post("/api/admin-enroll-user", { schema: { body: adminEnrollInputSchema, response: { 200: adminEnrollResponseSchema } } }, async (request) => {
-      const r = await enrolByEmail(db, await catalogue.get(), await actor(request), request.body.userEmail, request.body.courseId);
-      return { success: r.success, message: r.message, outcome: r.outcome };
-    });
-
-    app.post("/api/admin/enrollments/bulk", { schema: { body: bulkEnrollInputSchema, response: { 200: bulkEnrollResponseSchema } } }, async (request) =>
-      bulkEnrol(db, await catalogue.get(), await actor(request), request.body.csv),
+    app.post(
+      "/api/admin-enroll-user",
+      { schema: { body: adminEnrollInputSchema, response: { 200: adminEnrollResponseSchema } } },
+      async (request) => {
+        const r = await enrolByEmail(
+          db,
+          await catalogue.get(),
+          await actor(request),
+          request.body.userEmail,
+          request.body.courseId,
+        );
+        return { success: r.success, message: r.message, outcome: r.outcome };
+      },
     );
 
-    app.get("/api/admin/coupons", { schema: { response: { 200: z.array(adminCouponSchema) } } }, async () => listCoupons(db));
-    app.post("/api/admin/coupons", { schema: { body: createCouponInputSchema, response: { 200: adminCouponSchema } } }, async (request) =>
-      adminCreateCoupon(db, await catalogue.get(), await actor(request), request.body),
-    );
-    app.post("/api/admin/coupons/:id/deactivate", { schema: { params: idParamsSchema, body: emptyBody, response: { 200: adminCouponSchema } } }, async (request) =>
-      deactivateCoupon(db, await actor(request), request.params.id),
+    app.post(
+      "/api/admin/enrollments/bulk",
+      { schema: { body: bulkEnrollInputSchema, response: { 200: bulkEnrollResponseSchema } } },
+      async (request) => bulkEnrol(db, await catalogue.get(), await actor(request), request.body.csv),
     );
 
-    app.get("/api/admin/orders", { schema: { querystring: pageQuerySchema, response: { 200: pagedOrdersSchema } } }, async (request) => {
-      const { items, total } = await listOrders(db, request.query);
-      return { items, total, page: request.query.page, pageSize: request.query.pageSize };
-    });
+    app.get("/api/admin/coupons", { schema: { response: { 200: z.array(adminCouponSchema) } } }, async () =>
+      listCoupons(db),
+    );
+    app.post(
+      "/api/admin/coupons",
+      { schema: { body: createCouponInputSchema, response: { 200: adminCouponSchema } } },
+      async (request) => adminCreateCoupon(db, await catalogue.get(), await actor(request), request.body),
+    );
+    app.post(
+      "/api/admin/coupons/:id/deactivate",
+      { schema: { params: idParamsSchema, body: emptyBody, response: { 200: adminCouponSchema } } },
+      async (request) => deactivateCoupon(db, await actor(request), request.params.id),
+    );
+
+    app.get(
+      "/api/admin/orders",
+      { schema: { querystring: pageQuerySchema, response: { 200: pagedOrdersSchema } } },
+      async (request) => {
+        const { items, total } = await listOrders(db, request.query);
+        return { items, total, page: request.query.page, pageSize: request.query.pageSize };
+      },
+    );
     app.post("/api/admin/orders/:id/refund", { schema: { params: idParamsSchema, body: emptyBody } }, async (request) =>
       refundOrder(db, payments, await actor(request), request.params.id),
     );
 
-    app.get("/api/admin/learners", { schema: { querystring: pageQuerySchema, response: { 200: pagedLearnersSchema } } }, async (request) => {
-      const { items, total } = await listLearners(db, request.query);
-      return { items: await withCourses(db, await catalogue.get(), items), total, page: request.query.page, pageSize: request.query.pageSize };
-    });
-    app.post("/api/admin/certificates/:certificateId/revoke", { schema: { params: certificateParamsSchema, body: revokeCertificateInputSchema } }, async (request) =>
-      revokeCertificate(db, await actor(request), request.params.certificateId, request.body.reason),
+    app.get(
+      "/api/admin/learners",
+      { schema: { querystring: pageQuerySchema, response: { 200: pagedLearnersSchema } } },
+      async (request) => {
+        const { items, total } = await listLearners(db, request.query);
+        return {
+          items: await withCourses(db, await catalogue.get(), items),
+          total,
+          page: request.query.page,
+          pageSize: request.query.pageSize,
+        };
+      },
+    );
+    app.post(
+      "/api/admin/certificates/:certificateId/revoke",
+      { schema: { params: certificateParamsSchema, body: revokeCertificateInputSchema } },
+      async (request) => revokeCertificate(db, await actor(request), request.params.certificateId, request.body.reason),
     );
 
-    app.get("/api/admin/audit", { schema: { querystring: pageQuerySchema, response: { 200: pagedAuditSchema } } }, async (request) => {
-      const { items, total } = await listAudit(db, request.query);
-      return { items, total, page: request.query.page, pageSize: request.query.pageSize };
-    });
+    app.get(
+      "/api/admin/audit",
+      { schema: { querystring: pageQuerySchema, response: { 200: pagedAuditSchema } } },
+      async (request) => {
+        const { items, total } = await listAudit(db, request.query);
+        return { items, total, page: request.query.page, pageSize: request.query.pageSize };
+      },
+    );
   };
 }

@@ -1,13 +1,13 @@
 import type { Kysely } from "kysely";
-import { REFUND_WINDOW_DAYS, type AdminCoupon, type AdminLearner, type AdminOrder } from "#shared/schemas/admin.ts";
+import { type AdminCoupon, type AdminLearner, type AdminOrder, REFUND_WINDOW_DAYS } from "#shared/schemas/admin.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import { toIso } from "../../db/database.ts";
 import type { CouponTable, DB } from "../../db/schema.ts";
 import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
 import { certificateStatus } from "../certificates/certificates.service.ts";
-import type { Catalogue } from "../courses/course-catalogue.ts";
 import { createCoupon, type NewCoupon } from "../coupons/coupons.service.ts";
+import type { Catalogue } from "../courses/course-catalogue.ts";
 import { computeCourseState, loadAllLearnerRecords } from "../learning/learner-state.ts";
 import { recordAudit } from "./audit.ts";
 
@@ -23,8 +23,14 @@ export async function listCoupons(db: Kysely<DB>): Promise<AdminCoupon[]> {
   return (await db.selectFrom("coupon").selectAll().orderBy("createdAt", "desc").execute()).map(toAdminCoupon);
 }
 
-export async function adminCreateCoupon(db: Kysely<DB>, catalogue: Catalogue, actor: CurrentUser, input: NewCoupon): Promise<AdminCoupon> {
-  if (input.courseId && !catalogue.byId.has(input.courseId)) throw badRequest(`There is no course with the id '${input.courseId}'.`);
+export async function adminCreateCoupon(
+  db: Kysely<DB>,
+  catalogue: Catalogue,
+  actor: CurrentUser,
+  input: NewCoupon,
+): Promise<AdminCoupon> {
+  if (input.courseId && !catalogue.byId.has(input.courseId))
+    throw badRequest(`There is no course with the id '${input.courseId}'.`);
   const coupon = await createCoupon(db, input);
   await recordAudit(db, actor, "coupon.create", coupon.code, { ...input });
   return toAdminCoupon(coupon);
@@ -40,11 +46,16 @@ export async function deactivateCoupon(db: Kysely<DB>, actor: CurrentUser, id: s
   return toAdminCoupon({ ...coupon, active: 0 });
 }
 
-export async function listOrders(db: Kysely<DB>, page: { q?: string; page: number; pageSize: number }): Promise<{ items: AdminOrder[]; total: number }> {
+export async function listOrders(
+  db: Kysely<DB>,
+  page: { q?: string; page: number; pageSize: number },
+): Promise<{ items: AdminOrder[]; total: number }> {
   const base = db
     .selectFrom("order")
     .innerJoin("user", "user.id", "order.userId")
-    .leftJoin("enrollment", (j) => j.onRef("enrollment.userId", "=", "order.userId").onRef("enrollment.courseId", "=", "order.courseId"))
+    .leftJoin("enrollment", (j) =>
+      j.onRef("enrollment.userId", "=", "order.userId").onRef("enrollment.courseId", "=", "order.courseId"),
+    )
     .$if(!!page.q, (qb) =>
       qb.where((eb) =>
         eb.or([
@@ -57,7 +68,21 @@ export async function listOrders(db: Kysely<DB>, page: { q?: string; page: numbe
     );
   const [{ total }] = await base.select((eb) => eb.fn.countAll().as("total")).execute();
   const rows = await base
-    .select(["order.id", "user.email", "user.name", "order.courseId", "order.amount", "order.originalAmount", "order.couponCode", "order.provider", "order.providerPaymentId", "order.status", "order.createdAt", "order.refundedAt", "enrollment.createdAt as enrolledAt"])
+    .select([
+      "order.id",
+      "user.email",
+      "user.name",
+      "order.courseId",
+      "order.amount",
+      "order.originalAmount",
+      "order.couponCode",
+      "order.provider",
+      "order.providerPaymentId",
+      "order.status",
+      "order.createdAt",
+      "order.refundedAt",
+      "enrollment.createdAt as enrolledAt",
+    ])
     .orderBy("order.createdAt", "desc")
     .orderBy("order.id")
     .limit(page.pageSize)
@@ -79,49 +104,101 @@ export async function listOrders(db: Kysely<DB>, page: { q?: string; page: numbe
       status: r.status,
       createdAt: toIso(r.createdAt),
       refundedAt: toIso(r.refundedAt),
-      refundable: r.status === "paid" && now - new Date(toIso(r.enrolledAt ?? r.createdAt)).getTime() <= REFUND_WINDOW_DAYS * DAY_MS,
+      refundable:
+        r.status === "paid" &&
+        now - new Date(toIso(r.enrolledAt ?? r.createdAt)).getTime() <= REFUND_WINDOW_DAYS * DAY_MS,
     })),
   };
 }
 
 /** Refunds within 7 days of enrolment through the provider, ends the enrolment and records the refund. */
-export async function refundOrder(db: Kysely<DB>, provider: PaymentProvider | null, actor: CurrentUser, orderId: string) {
+export async function refundOrder(
+  db: Kysely<DB>,
+  provider: PaymentProvider | null,
+  actor: CurrentUser,
+  orderId: string,
+) {
   const order = await db.selectFrom("order").selectAll().where("id", "=", orderId).executeTakeFirst();
   if (!order) throw notFound("Order not found.");
   if (order.status !== "paid") throw conflict("This order has already been refunded.");
-  const enrollment = await db.selectFrom("enrollment").select("createdAt").where("userId", "=", order.userId).where("courseId", "=", order.courseId).executeTakeFirst();
+  const enrollment = await db
+    .selectFrom("enrollment")
+    .select("createdAt")
+    .where("userId", "=", order.userId)
+    .where("courseId", "=", order.courseId)
+    .executeTakeFirst();
   const since = new Date(toIso(enrollment?.createdAt ?? order.createdAt)).getTime();
   if (Date.now() - since > REFUND_WINDOW_DAYS * DAY_MS) {
-    throw conflict(`Refunds are only possible within ${REFUND_WINDOW_DAYS} days of enrolment; this learner enrolled ${Math.floor((Date.now() - since) / DAY_MS)} days ago.`);
+    throw conflict(
+      `Refunds are only possible within ${REFUND_WINDOW_DAYS} days of enrolment; this learner enrolled ${Math.floor((Date.now() - since) / DAY_MS)} days ago.`,
+    );
   }
   let refundId = `none:${order.id}`;
   if (order.amount > 0) {
-    if (!provider || provider.name !== order.provider) throw new AppError(503, `This order was paid through ${order.provider}, which this server is not set up for.`);
+    if (!provider || provider.name !== order.provider)
+      throw new AppError(503, `This order was paid through ${order.provider}, which this server is not set up for.`);
     refundId = (await provider.refund(order.providerPaymentId, order.amount)).id;
   }
   await db.transaction().execute(async (trx) => {
     const now = new Date().toISOString();
-    await trx.updateTable("order").set({ status: "refunded", refundId, refundedAt: now, updatedAt: now }).where("id", "=", order.id).execute();
-    await trx.deleteFrom("enrollment").where("userId", "=", order.userId).where("courseId", "=", order.courseId).execute();
-    await recordAudit(trx, actor, "order.refund", order.id, { amount: order.amount, courseId: order.courseId, userId: order.userId, refundId });
+    await trx
+      .updateTable("order")
+      .set({ status: "refunded", refundId, refundedAt: now, updatedAt: now })
+      .where("id", "=", order.id)
+      .execute();
+    await trx
+      .deleteFrom("enrollment")
+      .where("userId", "=", order.userId)
+      .where("courseId", "=", order.courseId)
+      .execute();
+    await recordAudit(trx, actor, "order.refund", order.id, {
+      amount: order.amount,
+      courseId: order.courseId,
+      userId: order.userId,
+      refundId,
+    });
   });
   return { id: order.id, status: "refunded", refundId };
 }
 
-export async function listLearners(db: Kysely<DB>, page: { q?: string; page: number; pageSize: number }): Promise<{ items: AdminLearner[]; total: number }> {
-  const base = db.selectFrom("user").$if(!!page.q, (qb) =>
-    qb.where((eb) => eb.or([eb(eb.fn("lower", ["email"]), "like", like(page.q!)), eb(eb.fn("lower", ["name"]), "like", like(page.q!))])),
-  );
+export async function listLearners(
+  db: Kysely<DB>,
+  page: { q?: string; page: number; pageSize: number },
+): Promise<{ items: AdminLearner[]; total: number }> {
+  const base = db
+    .selectFrom("user")
+    .$if(!!page.q, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb(eb.fn("lower", ["email"]), "like", like(page.q!)),
+          eb(eb.fn("lower", ["name"]), "like", like(page.q!)),
+        ]),
+      ),
+    );
   const [{ total }] = await base.select((eb) => eb.fn.countAll().as("total")).execute();
-  const users = await base.select(["id", "email", "firstName", "lastName", "role", "createdAt"]).orderBy("createdAt", "desc").orderBy("id").limit(page.pageSize).offset((page.page - 1) * page.pageSize).execute();
+  const users = await base
+    .select(["id", "email", "firstName", "lastName", "role", "createdAt"])
+    .orderBy("createdAt", "desc")
+    .orderBy("id")
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize)
+    .execute();
   return { total: Number(total), items: users.map((u) => ({ ...u, createdAt: toIso(u.createdAt), courses: [] })) };
 }
 
 /** Fills in each listed learner's courses with the same progress figure the learner sees. */
-export async function withCourses(db: Kysely<DB>, catalogue: Catalogue, learners: AdminLearner[]): Promise<AdminLearner[]> {
+export async function withCourses(
+  db: Kysely<DB>,
+  catalogue: Catalogue,
+  learners: AdminLearner[],
+): Promise<AdminLearner[]> {
   if (learners.length === 0) return learners;
   const ids = learners.map((l) => l.id);
-  const certificates = await db.selectFrom("certificate").select(["userId", "courseId", "certificateId", "revokedAt", "expiresAt"]).where("userId", "in", ids).execute();
+  const certificates = await db
+    .selectFrom("certificate")
+    .select(["userId", "courseId", "certificateId", "revokedAt", "expiresAt"])
+    .where("userId", "in", ids)
+    .execute();
   return Promise.all(
     learners.map(async (l) => {
       const records = await loadAllLearnerRecords(db, l.id);
@@ -143,25 +220,53 @@ export async function withCourses(db: Kysely<DB>, catalogue: Catalogue, learners
 }
 
 export async function revokeCertificate(db: Kysely<DB>, actor: CurrentUser, certificateId: string, reason: string) {
-  const cert = await db.selectFrom("certificate").select(["certificateId", "revokedAt"]).where("certificateId", "=", certificateId).executeTakeFirst();
+  const cert = await db
+    .selectFrom("certificate")
+    .select(["certificateId", "revokedAt"])
+    .where("certificateId", "=", certificateId)
+    .executeTakeFirst();
   if (!cert) throw notFound("Certificate not found.");
   if (cert.revokedAt) throw conflict("This certificate is already revoked.");
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("certificate").set({ revokedAt: new Date().toISOString(), revokedReason: reason }).where("certificateId", "=", certificateId).execute();
+    await trx
+      .updateTable("certificate")
+      .set({ revokedAt: new Date().toISOString(), revokedReason: reason })
+      .where("certificateId", "=", certificateId)
+      .execute();
     await recordAudit(trx, actor, "certificate.revoke", certificateId, { reason });
   });
   return { certificateId, status: "revoked" as const };
 }
 
 export async function listAudit(db: Kysely<DB>, page: { q?: string; page: number; pageSize: number }) {
-  const base = db.selectFrom("auditLog").$if(!!page.q, (qb) =>
-    qb.where((eb) => eb.or([eb(eb.fn("lower", ["actorEmail"]), "like", like(page.q!)), eb(eb.fn("lower", ["action"]), "like", like(page.q!)), eb(eb.fn("lower", ["target"]), "like", like(page.q!))])),
-  );
+  const base = db
+    .selectFrom("auditLog")
+    .$if(!!page.q, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb(eb.fn("lower", ["actorEmail"]), "like", like(page.q!)),
+          eb(eb.fn("lower", ["action"]), "like", like(page.q!)),
+          eb(eb.fn("lower", ["target"]), "like", like(page.q!)),
+        ]),
+      ),
+    );
   const [{ total }] = await base.select((eb) => eb.fn.countAll().as("total")).execute();
-  const rows = await base.selectAll().orderBy("createdAt", "desc").orderBy("id", "desc").limit(page.pageSize).offset((page.page - 1) * page.pageSize).execute();
+  const rows = await base
+    .selectAll()
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize)
+    .execute();
   return {
     total: Number(total),
-    items: rows.map((r) => ({ id: r.id, actorEmail: r.actorEmail, action: r.action, target: r.target, details: JSON.parse(r.details) as Record<string, unknown>, createdAt: toIso(r.createdAt) })),
+    items: rows.map((r) => ({
+      id: r.id,
+      actorEmail: r.actorEmail,
+      action: r.action,
+      target: r.target,
+      details: JSON.parse(r.details) as Record<string, unknown>,
+      createdAt: toIso(r.createdAt),
+    })),
   };
 }
-

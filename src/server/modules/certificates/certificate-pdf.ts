@@ -1,13 +1,14 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, rgb, type PDFFont, type PDFPage } from "pdf-lib";
+import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
 import QRCode from "qrcode";
 import subsetFont from "subset-font";
 import { formatLongDate } from "#shared/format.ts";
 
 const require = createRequire(import.meta.url);
-const fontFile = (pkg: string, file: string) => require.resolve(`@expo-google-fonts/${pkg}/package.json`).replace(/package\.json$/, file);
+const fontFile = (pkg: string, file: string) =>
+  require.resolve(`@expo-google-fonts/${pkg}/package.json`).replace(/package\.json$/, file);
 
 // Noto covers Latin, Greek and Cyrillic in one face; CJK, Arabic and Hebrew have their own.
 const FONT_FILES = {
@@ -22,12 +23,16 @@ type FontKey = keyof typeof FONT_FILES;
 const fontBytes = new Map<FontKey, Uint8Array>();
 function bytesOf(key: FontKey): Uint8Array {
   let bytes = fontBytes.get(key);
-  if (!bytes) fontBytes.set(key, (bytes = readFileSync(FONT_FILES[key])));
+  if (!bytes) {
+    bytes = readFileSync(FONT_FILES[key]);
+    fontBytes.set(key, bytes);
+  }
   return bytes;
 }
 
 function scriptFont(char: string): FontKey {
-  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u.test(char)) return "cjk";
+  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u.test(char))
+    return "cjk";
   if (/\p{Script=Arabic}/u.test(char)) return "arabic";
   if (/\p{Script=Hebrew}/u.test(char)) return "hebrew";
   return "bold";
@@ -68,7 +73,13 @@ function drawCentered(page: PDFPage, text: string, y: number, font: PDFFont, siz
 }
 
 /** Fits text into maxWidth by shrinking it, then by wrapping it onto up to three lines. */
-function fitLines(text: string, width: (t: string, size: number) => number, maxWidth: number, start: number, min: number) {
+function fitLines(
+  text: string,
+  width: (t: string, size: number) => number,
+  maxWidth: number,
+  start: number,
+  min: number,
+) {
   for (let size = start; size >= min; size -= 1) if (width(text, size) <= maxWidth) return { lines: [text], size };
   const size = min;
   const lines: string[] = [];
@@ -93,14 +104,19 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   const fonts = new Map<FontKey, PDFFont>();
   // Fonts are cut down with HarfBuzz to the characters this certificate uses (pdf-lib's own
   // subsetter loses glyphs), so a CJK name adds kilobytes, not the 10 MB face.
-  const used = new Set(`${data.holderName}${data.courseTitle}${data.certificateId}${data.verifyUrl}${formatLongDate(data.completedAt)}${formatLongDate(data.expiresAt)}${STATIC_TEXT}`);
+  const used = new Set(
+    `${data.holderName}${data.courseTitle}${data.certificateId}${data.verifyUrl}${formatLongDate(data.completedAt)}${formatLongDate(data.expiresAt)}${STATIC_TEXT}`,
+  );
   const font = async (key: FontKey) => {
     let f = fonts.get(key);
     if (!f) {
       // Arabic and Hebrew keep their shaping tables and go through pdf-lib's subsetter, which shapes them right.
       const shaped = key === "arabic" || key === "hebrew";
-      const bytes = shaped ? bytesOf(key) : await subsetFont(Buffer.from(bytesOf(key)), [...used].join(""), { targetFormat: "truetype" });
-      fonts.set(key, (f = await pdf.embedFont(bytes, shaped ? { subset: true } : { subset: false, features: { liga: false } })));
+      const bytes = shaped
+        ? bytesOf(key)
+        : await subsetFont(Buffer.from(bytesOf(key)), [...used].join(""), { targetFormat: "truetype" });
+      f = await pdf.embedFont(bytes, shaped ? { subset: true } : { subset: false, features: { liga: false } });
+      fonts.set(key, f);
     }
     return f;
   };
@@ -111,7 +127,14 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   const { width, height } = page.getSize();
   page.drawRectangle({ x: 0, y: 0, width, height, color: rgb(0.99, 0.99, 0.98) });
   page.drawRectangle({ x: 24, y: 24, width: width - 48, height: height - 48, borderColor: BRAND, borderWidth: 3 });
-  page.drawRectangle({ x: 34, y: 34, width: width - 68, height: height - 68, borderColor: rgb(0.8, 0.91, 0.89), borderWidth: 1 });
+  page.drawRectangle({
+    x: 34,
+    y: 34,
+    width: width - 68,
+    height: height - 68,
+    borderColor: rgb(0.8, 0.91, 0.89),
+    borderWidth: 1,
+  });
 
   drawCentered(page, "HOLISTIC WELLNESS ACADEMY", height - 92, bold, 14, BRAND);
   drawCentered(page, "Certificate of Completion", height - 140, bold, 34);
@@ -121,7 +144,8 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   const runs = scriptRuns(data.holderName);
   for (const r of runs) await font(r.font);
   const rtl = runs.some((r) => r.font === "arabic" || r.font === "hebrew");
-  const widthOf = (text: string, size: number) => scriptRuns(text).reduce((w, r) => w + fonts.get(r.font)!.widthOfTextAtSize(r.text, size), 0);
+  const widthOf = (text: string, size: number) =>
+    scriptRuns(text).reduce((w, r) => w + fonts.get(r.font)!.widthOfTextAtSize(r.text, size), 0);
   const { lines, size } = fitLines(data.holderName, widthOf, width - 160, 36, 14);
   let y = height - 228;
   for (const line of lines.slice(0, 4)) {
@@ -135,7 +159,12 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
     }
     y -= size * 1.25;
   }
-  page.drawLine({ start: { x: width / 2 - 220, y: y + size * 0.9 }, end: { x: width / 2 + 220, y: y + size * 0.9 }, thickness: 0.8, color: rgb(0.8, 0.84, 0.88) });
+  page.drawLine({
+    start: { x: width / 2 - 220, y: y + size * 0.9 },
+    end: { x: width / 2 + 220, y: y + size * 0.9 },
+    thickness: 0.8,
+    color: rgb(0.8, 0.84, 0.88),
+  });
 
   drawCentered(page, "has successfully completed the course", y - 8, regular, 13, MUTED);
   const course = fitLines(data.courseTitle, (t, s) => bold.widthOfTextAtSize(t, s), width - 200, 22, 12);
@@ -165,9 +194,18 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   page.drawImage(qrImage, { x: width - 190, y: 70, width: 100, height: 100 });
   page.drawText("Verify this certificate:", { x: width - 420, y: 110, size: 9, font: regular, color: MUTED });
   const url = fitLines(data.verifyUrl, (t, s) => regular.widthOfTextAtSize(t, s), 220, 9, 6);
-  url.lines.forEach((line, i) => page.drawText(line, { x: width - 420, y: 96 - i * 10, size: url.size, font: regular, color: BRAND }));
+  url.lines.forEach((line, i) => {
+    page.drawText(line, { x: width - 420, y: 96 - i * 10, size: url.size, font: regular, color: BRAND });
+  });
   if (data.status !== "valid") {
-    drawCentered(page, data.status === "revoked" ? "REVOKED" : "EXPIRED", height / 2 - 20, bold, 80, rgb(0.8, 0.1, 0.1));
+    drawCentered(
+      page,
+      data.status === "revoked" ? "REVOKED" : "EXPIRED",
+      height / 2 - 20,
+      bold,
+      80,
+      rgb(0.8, 0.1, 0.1),
+    );
   }
   return pdf.save();
 }

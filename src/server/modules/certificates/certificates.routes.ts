@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { courseParamsSchema } from "#shared/schemas/courses.ts";
 import {
   certificateIdParamsSchema,
   certificateListSchema,
@@ -7,6 +6,7 @@ import {
   issueCertificateInputSchema,
   verificationSchema,
 } from "#shared/schemas/certificates.ts";
+import { courseParamsSchema } from "#shared/schemas/courses.ts";
 import { toIso } from "../../db/database.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
@@ -28,40 +28,52 @@ export function certificatesRoutes(catalogue: CourseCatalogue): FastifyPluginAsy
     const { database, config } = app.deps;
     const db = database.db;
 
-    app.post("/api/certificate", { schema: { body: issueCertificateInputSchema, response: { 200: certificateSchema } } }, async (request) => {
-      const user = await requireUser(request);
-      return issueCertificate(db, config, user, requireCourse(await catalogue.course(request.body.courseId)));
-    });
+    app.post(
+      "/api/certificate",
+      { schema: { body: issueCertificateInputSchema, response: { 200: certificateSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return issueCertificate(db, config, user, requireCourse(await catalogue.course(request.body.courseId)));
+      },
+    );
 
-    app.get("/api/certificate/:courseId", { schema: { params: courseParamsSchema, response: { 200: certificateSchema } } }, async (request) => {
-      const user = await requireUser(request);
-      return getOwnCertificate(db, config, await catalogue.get(), user, request.params.courseId);
-    });
+    app.get(
+      "/api/certificate/:courseId",
+      { schema: { params: courseParamsSchema, response: { 200: certificateSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return getOwnCertificate(db, config, await catalogue.get(), user, request.params.courseId);
+      },
+    );
 
     app.get("/api/certificates", { schema: { response: { 200: certificateListSchema } } }, async (request) => {
       const user = await requireUser(request);
       return listOwnCertificates(db, config, await catalogue.get(), user);
     });
 
-    app.get("/api/certificates/:certificateId/pdf", { schema: { params: certificateIdParamsSchema } }, async (request, reply) => {
-      const user = await requireUser(request);
-      const row = await getOwnCertificateById(db, user, request.params.certificateId);
-      const courseTitle = (await catalogue.course(row.courseId))?.card.title ?? row.courseId;
-      const pdf = await renderCertificatePdf({
-        holderName: `${row.firstName} ${row.lastName}`,
-        courseTitle,
-        certificateId: row.certificateId,
-        completedAt: toIso(row.completedAt),
-        expiresAt: toIso(row.expiresAt),
-        verifyUrl: verifyUrl(config, row.certificateId),
-        status: certificateStatus(row),
-      });
-      return reply
-        .type("application/pdf")
-        .header("content-disposition", `attachment; filename="certificate-${row.certificateId}.pdf"`)
-        .header("cache-control", "private, no-store")
-        .send(Buffer.from(pdf));
-    });
+    app.get(
+      "/api/certificates/:certificateId/pdf",
+      { schema: { params: certificateIdParamsSchema } },
+      async (request, reply) => {
+        const user = await requireUser(request);
+        const row = await getOwnCertificateById(db, user, request.params.certificateId);
+        const courseTitle = (await catalogue.course(row.courseId))?.card.title ?? row.courseId;
+        const pdf = await renderCertificatePdf({
+          holderName: `${row.firstName} ${row.lastName}`,
+          courseTitle,
+          certificateId: row.certificateId,
+          completedAt: toIso(row.completedAt),
+          expiresAt: toIso(row.expiresAt),
+          verifyUrl: verifyUrl(config, row.certificateId),
+          status: certificateStatus(row),
+        });
+        return reply
+          .type("application/pdf")
+          .header("content-disposition", `attachment; filename="certificate-${row.certificateId}.pdf"`)
+          .header("cache-control", "private, no-store")
+          .send(Buffer.from(pdf));
+      },
+    );
 
     app.post(
       "/api/certificates/:certificateId/reissue",
@@ -75,7 +87,10 @@ export function certificatesRoutes(catalogue: CourseCatalogue): FastifyPluginAsy
     // Public, and rate limited so IDs cannot be scanned.
     app.get(
       "/api/verify/:certificateId",
-      { schema: { params: certificateIdParamsSchema, response: { 200: verificationSchema } }, config: { rateLimit: { max: 30, timeWindow: "1 minute" } } },
+      {
+        schema: { params: certificateIdParamsSchema, response: { 200: verificationSchema } },
+        config: { rateLimit: { max: 30, timeWindow: "1 minute" } },
+      },
       async (request) => verifyCertificate(db, await catalogue.get(), request.params.certificateId),
     );
   };

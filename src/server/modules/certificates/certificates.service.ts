@@ -32,7 +32,10 @@ export function newCertificateId(): string {
 
 type CertificateRow = Omit<CertificateTable, never>;
 
-export function certificateStatus(row: Pick<CertificateRow, "revokedAt" | "expiresAt">, now = new Date()): CertificateStatus {
+export function certificateStatus(
+  row: Pick<CertificateRow, "revokedAt" | "expiresAt">,
+  now = new Date(),
+): CertificateStatus {
   if (row.revokedAt) return "revoked";
   return new Date(row.expiresAt).getTime() <= now.getTime() ? "expired" : "valid";
 }
@@ -62,7 +65,12 @@ const courseTitleOf = (catalogue: Catalogue, courseId: string) => catalogue.byId
  * Issues the learner's certificate once every module is complete. The name comes from the profile
  * and the date from the server; repeated and parallel calls return the same certificate.
  */
-export async function issueCertificate(db: Kysely<DB>, config: Config, user: CurrentUser, course: CatalogueCourse): Promise<Certificate> {
+export async function issueCertificate(
+  db: Kysely<DB>,
+  config: Config,
+  user: CurrentUser,
+  course: CatalogueCourse,
+): Promise<Certificate> {
   const records = await loadLearnerRecords(db, user.id, course.card.id);
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
   if (!computeCourseState(course, records).allModulesComplete) {
@@ -74,7 +82,15 @@ export async function issueCertificate(db: Kysely<DB>, config: Config, user: Cur
     const nowIso = now.toISOString();
     await trx
       .insertInto("courseProgress")
-      .values({ id: randomUUID(), userId: user.id, courseId, isCompleted: 1, completedAt: nowIso, createdAt: nowIso, updatedAt: nowIso })
+      .values({
+        id: randomUUID(),
+        userId: user.id,
+        courseId,
+        isCompleted: 1,
+        completedAt: nowIso,
+        createdAt: nowIso,
+        updatedAt: nowIso,
+      })
       .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
       .execute();
     await trx
@@ -84,7 +100,12 @@ export async function issueCertificate(db: Kysely<DB>, config: Config, user: Cur
       .where("courseId", "=", courseId)
       .where("isCompleted", "=", 0)
       .execute();
-    const progress = await trx.selectFrom("courseProgress").select("completedAt").where("userId", "=", user.id).where("courseId", "=", courseId).executeTakeFirstOrThrow();
+    const progress = await trx
+      .selectFrom("courseProgress")
+      .select("completedAt")
+      .where("userId", "=", user.id)
+      .where("courseId", "=", courseId)
+      .executeTakeFirstOrThrow();
     const completedAt = new Date(toIso(progress.completedAt) ?? nowIso);
     const expiresAt = new Date(completedAt);
     expiresAt.setUTCFullYear(expiresAt.getUTCFullYear() + config.certificateValidYears);
@@ -105,31 +126,69 @@ export async function issueCertificate(db: Kysely<DB>, config: Config, user: Cur
       })
       .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
       .execute();
-    return trx.selectFrom("certificate").selectAll().where("userId", "=", user.id).where("courseId", "=", courseId).executeTakeFirstOrThrow();
+    return trx
+      .selectFrom("certificate")
+      .selectAll()
+      .where("userId", "=", user.id)
+      .where("courseId", "=", courseId)
+      .executeTakeFirstOrThrow();
   });
   return toCertificate(row, course.card.title, config, user);
 }
 
-export async function getOwnCertificate(db: Kysely<DB>, config: Config, catalogue: Catalogue, user: CurrentUser, courseId: string): Promise<Certificate> {
-  const row = await db.selectFrom("certificate").selectAll().where("userId", "=", user.id).where("courseId", "=", courseId).executeTakeFirst();
+export async function getOwnCertificate(
+  db: Kysely<DB>,
+  config: Config,
+  catalogue: Catalogue,
+  user: CurrentUser,
+  courseId: string,
+): Promise<Certificate> {
+  const row = await db
+    .selectFrom("certificate")
+    .selectAll()
+    .where("userId", "=", user.id)
+    .where("courseId", "=", courseId)
+    .executeTakeFirst();
   if (!row) throw notFound(CERTIFICATE_NOT_FOUND);
   return toCertificate(row, courseTitleOf(catalogue, courseId), config, user);
 }
 
-export async function listOwnCertificates(db: Kysely<DB>, config: Config, catalogue: Catalogue, user: CurrentUser): Promise<Certificate[]> {
-  const rows = await db.selectFrom("certificate").selectAll().where("userId", "=", user.id).orderBy("completedAt", "desc").execute();
+export async function listOwnCertificates(
+  db: Kysely<DB>,
+  config: Config,
+  catalogue: Catalogue,
+  user: CurrentUser,
+): Promise<Certificate[]> {
+  const rows = await db
+    .selectFrom("certificate")
+    .selectAll()
+    .where("userId", "=", user.id)
+    .orderBy("completedAt", "desc")
+    .execute();
   return rows.map((r) => toCertificate(r, courseTitleOf(catalogue, r.courseId), config, user));
 }
 
 /** The owner's certificate by its public ID; anyone else gets the same 404 as for an unknown ID. */
 export async function getOwnCertificateById(db: Kysely<DB>, user: CurrentUser, certificateId: string) {
-  const row = await db.selectFrom("certificate").selectAll().where("certificateId", "=", certificateId).executeTakeFirst();
+  const row = await db
+    .selectFrom("certificate")
+    .selectAll()
+    .where("certificateId", "=", certificateId)
+    .executeTakeFirst();
   if (!row || row.userId !== user.id) throw notFound(CERTIFICATE_NOT_FOUND);
   return row;
 }
 
-export async function verifyCertificate(db: Kysely<DB>, catalogue: Catalogue, certificateId: string): Promise<Verification> {
-  const row = await db.selectFrom("certificate").selectAll().where("certificateId", "=", certificateId).executeTakeFirst();
+export async function verifyCertificate(
+  db: Kysely<DB>,
+  catalogue: Catalogue,
+  certificateId: string,
+): Promise<Verification> {
+  const row = await db
+    .selectFrom("certificate")
+    .selectAll()
+    .where("certificateId", "=", certificateId)
+    .executeTakeFirst();
   if (!row) throw notFound("No certificate has this ID.");
   return {
     certificateId: row.certificateId,
@@ -143,7 +202,13 @@ export async function verifyCertificate(db: Kysely<DB>, catalogue: Catalogue, ce
 }
 
 /** Puts the learner's current profile name on the certificate; the ID stays and the change is recorded. */
-export async function reissueWithCurrentName(db: Kysely<DB>, config: Config, catalogue: Catalogue, user: CurrentUser, certificateId: string): Promise<Certificate> {
+export async function reissueWithCurrentName(
+  db: Kysely<DB>,
+  config: Config,
+  catalogue: Catalogue,
+  user: CurrentUser,
+  certificateId: string,
+): Promise<Certificate> {
   const row = await getOwnCertificateById(db, user, certificateId);
   if (row.revokedAt) throw conflict("A revoked certificate cannot be reissued.");
   if (row.firstName !== user.firstName || row.lastName !== user.lastName) {
@@ -160,7 +225,11 @@ export async function reissueWithCurrentName(db: Kysely<DB>, config: Config, cat
           changedAt: new Date().toISOString(),
         })
         .execute();
-      await trx.updateTable("certificate").set({ firstName: user.firstName, lastName: user.lastName }).where("certificateId", "=", certificateId).execute();
+      await trx
+        .updateTable("certificate")
+        .set({ firstName: user.firstName, lastName: user.lastName })
+        .where("certificateId", "=", certificateId)
+        .execute();
     });
   }
   return getOwnCertificate(db, config, catalogue, user, row.courseId);

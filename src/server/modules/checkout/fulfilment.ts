@@ -2,8 +2,8 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
 import { forbidden, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
-import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { applyCoupon, normaliseCode, redeemCoupon } from "../coupons/coupons.service.ts";
+import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { recordPaidOrder } from "./orders.repository.ts";
 
 export interface FulfilmentResult {
@@ -40,9 +40,15 @@ export async function fulfilPayment(
 
   const course = await deps.catalogue.course(courseId);
   if (!course) throw forbidden("This payment is for a course that no longer exists.");
-  const coupon = couponCode ? await deps.db.selectFrom("coupon").selectAll().where("code", "=", normaliseCode(couponCode)).executeTakeFirst() : undefined;
+  const coupon = couponCode
+    ? await deps.db.selectFrom("coupon").selectAll().where("code", "=", normaliseCode(couponCode)).executeTakeFirst()
+    : undefined;
   const expected = applyCoupon(course.card.price, coupon ?? null);
-  if (Number(originalAmount) !== course.card.price || intent.amount !== expected || intent.currency.toLowerCase() !== "usd") {
+  if (
+    Number(originalAmount) !== course.card.price ||
+    intent.amount !== expected ||
+    intent.currency.toLowerCase() !== "usd"
+  ) {
     throw forbidden("The payment does not match the course price.");
   }
   const user = await deps.db.selectFrom("user").select("id").where("id", "=", userId).executeTakeFirst();
@@ -63,19 +69,34 @@ export async function fulfilPayment(
     if (!orderId) return; // an earlier call fulfilled this payment
     // The discount was honoured when the learner paid, so a paid order always records its redemption.
     if (coupon) await redeemCoupon(trx, { couponId: coupon.id, orderId, userId, enforceLimit: false });
-    if (options.sessionId) await trx.updateTable("checkoutSession").set({ status: "complete" }).where("id", "=", options.sessionId).execute();
+    if (options.sessionId)
+      await trx
+        .updateTable("checkoutSession")
+        .set({ status: "complete" })
+        .where("id", "=", options.sessionId)
+        .execute();
   });
   return { status: "succeeded", courseId, userId, fulfilled: true };
 }
 
 /** A hosted checkout session: fulfils its payment once the provider says it is paid. */
-export async function fulfilCheckoutSession(deps: FulfilmentDeps, sessionId: string, options: { expectedUserId?: string } = {}): Promise<FulfilmentResult | null> {
+export async function fulfilCheckoutSession(
+  deps: FulfilmentDeps,
+  sessionId: string,
+  options: { expectedUserId?: string } = {},
+): Promise<FulfilmentResult | null> {
   const session = await deps.provider.retrieveCheckoutSession(sessionId);
   if (!session) return null;
   if (options.expectedUserId && session.metadata.userId !== options.expectedUserId) return null;
   if (!session.paid || !session.paymentIntentId) {
-    if (session.status === "expired") await deps.db.updateTable("checkoutSession").set({ status: "expired" }).where("id", "=", sessionId).execute();
-    return { status: session.status, courseId: session.metadata.courseId ?? "", userId: session.metadata.userId ?? "", fulfilled: false };
+    if (session.status === "expired")
+      await deps.db.updateTable("checkoutSession").set({ status: "expired" }).where("id", "=", sessionId).execute();
+    return {
+      status: session.status,
+      courseId: session.metadata.courseId ?? "",
+      userId: session.metadata.userId ?? "",
+      fulfilled: false,
+    };
   }
   return fulfilPayment(deps, session.paymentIntentId, { expectedUserId: options.expectedUserId, sessionId });
 }

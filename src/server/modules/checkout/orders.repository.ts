@@ -46,7 +46,13 @@ export async function recordPaidOrder(trx: Transaction<DB>, order: NewOrder): Pr
   if (!inserted) return null;
   await trx
     .insertInto("enrollment")
-    .values({ id: randomUUID(), userId: order.userId, courseId: order.courseId, source: order.enrollmentSource, createdAt: now })
+    .values({
+      id: randomUUID(),
+      userId: order.userId,
+      courseId: order.courseId,
+      source: order.enrollmentSource,
+      createdAt: now,
+    })
     .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
     .execute();
   return inserted.id;

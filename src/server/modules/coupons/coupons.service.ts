@@ -19,11 +19,17 @@ export function toCouponSummary(c: CouponTable): CouponSummary {
 }
 
 /** Looks a code up case-insensitively and checks every rule; throws a 400 with the rule's message. */
-export async function findValidCoupon(db: Kysely<DB> | Transaction<DB>, code: string, courseId?: string): Promise<CouponTable> {
+export async function findValidCoupon(
+  db: Kysely<DB> | Transaction<DB>,
+  code: string,
+  courseId?: string,
+): Promise<CouponTable> {
   const coupon = await db.selectFrom("coupon").selectAll().where("code", "=", normaliseCode(code)).executeTakeFirst();
-  if (!coupon || coupon.active !== 1) throw badRequest(COUPON_MESSAGES.invalid);
-  if (coupon.expiresAt && new Date(toIso(coupon.expiresAt)).getTime() <= Date.now()) throw badRequest(COUPON_MESSAGES.expired);
-  if (coupon.maxRedemptions !== null && coupon.redemptionCount >= coupon.maxRedemptions) throw badRequest(COUPON_MESSAGES.exhausted);
+  if (coupon?.active !== 1) throw badRequest(COUPON_MESSAGES.invalid);
+  if (coupon.expiresAt && new Date(toIso(coupon.expiresAt)).getTime() <= Date.now())
+    throw badRequest(COUPON_MESSAGES.expired);
+  if (coupon.maxRedemptions !== null && coupon.redemptionCount >= coupon.maxRedemptions)
+    throw badRequest(COUPON_MESSAGES.exhausted);
   if (courseId && coupon.courseId && coupon.courseId !== courseId) throw badRequest(COUPON_MESSAGES.wrongCourse);
   return coupon;
 }
@@ -40,15 +46,29 @@ export function applyCoupon(price: number, coupon: Pick<CouponTable, "percentOff
  * Takes one redemption slot inside the caller's transaction. With `enforceLimit`, the single
  * conditional UPDATE is what makes parallel claims of the last slot give exactly the maximum.
  */
-export async function redeemCoupon(trx: Transaction<DB>, options: { couponId: string; orderId: string; userId: string; enforceLimit: boolean }) {
+export async function redeemCoupon(
+  trx: Transaction<DB>,
+  options: { couponId: string; orderId: string; userId: string; enforceLimit: boolean },
+) {
   const result = await trx
     .updateTable("coupon")
     .set((eb) => ({ redemptionCount: eb("redemptionCount", "+", 1) }))
     .where("id", "=", options.couponId)
-    .$if(options.enforceLimit, (q) => q.where((eb) => eb.or([eb("maxRedemptions", "is", null), eb("redemptionCount", "<", eb.ref("maxRedemptions"))])))
+    .$if(options.enforceLimit, (q) =>
+      q.where((eb) => eb.or([eb("maxRedemptions", "is", null), eb("redemptionCount", "<", eb.ref("maxRedemptions"))])),
+    )
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw new AppError(409, COUPON_MESSAGES.exhausted);
-  await trx.insertInto("couponRedemption").values({ id: randomUUID(), couponId: options.couponId, orderId: options.orderId, userId: options.userId, createdAt: new Date().toISOString() }).execute();
+  await trx
+    .insertInto("couponRedemption")
+    .values({
+      id: randomUUID(),
+      couponId: options.couponId,
+      orderId: options.orderId,
+      userId: options.userId,
+      createdAt: new Date().toISOString(),
+    })
+    .execute();
 }
 
 export interface NewCoupon {
@@ -61,8 +81,10 @@ export interface NewCoupon {
 }
 
 export async function createCoupon(db: Kysely<DB>, input: NewCoupon): Promise<CouponTable> {
-  if (!!input.percentOff === !!input.amountOff) throw badRequest("Give either percentOff (1-100) or amountOff (cents), not both.");
-  if (input.percentOff !== undefined && (input.percentOff < 1 || input.percentOff > 100)) throw badRequest("percentOff must be between 1 and 100.");
+  if (!!input.percentOff === !!input.amountOff)
+    throw badRequest("Give either percentOff (1-100) or amountOff (cents), not both.");
+  if (input.percentOff !== undefined && (input.percentOff < 1 || input.percentOff > 100))
+    throw badRequest("percentOff must be between 1 and 100.");
   const code = normaliseCode(input.code);
   if (!/^[A-Z0-9_-]{3,64}$/.test(code)) throw badRequest("Codes are 3-64 letters, digits, '-' or '_'.");
   const exists = await db.selectFrom("coupon").select("id").where("code", "=", code).executeTakeFirst();

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { courseCardSchema, type CourseCard, type Level } from "#shared/schemas/courses.ts";
+import { type CourseCard, courseCardSchema, type Level } from "#shared/schemas/courses.ts";
 import { onContentImported } from "../../content/content-import.ts";
 import type { DB } from "../../db/schema.ts";
 
@@ -104,7 +104,15 @@ export class CourseCatalogue {
         .map((l): CatalogueLesson => {
           const n = (lessonCountInModule.get(l.moduleId) ?? 0) + 1;
           lessonCountInModule.set(l.moduleId, n);
-          const lesson = { id: l.id, moduleId: l.moduleId, position: l.position, numberInModule: n, title: l.title, duration: l.duration, html: l.html };
+          const lesson = {
+            id: l.id,
+            moduleId: l.moduleId,
+            position: l.position,
+            numberInModule: n,
+            title: l.title,
+            duration: l.duration,
+            html: l.html,
+          };
           modulesById.get(l.moduleId)?.lessons.push(lesson);
           return lesson;
         });
@@ -124,7 +132,11 @@ export class CourseCatalogue {
       return {
         card,
         learningOutcomes: JSON.parse(row.learningOutcomes) as string[],
-        seo: { title: row.seoTitle, description: row.seoDescription, keywords: JSON.parse(row.seoKeywords) as string[] },
+        seo: {
+          title: row.seoTitle,
+          description: row.seoDescription,
+          keywords: JSON.parse(row.seoKeywords) as string[],
+        },
         modules,
         lessons,
         lessonsById: new Map(lessons.map((l) => [l.id, l])),
@@ -132,6 +144,10 @@ export class CourseCatalogue {
         quizCount: modules.filter((m) => m.quiz).length,
       };
     });
-    return { courses, byId: new Map(courses.map((c) => [c.card.id, c])), cardsJson: JSON.stringify(courses.map((c) => c.card)) };
+    return {
+      courses,
+      byId: new Map(courses.map((c) => [c.card.id, c])),
+      cardsJson: JSON.stringify(courses.map((c) => c.card)),
+    };
   }
 }

@@ -1,6 +1,12 @@
 import type { CourseDetail, Lesson } from "#shared/schemas/courses.ts";
 import { forbidden, notFound, unauthorized } from "../../errors.ts";
-import { canReadLesson, canTakeQuiz, computeCourseState, NO_RECORDS, type LearnerRecords } from "../learning/learner-state.ts";
+import {
+  canReadLesson,
+  canTakeQuiz,
+  computeCourseState,
+  type LearnerRecords,
+  NO_RECORDS,
+} from "../learning/learner-state.ts";
 import type { CatalogueCourse } from "./course-catalogue.ts";
 
 export const COURSE_NOT_FOUND = "This course could not be found or is not available.";
@@ -45,13 +51,21 @@ export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords 
 }
 
 /** A lesson body, after the preview and unlock rules. */
-export function readLesson(course: CatalogueCourse, lessonId: string, records: LearnerRecords, signedIn: boolean): Lesson {
+export function readLesson(
+  course: CatalogueCourse,
+  lessonId: string,
+  records: LearnerRecords,
+  signedIn: boolean,
+): Lesson {
   const lesson = course.lessonsById.get(lessonId);
   if (!lesson) throw notFound("Lesson not found.");
   const state = computeCourseState(course, records);
   if (!canReadLesson(course, lessonId, records, state)) {
     if (!signedIn) throw unauthorized("Sign in and enrol to read this lesson.");
-    if (!records.enrolled) throw forbidden("You can only access the first lesson in preview mode. Purchase the course to unlock all content.");
+    if (!records.enrolled)
+      throw forbidden(
+        "You can only access the first lesson in preview mode. Purchase the course to unlock all content.",
+      );
     throw forbidden("This lesson is locked. Pass the previous module's quiz to unlock it.");
   }
   const module = course.modulesById.get(lesson.moduleId)!;

@@ -4,20 +4,39 @@ import { toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 
 export async function listEnrollments(db: Kysely<DB>, userId: string) {
-  const rows = await db.selectFrom("enrollment").select(["courseId", "createdAt"]).where("userId", "=", userId).orderBy("createdAt").execute();
+  const rows = await db
+    .selectFrom("enrollment")
+    .select(["courseId", "createdAt"])
+    .where("userId", "=", userId)
+    .orderBy("createdAt")
+    .execute();
   return rows.map((r) => ({ courseId: r.courseId, createdAt: toIso(r.createdAt) }));
 }
 
 export async function isEnrolled(db: Kysely<DB>, userId: string, courseId: string): Promise<boolean> {
-  const row = await db.selectFrom("enrollment").select("id").where("userId", "=", userId).where("courseId", "=", courseId).executeTakeFirst();
+  const row = await db
+    .selectFrom("enrollment")
+    .select("id")
+    .where("userId", "=", userId)
+    .where("courseId", "=", courseId)
+    .executeTakeFirst();
   return !!row;
 }
 
 /** Creates the enrolment unless it exists; true when a new one was written. Safe under parallel calls. */
-export async function createEnrollment(db: Kysely<DB>, options: { userId: string; courseId: string; source: string }): Promise<boolean> {
+export async function createEnrollment(
+  db: Kysely<DB>,
+  options: { userId: string; courseId: string; source: string },
+): Promise<boolean> {
   const result = await db
     .insertInto("enrollment")
-    .values({ id: randomUUID(), userId: options.userId, courseId: options.courseId, source: options.source, createdAt: new Date().toISOString() })
+    .values({
+      id: randomUUID(),
+      userId: options.userId,
+      courseId: options.courseId,
+      source: options.source,
+      createdAt: new Date().toISOString(),
+    })
     .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;

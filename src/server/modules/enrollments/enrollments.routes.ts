@@ -9,8 +9,12 @@ export const enrollmentsRoutes: FastifyPluginAsyncZod = async (app) => {
     const user = await requireUser(request);
     return listEnrollments(db, user.id);
   });
-  app.get("/api/enrollments/:courseId", { schema: { params: courseParamsSchema, response: { 200: enrollmentStatusSchema } } }, async (request) => {
-    const user = await requireUser(request);
-    return { enrolled: await isEnrolled(db, user.id, request.params.courseId) };
-  });
+  app.get(
+    "/api/enrollments/:courseId",
+    { schema: { params: courseParamsSchema, response: { 200: enrollmentStatusSchema } } },
+    async (request) => {
+      const user = await requireUser(request);
+      return { enrolled: await isEnrolled(db, user.id, request.params.courseId) };
+    },
+  );
 };

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { ModuleState } from "#shared/schemas/courses.ts";
-import type { DB } from "../../db/schema.ts";
 import { toIso } from "../../db/database.ts";
+import type { DB } from "../../db/schema.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
 import { PASS_MARK, progressPercent } from "./progress-formula.ts";
 
@@ -20,11 +20,22 @@ export interface LearnerRecords {
   progress: { id: string; isCompleted: boolean; completedAt: string | null; createdAt: string } | null;
 }
 
-export const NO_RECORDS: LearnerRecords = { enrolled: false, completedLessons: new Set(), quizStats: new Map(), progress: null };
+export const NO_RECORDS: LearnerRecords = {
+  enrolled: false,
+  completedLessons: new Set(),
+  quizStats: new Map(),
+  progress: null,
+};
 
 /** Everything about one learner in one course, in a fixed number of queries whatever the number of learners. */
 export async function loadLearnerRecords(db: Kysely<DB>, userId: string, courseId: string): Promise<LearnerRecords> {
-  return (await loadRecords(db, userId, courseId)).get(courseId) ?? { ...NO_RECORDS, completedLessons: new Set(), quizStats: new Map() };
+  return (
+    (await loadRecords(db, userId, courseId)).get(courseId) ?? {
+      ...NO_RECORDS,
+      completedLessons: new Set(),
+      quizStats: new Map(),
+    }
+  );
 }
 
 /** The same for every course the learner has records in (My Learning), still in four queries. */
@@ -34,8 +45,18 @@ export function loadAllLearnerRecords(db: Kysely<DB>, userId: string): Promise<M
 
 async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): Promise<Map<string, LearnerRecords>> {
   const [enrollments, completions, attempts, progressRows] = await Promise.all([
-    db.selectFrom("enrollment").select("courseId").where("userId", "=", userId).$if(!!courseId, (q) => q.where("courseId", "=", courseId!)).execute(),
-    db.selectFrom("lessonCompletion").select(["courseId", "lessonId"]).where("userId", "=", userId).$if(!!courseId, (q) => q.where("courseId", "=", courseId!)).execute(),
+    db
+      .selectFrom("enrollment")
+      .select("courseId")
+      .where("userId", "=", userId)
+      .$if(!!courseId, (q) => q.where("courseId", "=", courseId!))
+      .execute(),
+    db
+      .selectFrom("lessonCompletion")
+      .select(["courseId", "lessonId"])
+      .where("userId", "=", userId)
+      .$if(!!courseId, (q) => q.where("courseId", "=", courseId!))
+      .execute(),
     db
       .selectFrom("quizAttempt")
       .select(["courseId", "moduleId", "score", "createdAt"])
@@ -44,12 +65,20 @@ async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): P
       .orderBy("createdAt")
       .orderBy("id")
       .execute(),
-    db.selectFrom("courseProgress").selectAll().where("userId", "=", userId).$if(!!courseId, (q) => q.where("courseId", "=", courseId!)).execute(),
+    db
+      .selectFrom("courseProgress")
+      .selectAll()
+      .where("userId", "=", userId)
+      .$if(!!courseId, (q) => q.where("courseId", "=", courseId!))
+      .execute(),
   ]);
   const byCourse = new Map<string, LearnerRecords>();
   const of = (id: string) => {
     let r = byCourse.get(id);
-    if (!r) byCourse.set(id, (r = { enrolled: false, completedLessons: new Set(), quizStats: new Map(), progress: null }));
+    if (!r) {
+      r = { enrolled: false, completedLessons: new Set(), quizStats: new Map(), progress: null };
+      byCourse.set(id, r);
+    }
     return r;
   };
   for (const e of enrollments) of(e.courseId).enrolled = true;
@@ -58,10 +87,20 @@ async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): P
     const stats = of(a.courseId).quizStats;
     const prev = stats.get(a.moduleId);
     const bestScore = Math.max(prev?.bestScore ?? 0, a.score);
-    stats.set(a.moduleId, { score: a.score, bestScore, attempts: (prev?.attempts ?? 0) + 1, passed: bestScore >= PASS_MARK });
+    stats.set(a.moduleId, {
+      score: a.score,
+      bestScore,
+      attempts: (prev?.attempts ?? 0) + 1,
+      passed: bestScore >= PASS_MARK,
+    });
   }
   for (const p of progressRows) {
-    of(p.courseId).progress = { id: p.id, isCompleted: p.isCompleted === 1, completedAt: toIso(p.completedAt), createdAt: toIso(p.createdAt) };
+    of(p.courseId).progress = {
+      id: p.id,
+      isCompleted: p.isCompleted === 1,
+      completedAt: toIso(p.completedAt),
+      createdAt: toIso(p.createdAt),
+    };
   }
   return byCourse;
 }
@@ -97,10 +136,18 @@ export function computeCourseState(course: CatalogueCourse, records: LearnerReco
     previousComplete = complete;
   }
   const lessonsDone = records.enrolled ? course.lessons.filter((l) => records.completedLessons.has(l.id)).length : 0;
-  const quizzesPassed = records.enrolled ? course.modules.filter((m) => m.quiz && records.quizStats.get(m.id)?.passed).length : 0;
-  const currentModuleIndex = Math.max(0, course.modules.findIndex((m) => moduleStates.get(m.id) !== "complete"));
+  const quizzesPassed = records.enrolled
+    ? course.modules.filter((m) => m.quiz && records.quizStats.get(m.id)?.passed).length
+    : 0;
+  const currentModuleIndex = Math.max(
+    0,
+    course.modules.findIndex((m) => moduleStates.get(m.id) !== "complete"),
+  );
   const currentModule = course.modules[currentModuleIndex];
-  const currentLessonIndex = Math.max(0, currentModule?.lessons.findIndex((l) => !records.completedLessons.has(l.id)) ?? 0);
+  const currentLessonIndex = Math.max(
+    0,
+    currentModule?.lessons.findIndex((l) => !records.completedLessons.has(l.id)) ?? 0,
+  );
   return {
     moduleStates,
     unlockedModules,
@@ -113,7 +160,12 @@ export function computeCourseState(course: CatalogueCourse, records: LearnerReco
 }
 
 /** Preview rule: the first lesson of the first module is open to anyone; the rest needs enrolment and an unlocked module. */
-export function canReadLesson(course: CatalogueCourse, lessonId: string, records: LearnerRecords, state: CourseState): boolean {
+export function canReadLesson(
+  course: CatalogueCourse,
+  lessonId: string,
+  records: LearnerRecords,
+  state: CourseState,
+): boolean {
   const first = course.modules[0]?.lessons[0];
   if (first?.id === lessonId) return true;
   const lesson = course.lessonsById.get(lessonId);
@@ -121,7 +173,12 @@ export function canReadLesson(course: CatalogueCourse, lessonId: string, records
 }
 
 /** Preview rule: the first module's quiz is open to anyone; the rest needs enrolment and an unlocked module. */
-export function canTakeQuiz(course: CatalogueCourse, moduleId: string, records: LearnerRecords, state: CourseState): boolean {
+export function canTakeQuiz(
+  course: CatalogueCourse,
+  moduleId: string,
+  records: LearnerRecords,
+  state: CourseState,
+): boolean {
   if (course.modules[0]?.id === moduleId) return true;
   return records.enrolled && state.unlockedModules.has(moduleId);
 }

@@ -13,7 +13,15 @@ import {
 } from "#shared/schemas/learning.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { completeLesson, getMyLearning, getProgress, getQuiz, gradeQuizAttempt, markCourseComplete, requireCourse } from "./learning.service.ts";
+import {
+  completeLesson,
+  getMyLearning,
+  getProgress,
+  getQuiz,
+  gradeQuizAttempt,
+  markCourseComplete,
+  requireCourse,
+} from "./learning.service.ts";
 
 const emptyBody = z.strictObject({}).optional();
 
@@ -26,10 +34,14 @@ export function learningRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZo
       return getMyLearning(db, user, await catalogue.get());
     });
 
-    app.get("/api/progress/:courseId", { schema: { params: courseParamsSchema, response: { 200: progressSchema } } }, async (request) => {
-      const user = await requireUser(request);
-      return getProgress(db, user, requireCourse(await catalogue.course(request.params.courseId)));
-    });
+    app.get(
+      "/api/progress/:courseId",
+      { schema: { params: courseParamsSchema, response: { 200: progressSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return getProgress(db, user, requireCourse(await catalogue.course(request.params.courseId)));
+      },
+    );
 
     app.put(
       "/api/progress/:courseId",
@@ -45,14 +57,23 @@ export function learningRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZo
       { schema: { params: lessonParamsSchema, body: emptyBody, response: { 200: lessonCompletedSchema } } },
       async (request) => {
         const user = await requireUser(request);
-        return completeLesson(db, user, requireCourse(await catalogue.course(request.params.courseId)), request.params.lessonId);
+        return completeLesson(
+          db,
+          user,
+          requireCourse(await catalogue.course(request.params.courseId)),
+          request.params.lessonId,
+        );
       },
     );
 
-    app.get("/api/quiz/:courseId/:moduleId", { schema: { params: quizParamsSchema, response: { 200: quizSchema } } }, async (request) => {
-      const course = requireCourse(await catalogue.course(request.params.courseId));
-      return getQuiz(db, await request.currentUser(), course, request.params.moduleId);
-    });
+    app.get(
+      "/api/quiz/:courseId/:moduleId",
+      { schema: { params: quizParamsSchema, response: { 200: quizSchema } } },
+      async (request) => {
+        const course = requireCourse(await catalogue.course(request.params.courseId));
+        return getQuiz(db, await request.currentUser(), course, request.params.moduleId);
+      },
+    );
 
     app.post(
       "/api/quiz/:courseId/:moduleId",

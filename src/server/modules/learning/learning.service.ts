@@ -1,14 +1,21 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
-import type { MyLearningCourse, Progress, Quiz, QuizResult } from "#shared/schemas/learning.ts";
-import { listEnrollments } from "../enrollments/enrollments.repository.ts";
-import type { Catalogue } from "../courses/course-catalogue.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
+import type { MyLearningCourse, Progress, Quiz, QuizResult } from "#shared/schemas/learning.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../../errors.ts";
-import type { CatalogueCourse } from "../courses/course-catalogue.ts";
+import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
 import { COURSE_NOT_FOUND } from "../courses/courses.service.ts";
-import { canReadLesson, canTakeQuiz, computeCourseState, loadAllLearnerRecords, loadLearnerRecords, NO_RECORDS, type LearnerRecords } from "./learner-state.ts";
+import { listEnrollments } from "../enrollments/enrollments.repository.ts";
+import {
+  canReadLesson,
+  canTakeQuiz,
+  computeCourseState,
+  type LearnerRecords,
+  loadAllLearnerRecords,
+  loadLearnerRecords,
+  NO_RECORDS,
+} from "./learner-state.ts";
 import { PASS_MARK, scorePercent } from "./progress-formula.ts";
 
 export const NOT_ENROLLED = "You need to purchase this course to access quizzes and track your progress.";
@@ -23,7 +30,13 @@ export function toProgress(course: CatalogueCourse, userId: string, records: Lea
   const quizScores: Progress["quizScores"] = {};
   for (const m of course.modules) {
     const stats = records.quizStats.get(m.id);
-    if (stats) quizScores[m.id] = { score: stats.score, passed: stats.passed, attempts: stats.attempts, bestScore: stats.bestScore };
+    if (stats)
+      quizScores[m.id] = {
+        score: stats.score,
+        passed: stats.passed,
+        attempts: stats.attempts,
+        bestScore: stats.bestScore,
+      };
   }
   return {
     id: records.progress?.id ?? "",
@@ -65,7 +78,8 @@ export async function completeLesson(db: Kysely<DB>, user: CurrentUser, course: 
   if (!course.lessonsById.has(lessonId)) throw notFound("Lesson not found.");
   const records = await enrolledRecords(db, user, course);
   const state = computeCourseState(course, records);
-  if (!canReadLesson(course, lessonId, records, state)) throw forbidden("This lesson is locked. Pass the previous module's quiz to unlock it.");
+  if (!canReadLesson(course, lessonId, records, state))
+    throw forbidden("This lesson is locked. Pass the previous module's quiz to unlock it.");
   // One transaction, so one commit (and one fsync on SQLite) per completion.
   await db.transaction().execute(async (trx) => {
     await ensureProgressRow(trx, user.id, course.card.id);
@@ -80,7 +94,11 @@ export async function completeLesson(db: Kysely<DB>, user: CurrentUser, course: 
 }
 
 /** Marks the course complete, with the server's clock, only when every module is complete. */
-export async function markCourseComplete(db: Kysely<DB>, user: CurrentUser, course: CatalogueCourse): Promise<Progress> {
+export async function markCourseComplete(
+  db: Kysely<DB>,
+  user: CurrentUser,
+  course: CatalogueCourse,
+): Promise<Progress> {
   const records = await enrolledRecords(db, user, course);
   if (!computeCourseState(course, records).allModulesComplete) {
     throw conflict("Complete every module (pass each quiz with at least 80%) before finishing the course.");
@@ -99,7 +117,7 @@ export async function markCourseComplete(db: Kysely<DB>, user: CurrentUser, cour
 
 async function quizAccess(db: Kysely<DB>, user: CurrentUser | null, course: CatalogueCourse, moduleId: string) {
   const module = course.modulesById.get(moduleId);
-  if (!module || !module.quiz) throw notFound("Quiz not found.");
+  if (!module?.quiz) throw notFound("Quiz not found.");
   const records = user ? await loadLearnerRecords(db, user.id, course.card.id) : NO_RECORDS;
   const state = computeCourseState(course, records);
   if (!canTakeQuiz(course, moduleId, records, state)) {
@@ -111,7 +129,12 @@ async function quizAccess(db: Kysely<DB>, user: CurrentUser | null, course: Cata
 }
 
 /** The questions and options, never the answers. */
-export async function getQuiz(db: Kysely<DB>, user: CurrentUser | null, course: CatalogueCourse, moduleId: string): Promise<Quiz> {
+export async function getQuiz(
+  db: Kysely<DB>,
+  user: CurrentUser | null,
+  course: CatalogueCourse,
+  moduleId: string,
+): Promise<Quiz> {
   const { module, quiz, records } = await quizAccess(db, user, course, moduleId);
   const stats = records.enrolled ? records.quizStats.get(moduleId) : undefined;
   return {
@@ -119,9 +142,15 @@ export async function getQuiz(db: Kysely<DB>, user: CurrentUser | null, course: 
     moduleId,
     moduleTitle: module.title,
     title: quiz.title,
-    questions: quiz.questions.map((q) => ({ id: q.id, question: q.question, options: q.options.map((o) => ({ id: o.id, text: o.text })) })),
+    questions: quiz.questions.map((q) => ({
+      id: q.id,
+      question: q.question,
+      options: q.options.map((o) => ({ id: o.id, text: o.text })),
+    })),
     passMark: PASS_MARK,
-    previous: stats ? { score: stats.score, bestScore: stats.bestScore, attempts: stats.attempts, passed: stats.passed } : null,
+    previous: stats
+      ? { score: stats.score, bestScore: stats.bestScore, attempts: stats.attempts, passed: stats.passed }
+      : null,
     recorded: records.enrolled,
     nextModuleId: course.modules[module.position + 1]?.id ?? null,
   };
@@ -141,7 +170,8 @@ export async function gradeQuizAttempt(
   for (const q of quiz.questions) {
     const answer = answers[q.id];
     if (answer === undefined) throw badRequest("Answer every question before submitting.");
-    if (!q.options.some((o) => o.id === answer)) throw badRequest(`'${answer}' is not an option of question '${q.id}'.`);
+    if (!q.options.some((o) => o.id === answer))
+      throw badRequest(`'${answer}' is not an option of question '${q.id}'.`);
   }
   const review = quiz.questions.map((q) => ({ q, correct: answers[q.id] === q.correctAnswer }));
   const correctCount = review.filter((r) => r.correct).length;
@@ -155,7 +185,18 @@ export async function gradeQuizAttempt(
       await ensureProgressRow(trx, user.id, course.card.id);
       await trx
         .insertInto("quizAttempt")
-        .values({ id: randomUUID(), userId: user.id, courseId: course.card.id, moduleId, score, correctCount, total, passed: passed ? 1 : 0, answers: JSON.stringify(answers), createdAt: now })
+        .values({
+          id: randomUUID(),
+          userId: user.id,
+          courseId: course.card.id,
+          moduleId,
+          score,
+          correctCount,
+          total,
+          passed: passed ? 1 : 0,
+          answers: JSON.stringify(answers),
+          createdAt: now,
+        })
         .execute();
     });
     bestScore = Math.max(score, records.quizStats.get(moduleId)?.bestScore ?? 0);
@@ -170,14 +211,23 @@ export async function gradeQuizAttempt(
     recorded: !!user && records.enrolled,
     bestScore,
     review: review.map(({ q, correct }) =>
-      passed ? { questionId: q.id, correct, correctAnswer: q.correctAnswer, explanation: q.explanation } : { questionId: q.id, correct },
+      passed
+        ? { questionId: q.id, correct, correctAnswer: q.correctAnswer, explanation: q.explanation }
+        : { questionId: q.id, correct },
     ),
   };
 }
 
 /** My Learning: every enrolled course with the same progress figure the course page shows. */
-export async function getMyLearning(db: Kysely<DB>, user: CurrentUser, catalogue: Catalogue): Promise<MyLearningCourse[]> {
-  const [enrollments, recordsByCourse] = await Promise.all([listEnrollments(db, user.id), loadAllLearnerRecords(db, user.id)]);
+export async function getMyLearning(
+  db: Kysely<DB>,
+  user: CurrentUser,
+  catalogue: Catalogue,
+): Promise<MyLearningCourse[]> {
+  const [enrollments, recordsByCourse] = await Promise.all([
+    listEnrollments(db, user.id),
+    loadAllLearnerRecords(db, user.id),
+  ]);
   return enrollments.flatMap((e) => {
     const course = catalogue.byId.get(e.courseId);
     if (!course) return [];

@@ -2,7 +2,12 @@
  * Course progress: lessons weigh 70%, passed quizzes 30%, rounded.
  * Both totals 0 gives 0; when only one total is 0 the other alone decides.
  */
-export function progressPercent(lessonsDone: number, lessonsTotal: number, quizzesPassed: number, quizzesTotal: number): number {
+export function progressPercent(
+  lessonsDone: number,
+  lessonsTotal: number,
+  quizzesPassed: number,
+  quizzesTotal: number,
+): number {
   if (lessonsTotal === 0 && quizzesTotal === 0) return 0;
   if (quizzesTotal === 0) return Math.round((100 * lessonsDone) / lessonsTotal);
   if (lessonsTotal === 0) return Math.round((100 * quizzesPassed) / quizzesTotal);

@@ -5,14 +5,18 @@ import { requireUser } from "../../plugins/auth.ts";
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.deps.database.db;
-  app.put("/api/profile", { schema: { body: profileInputSchema, response: { 200: currentUserSchema } } }, async (request) => {
-    const user = await requireUser(request);
-    const { firstName, lastName } = request.body;
-    await db
-      .updateTable("user")
-      .set({ firstName, lastName, name: `${firstName} ${lastName}`, updatedAt: new Date().toISOString() })
-      .where("id", "=", user.id)
-      .execute();
-    return { ...user, firstName, lastName };
-  });
+  app.put(
+    "/api/profile",
+    { schema: { body: profileInputSchema, response: { 200: currentUserSchema } } },
+    async (request) => {
+      const user = await requireUser(request);
+      const { firstName, lastName } = request.body;
+      await db
+        .updateTable("user")
+        .set({ firstName, lastName, name: `${firstName} ${lastName}`, updatedAt: new Date().toISOString() })
+        .where("id", "=", user.id)
+        .execute();
+      return { ...user, firstName, lastName };
+    },
+  );
 };
