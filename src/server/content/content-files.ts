@@ -10,6 +10,7 @@ import { sanitizeLessonHtml } from "./sanitize.ts";
 export const DEFAULT_CONTENT_DIR = resolve("content/courses");
 
 const nonEmpty = z.string().trim().min(1);
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-11-20");
 
 export const courseFileSchema = z.strictObject({
   title: nonEmpty.max(200),
@@ -23,6 +24,16 @@ export const courseFileSchema = z.strictObject({
   marketplaceUrl: z.url({ protocol: /^https$/ }).optional(),
   learningOutcomes: z.array(nonEmpty).min(1),
   seo: z.strictObject({ title: nonEmpty, description: nonEmpty, keywords: z.array(nonEmpty).min(1) }),
+  assessment: z
+    .strictObject({
+      maxAttempts: z.number().int().min(1).max(100).optional(),
+      cooldownHours: z.number().min(0).max(24 * 30).optional(),
+    })
+    .optional(),
+  studyHours: z.number().min(0).max(1000).optional(),
+  lastReviewed: isoDate.optional(),
+  reviewerRole: nonEmpty.max(200).optional(),
+  titleNotice: nonEmpty.max(2000).optional(),
 });
 
 export const moduleFileSchema = z.strictObject({ title: nonEmpty.max(200), description: z.string().trim().max(2000) });
@@ -30,15 +41,20 @@ export const moduleFileSchema = z.strictObject({ title: nonEmpty.max(200), descr
 export const lessonFrontMatterSchema = z.strictObject({
   title: nonEmpty.max(200),
   duration: z.string().regex(/^\d+ min$/, "must look like '12 min'"),
+  lastReviewed: isoDate.optional(),
+  reviewerRole: nonEmpty.max(200).optional(),
 });
 
 export const quizFileSchema = z
   .strictObject({
     title: nonEmpty.max(200),
+    draw: z.number().int().min(1).max(100).optional(),
+    timeLimitMinutes: z.number().int().min(1).max(600).optional(),
     questions: z
       .array(
         z.strictObject({
           id: z.string().regex(/^[a-z0-9-]+$/, "must be a slug"),
+          lesson: z.string().regex(/^[a-z0-9-]+$/, "must be a lesson id").optional(),
           question: nonEmpty,
           options: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), text: nonEmpty })).min(2),
           correctAnswer: nonEmpty,
@@ -86,6 +102,8 @@ export interface LoadedCourse {
   id: string;
   course: z.infer<typeof courseFileSchema>;
   modules: LoadedModule[];
+  /** The cumulative final exam (`exam.json`), when the course has one. */
+  exam: QuizFile | null;
 }
 export interface LoadedContent {
   courses: LoadedCourse[];
@@ -201,7 +219,13 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
     }
     if (!course.comingSoon && modules.length === 0)
       fail(root, courseFile, "comingSoon: a course on sale needs at least one module");
-    courses.push({ id: courseId, course, modules });
+    const examPath = join(courseDir, "exam.json");
+    let exam: QuizFile | null = null;
+    if (existsSync(examPath)) {
+      exam = parseWith(root, examPath, quizFileSchema, readJson(root, examPath));
+      hash.update(relative(root, examPath)).update(readFileSync(examPath));
+    }
+    courses.push({ id: courseId, course, modules, exam });
   }
   return { courses, hash: hash.digest("hex") };
 }
