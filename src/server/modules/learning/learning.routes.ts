@@ -12,6 +12,7 @@ import {
   quizSubmissionSchema,
 } from "#shared/schemas/learning.ts";
 import { requireUser } from "../../plugins/auth.ts";
+import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import {
   completeLesson,
@@ -20,7 +21,6 @@ import {
   getQuiz,
   gradeQuizAttempt,
   markCourseComplete,
-  requireCourse,
 } from "./learning.service.ts";
 
 const emptyBody = z.strictObject({}).optional();

@@ -4,8 +4,8 @@ import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { MyLearningCourse, Progress, Quiz, QuizResult } from "#shared/schemas/learning.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../../errors.ts";
+import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
-import { COURSE_NOT_FOUND } from "../courses/courses.service.ts";
 import { listEnrollments } from "../enrollments/enrollments.repository.ts";
 import {
   canReadLesson,
@@ -17,13 +17,6 @@ import {
   NO_RECORDS,
 } from "./learner-state.ts";
 import { PASS_MARK, scorePercent } from "./progress-formula.ts";
-
-export const NOT_ENROLLED = "You need to purchase this course to access quizzes and track your progress.";
-
-export function requireCourse(course: CatalogueCourse | undefined): CatalogueCourse {
-  if (!course) throw notFound(COURSE_NOT_FOUND);
-  return course;
-}
 
 export function toProgress(course: CatalogueCourse, userId: string, records: LearnerRecords): Progress {
   const state = computeCourseState(course, records);
