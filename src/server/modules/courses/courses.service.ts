@@ -6,7 +6,7 @@ import {
   computeCourseState,
   type LearnerRecords,
   NO_RECORDS,
-} from "../learning/learner-state.ts";
+} from "../progress/learner-state.ts";
 import type { CatalogueCourse } from "./course-catalogue.ts";
 
 /** The course page: structure and the caller's state. Never a lesson body or a correct answer. */
