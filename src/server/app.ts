@@ -20,6 +20,7 @@ import { coursesRoutes } from "./modules/courses/courses.routes.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { learningRoutes } from "./modules/learning/learning.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
+import { progressRoutes } from "./modules/progress/progress.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -97,6 +98,7 @@ export async function buildApp({
   await app.register(configRoutes(config));
   await app.register(coursesRoutes(catalogue));
   await app.register(enrollmentsRoutes);
+  await app.register(progressRoutes(catalogue));
   await app.register(learningRoutes(catalogue));
   await app.register(certificatesRoutes(catalogue));
   await app.register(profileRoutes);
