@@ -23,7 +23,7 @@ import {
   requireCourse,
 } from "./learning.service.ts";
 
-const emptyBody = z.strictObject({}).optional();
+const emptyBody = z.strictObject({}).nullish();
 
 export function learningRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
