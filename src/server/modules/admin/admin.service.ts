@@ -8,7 +8,7 @@ import type { PaymentProvider } from "../../payments/provider.ts";
 import { certificateStatus } from "../certificates/certificates.service.ts";
 import { createCoupon, type NewCoupon } from "../coupons/coupons.service.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
-import { computeCourseState, loadAllLearnerRecords } from "../learning/learner-state.ts";
+import { computeCourseState, loadAllLearnerRecords } from "../progress/learner-state.ts";
 import { recordAudit } from "./audit.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

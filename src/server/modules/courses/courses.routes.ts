@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { courseParamsSchema, lessonParamsSchema, lessonSchema } from "#shared/schemas/courses.ts";
 import { notFound } from "../../errors.ts";
-import { loadLearnerRecords, NO_RECORDS } from "../learning/learner-state.ts";
+import { loadLearnerRecords, NO_RECORDS } from "../progress/learner-state.ts";
 import type { CourseCatalogue } from "./course-catalogue.ts";
 import { COURSE_NOT_FOUND, readLesson, toCourseDetail } from "./courses.service.ts";
 

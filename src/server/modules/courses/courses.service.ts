@@ -6,7 +6,7 @@ import {
   computeCourseState,
   type LearnerRecords,
   NO_RECORDS,
-} from "../learning/learner-state.ts";
+} from "../progress/learner-state.ts";
 import type { CatalogueCourse } from "./course-catalogue.ts";
 
 export const COURSE_NOT_FOUND = "This course could not be found or is not available.";
