@@ -40,9 +40,11 @@ export function registerSecurity(app: FastifyInstance, config: Config) {
 
   app.addHook("onRequest", (request, reply, done) => {
     reply.headers(headers);
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return done();
+    // Every state-changing request, whatever its path: the raw URL may be percent-encoded (`/%61pi/...`)
+    // while the router decodes it, so the only exemption is by the route the router matched.
+    if (SAFE_METHODS.has(request.method)) return done();
     // Webhooks are authenticated by their signature, not by the browser's origin.
-    if (request.url.startsWith("/api/stripe/webhook")) return done();
+    if (request.routeOptions.url === "/api/stripe/webhook") return done();
     const origin = request.headers.origin;
     const site = request.headers["sec-fetch-site"];
     if ((origin && !allowedOrigins.has(origin)) || site === "cross-site") {
