@@ -102,3 +102,39 @@ describe("control characters are refused in every input, before any route sees t
     expectRefused(res);
   });
 });
+
+describe("the cross-origin check cannot be sidestepped by encoding the path", () => {
+  const evil = { origin: "http://evil.example" };
+  it.each(["/%61pi/profile", "/api/%70rofile", "/%61%70%69/%70%72%6f%66%69%6c%65", "/api/profile?x=/"])(
+    "PUT %s from another origin: 403, and the name is unchanged",
+    async (url) => {
+      const res = await request(t.app, "PUT", url, {
+        cookie: learner.cookie,
+        payload: { firstName: "Mallory", lastName: "Evil" },
+        headers: evil,
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toMatch(/cross-origin/i);
+      const me = await request(t.app, "GET", "/api/auth/user", { cookie: learner.cookie });
+      expect(me.json().firstName).not.toBe("Mallory");
+    },
+  );
+
+  it("refuses a cross-site fetch to an encoded path by Sec-Fetch-Site too", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/%61pi/certificate",
+      headers: { cookie: learner.cookie, "sec-fetch-site": "cross-site" },
+      payload: { courseId: "fixture-basics" },
+    });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it("still accepts the same encoded request from the app's own origin", async () => {
+    const res = await request(t.app, "PUT", "/%61pi/profile", {
+      cookie: learner.cookie,
+      payload: { firstName: "Ada", lastName: "Lovelace" },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+});

@@ -36,9 +36,11 @@ export function registerSecurity(app: FastifyInstance, config: Config) {
     if (config.appUrl.startsWith("https://"))
       reply.header("strict-transport-security", "max-age=31536000; includeSubDomains");
 
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
+    // Every state-changing request, whatever its path: the raw URL may be percent-encoded (`/%61pi/...`)
+    // while the router decodes it, so the only exemption is by the route the router matched.
+    if (SAFE_METHODS.has(request.method)) return;
     // Webhooks are authenticated by their signature, not by the browser's origin.
-    if (request.url.startsWith("/api/stripe/webhook")) return;
+    if (request.routeOptions.url === "/api/stripe/webhook") return;
     const origin = request.headers.origin;
     const site = request.headers["sec-fetch-site"];
     if ((origin && !allowedOrigins.has(origin)) || site === "cross-site") {
