@@ -9,8 +9,8 @@ import {
 import { courseParamsSchema } from "#shared/schemas/courses.ts";
 import { toIso } from "../../db/database.ts";
 import { requireUser } from "../../plugins/auth.ts";
+import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { requireCourse } from "../learning/learning.service.ts";
 import { renderCertificatePdf } from "./certificate-pdf.ts";
 import {
   certificateStatus,

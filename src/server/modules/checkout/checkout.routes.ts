@@ -23,8 +23,8 @@ import { type PaymentProvider, WebhookSignatureError } from "../../payments/prov
 import type { SandboxProvider } from "../../payments/sandbox.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import { findValidCoupon, toCouponSummary } from "../coupons/coupons.service.ts";
+import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { requireCourse } from "../learning/learning.service.ts";
 import {
   autoEnrollAll,
   claimFreeCourse,
@@ -99,7 +99,7 @@ export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProv
 
     app.post(
       "/api/auto-enroll-all",
-      { schema: { body: z.strictObject({}).optional(), response: { 200: autoEnrollResponseSchema } } },
+      { schema: { body: z.strictObject({}).nullish(), response: { 200: autoEnrollResponseSchema } } },
       async (request) => {
         const user = await requireUser(request);
         return autoEnrollAll(deps(), user);

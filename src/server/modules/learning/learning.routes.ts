@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { quizParamsSchema, quizResultSchema, quizSchema, quizSubmissionSchema } from "#shared/schemas/learning.ts";
+import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { getQuiz, gradeQuizAttempt, requireCourse } from "./learning.service.ts";
+import { getQuiz, gradeQuizAttempt } from "./learning.service.ts";
 
 export function learningRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {

@@ -4,18 +4,11 @@ import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, forbidden, notFound, unauthorized } from "../../errors.ts";
+import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
-import { COURSE_NOT_FOUND } from "../courses/courses.service.ts";
 import { canTakeQuiz, computeCourseState, loadLearnerRecords, NO_RECORDS } from "../progress/learner-state.ts";
 import { ensureProgressRow } from "../progress/progress.service.ts";
 import { PASS_MARK, scorePercent } from "../progress/progress-formula.ts";
-
-export const NOT_ENROLLED = "You need to purchase this course to access quizzes and track your progress.";
-
-export function requireCourse(course: CatalogueCourse | undefined): CatalogueCourse {
-  if (!course) throw notFound(COURSE_NOT_FOUND);
-  return course;
-}
 
 async function quizAccess(db: Kysely<DB>, user: CurrentUser | null, course: CatalogueCourse, moduleId: string) {
   const module = course.modulesById.get(moduleId);
