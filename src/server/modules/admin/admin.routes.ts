@@ -30,7 +30,7 @@ import {
 } from "./admin.service.ts";
 import { bulkEnrol, enrolByEmail } from "./admin-enrollments.service.ts";
 
-const emptyBody = z.strictObject({}).optional();
+const emptyBody = z.strictObject({}).nullish();
 
 /** Everything here is for admins: the role is checked on the server before any handler runs. */
 export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {

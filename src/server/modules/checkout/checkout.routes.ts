@@ -99,7 +99,7 @@ export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProv
 
     app.post(
       "/api/auto-enroll-all",
-      { schema: { body: z.strictObject({}).optional(), response: { 200: autoEnrollResponseSchema } } },
+      { schema: { body: z.strictObject({}).nullish(), response: { 200: autoEnrollResponseSchema } } },
       async (request) => {
         const user = await requireUser(request);
         return autoEnrollAll(deps(), user);

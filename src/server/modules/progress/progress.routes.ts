@@ -12,7 +12,7 @@ import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { completeLesson, getMyLearning, getProgress, markCourseComplete } from "./progress.service.ts";
 
-const emptyBody = z.strictObject({}).optional();
+const emptyBody = z.strictObject({}).nullish();
 
 /** The learner's state: My Learning, progress, lesson completion and finishing a course. */
 export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
