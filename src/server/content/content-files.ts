@@ -27,7 +27,11 @@ export const courseFileSchema = z.strictObject({
   assessment: z
     .strictObject({
       maxAttempts: z.number().int().min(1).max(100).optional(),
-      cooldownHours: z.number().min(0).max(24 * 30).optional(),
+      cooldownHours: z
+        .number()
+        .min(0)
+        .max(24 * 30)
+        .optional(),
     })
     .optional(),
   studyHours: z.number().min(0).max(1000).optional(),
@@ -54,7 +58,10 @@ export const quizFileSchema = z
       .array(
         z.strictObject({
           id: z.string().regex(/^[a-z0-9-]+$/, "must be a slug"),
-          lesson: z.string().regex(/^[a-z0-9-]+$/, "must be a lesson id").optional(),
+          lesson: z
+            .string()
+            .regex(/^[a-z0-9-]+$/, "must be a lesson id")
+            .optional(),
           question: nonEmpty,
           options: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), text: nonEmpty })).min(2),
           correctAnswer: nonEmpty,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
 import { courseParamsSchema, lessonParamsSchema } from "#shared/schemas/courses.ts";
 import {
   completeCourseInputSchema,
@@ -22,8 +22,6 @@ import {
   markCourseComplete,
   requireCourse,
 } from "./learning.service.ts";
-
-const emptyBody = z.strictObject({}).optional();
 
 export function learningRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
@@ -54,7 +52,7 @@ export function learningRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZo
 
     app.post(
       "/api/progress/:courseId/lessons/:lessonId/complete",
-      { schema: { params: lessonParamsSchema, body: emptyBody, response: { 200: lessonCompletedSchema } } },
+      { schema: { params: lessonParamsSchema, body: emptyBodySchema, response: { 200: lessonCompletedSchema } } },
       async (request) => {
         const user = await requireUser(request);
         return completeLesson(
