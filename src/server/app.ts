@@ -4,7 +4,7 @@ import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { serializerCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
@@ -20,11 +20,13 @@ import { coursesRoutes } from "./modules/courses/courses.routes.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { learningRoutes } from "./modules/learning/learning.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
+import { progressRoutes } from "./modules/progress/progress.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerSecurity } from "./plugins/security.ts";
+import { plainTextValidatorCompiler } from "./plugins/validation.ts";
 
 export interface AppDeps {
   config: Config;
@@ -61,7 +63,7 @@ export async function buildApp({
     bodyLimit: 1024 * 1024,
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(plainTextValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const mail = mailer ?? createMailer(config, app.log);
@@ -96,6 +98,7 @@ export async function buildApp({
   await app.register(configRoutes(config));
   await app.register(coursesRoutes(catalogue));
   await app.register(enrollmentsRoutes);
+  await app.register(progressRoutes(catalogue));
   await app.register(learningRoutes(catalogue));
   await app.register(certificatesRoutes(catalogue));
   await app.register(profileRoutes);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { progressPercent, scorePercent } from "#server/modules/learning/progress-formula.ts";
+import { progressPercent, scorePercent } from "#server/modules/progress/progress-formula.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
 
 describe("course progress formula", () => {

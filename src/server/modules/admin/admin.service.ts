@@ -4,11 +4,11 @@ import type { CurrentUser } from "#shared/schemas/auth.ts";
 import { toIso } from "../../db/database.ts";
 import type { CouponTable, DB } from "../../db/schema.ts";
 import { badRequest, conflict, notFound } from "../../errors.ts";
+import { recordAudit } from "../audit/audit.ts";
 import { certificateStatus, revokeCertificate } from "../certificates/certificates.service.ts";
 import { createCoupon, type NewCoupon } from "../coupons/coupons.service.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
-import { computeCourseState, loadAllLearnerRecords } from "../learning/learner-state.ts";
-import { recordAudit } from "./audit.ts";
+import { computeCourseState, loadAllLearnerRecords } from "../progress/learner-state.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Search text is matched literally: LIKE wildcards typed by the admin are dropped.

@@ -10,8 +10,8 @@ import { emptyBodySchema } from "#shared/schemas/common.ts";
 import { courseParamsSchema } from "#shared/schemas/courses.ts";
 import { toIso } from "../../db/database.ts";
 import { requireUser } from "../../plugins/auth.ts";
+import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { requireCourse } from "../learning/learning.service.ts";
 import { renderCertificatePdf } from "./certificate-pdf.ts";
 import {
   certificateStatus,

@@ -6,9 +6,9 @@ import type { Config } from "../../config.ts";
 import { toIso } from "../../db/database.ts";
 import type { CertificateTable, DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
+import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
-import { computeCourseState, loadLearnerRecords } from "../learning/learner-state.ts";
-import { NOT_ENROLLED } from "../learning/learning.service.ts";
+import { computeCourseState, loadLearnerRecords } from "../progress/learner-state.ts";
 
 export const CERTIFICATE_NOT_FOUND = "This certificate could not be found. Make sure you have completed the course.";
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";

@@ -18,8 +18,8 @@ import type { PaymentProvider } from "../../payments/provider.ts";
 import type { SandboxProvider } from "../../payments/sandbox.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import { findValidCoupon, toCouponSummary } from "../coupons/coupons.service.ts";
+import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { requireCourse } from "../learning/learning.service.ts";
 import {
   autoEnrollAll,
   claimFreeCourse,

@@ -4,7 +4,7 @@ import { isUniqueViolation, toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
-import { recordAudit } from "../admin/audit.ts";
+import { recordAudit } from "../audit/audit.ts";
 import { COUPON_MESSAGES, redeemCoupon } from "../coupons/coupons.service.ts";
 import {
   findOrder,

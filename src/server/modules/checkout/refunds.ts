@@ -5,7 +5,7 @@ import { toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
-import { recordAudit } from "../admin/audit.ts";
+import { recordAudit } from "../audit/audit.ts";
 import { revokeCertificate } from "../certificates/certificates.service.ts";
 import { findOrder, findOrderByPayment, moveOrder, type Order } from "./orders.repository.ts";
 

@@ -6,10 +6,8 @@ import {
   computeCourseState,
   type LearnerRecords,
   NO_RECORDS,
-} from "../learning/learner-state.ts";
+} from "../progress/learner-state.ts";
 import type { CatalogueCourse } from "./course-catalogue.ts";
-
-export const COURSE_NOT_FOUND = "This course could not be found or is not available.";
 
 /** The course page: structure and the caller's state. Never a lesson body or a correct answer. */
 export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords = NO_RECORDS): CourseDetail {

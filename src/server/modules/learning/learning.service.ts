@@ -1,119 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
-import type { MyLearningCourse, Progress, Quiz, QuizResult } from "#shared/schemas/learning.ts";
+import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
 import type { DB } from "../../db/schema.ts";
-import { badRequest, conflict, forbidden, notFound, unauthorized } from "../../errors.ts";
-import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
-import { COURSE_NOT_FOUND } from "../courses/courses.service.ts";
-import { listEnrollments } from "../enrollments/enrollments.repository.ts";
-import {
-  canReadLesson,
-  canTakeQuiz,
-  computeCourseState,
-  type LearnerRecords,
-  loadAllLearnerRecords,
-  loadLearnerRecords,
-  NO_RECORDS,
-} from "./learner-state.ts";
-import { PASS_MARK, scorePercent } from "./progress-formula.ts";
-
-export const NOT_ENROLLED = "You need to purchase this course to access quizzes and track your progress.";
-
-export function requireCourse(course: CatalogueCourse | undefined): CatalogueCourse {
-  if (!course) throw notFound(COURSE_NOT_FOUND);
-  return course;
-}
-
-export function toProgress(course: CatalogueCourse, userId: string, records: LearnerRecords): Progress {
-  const state = computeCourseState(course, records);
-  const quizScores: Progress["quizScores"] = {};
-  for (const m of course.modules) {
-    const stats = records.quizStats.get(m.id);
-    if (stats)
-      quizScores[m.id] = {
-        score: stats.score,
-        passed: stats.passed,
-        attempts: stats.attempts,
-        bestScore: stats.bestScore,
-      };
-  }
-  return {
-    id: records.progress?.id ?? "",
-    userId,
-    courseId: course.card.id,
-    currentModuleIndex: state.currentModuleIndex,
-    currentLessonIndex: state.currentLessonIndex,
-    completedLessons: course.lessons.filter((l) => records.completedLessons.has(l.id)).map((l) => l.id),
-    completedModules: state.completedModules,
-    quizScores,
-    isCompleted: records.progress?.isCompleted ?? false,
-    completedAt: records.progress?.completedAt ?? null,
-    createdAt: records.progress?.createdAt ?? null,
-    percent: state.percent,
-  };
-}
-
-async function ensureProgressRow(db: Kysely<DB> | Transaction<DB>, userId: string, courseId: string) {
-  const now = new Date().toISOString();
-  await db
-    .insertInto("courseProgress")
-    .values({ id: randomUUID(), userId, courseId, isCompleted: 0, completedAt: null, createdAt: now, updatedAt: now })
-    .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
-    .execute();
-}
-
-async function enrolledRecords(db: Kysely<DB>, user: CurrentUser, course: CatalogueCourse): Promise<LearnerRecords> {
-  const records = await loadLearnerRecords(db, user.id, course.card.id);
-  if (!records.enrolled) throw forbidden(NOT_ENROLLED);
-  return records;
-}
-
-export async function getProgress(db: Kysely<DB>, user: CurrentUser, course: CatalogueCourse): Promise<Progress> {
-  return toProgress(course, user.id, await enrolledRecords(db, user, course));
-}
-
-/** Records a finished lesson. Repeating it changes nothing; parallel calls each write their own row. */
-export async function completeLesson(db: Kysely<DB>, user: CurrentUser, course: CatalogueCourse, lessonId: string) {
-  if (!course.lessonsById.has(lessonId)) throw notFound("Lesson not found.");
-  const records = await enrolledRecords(db, user, course);
-  const state = computeCourseState(course, records);
-  if (!canReadLesson(course, lessonId, records, state))
-    throw forbidden("This lesson is locked. Pass the previous module's quiz to unlock it.");
-  // One transaction, so one commit (and one fsync on SQLite) per completion.
-  await db.transaction().execute(async (trx) => {
-    await ensureProgressRow(trx, user.id, course.card.id);
-    await trx
-      .insertInto("lessonCompletion")
-      .values({ userId: user.id, courseId: course.card.id, lessonId, completedAt: new Date().toISOString() })
-      .onConflict((oc) => oc.columns(["userId", "courseId", "lessonId"]).doNothing())
-      .execute();
-  });
-  records.completedLessons.add(lessonId);
-  return { completed: true as const, percent: computeCourseState(course, records).percent };
-}
-
-/** Marks the course complete, with the server's clock, only when every module is complete. */
-export async function markCourseComplete(
-  db: Kysely<DB>,
-  user: CurrentUser,
-  course: CatalogueCourse,
-): Promise<Progress> {
-  const records = await enrolledRecords(db, user, course);
-  if (!computeCourseState(course, records).allModulesComplete) {
-    throw conflict("Complete every module (pass each quiz with at least 80%) before finishing the course.");
-  }
-  await ensureProgressRow(db, user.id, course.card.id);
-  const now = new Date().toISOString();
-  await db
-    .updateTable("courseProgress")
-    .set({ isCompleted: 1, completedAt: now, updatedAt: now })
-    .where("userId", "=", user.id)
-    .where("courseId", "=", course.card.id)
-    .where("isCompleted", "=", 0)
-    .execute();
-  return toProgress(course, user.id, await loadLearnerRecords(db, user.id, course.card.id));
-}
+import { badRequest, forbidden, notFound, unauthorized } from "../../errors.ts";
+import { NOT_ENROLLED } from "../courses/course-access.ts";
+import type { CatalogueCourse } from "../courses/course-catalogue.ts";
+import { canTakeQuiz, computeCourseState, loadLearnerRecords, NO_RECORDS } from "../progress/learner-state.ts";
+import { ensureProgressRow } from "../progress/progress.service.ts";
+import { PASS_MARK, scorePercent } from "../progress/progress-formula.ts";
 
 async function quizAccess(db: Kysely<DB>, user: CurrentUser | null, course: CatalogueCourse, moduleId: string) {
   const module = course.modulesById.get(moduleId);
@@ -216,37 +111,4 @@ export async function gradeQuizAttempt(
         : { questionId: q.id, correct },
     ),
   };
-}
-
-/** My Learning: every enrolled course with the same progress figure the course page shows. */
-export async function getMyLearning(
-  db: Kysely<DB>,
-  user: CurrentUser,
-  catalogue: Catalogue,
-): Promise<MyLearningCourse[]> {
-  const [enrollments, recordsByCourse] = await Promise.all([
-    listEnrollments(db, user.id),
-    loadAllLearnerRecords(db, user.id),
-  ]);
-  return enrollments.flatMap((e) => {
-    const course = catalogue.byId.get(e.courseId);
-    if (!course) return [];
-    const records = recordsByCourse.get(e.courseId) ?? { ...NO_RECORDS, enrolled: true };
-    const state = computeCourseState(course, records);
-    return [
-      {
-        courseId: course.card.id,
-        title: course.card.title,
-        level: course.card.level,
-        duration: course.card.duration,
-        gradient: course.card.gradient,
-        percent: state.percent,
-        lessonsDone: course.lessons.filter((l) => records.completedLessons.has(l.id)).length,
-        lessonCount: course.lessons.length,
-        isCompleted: records.progress?.isCompleted ?? false,
-        completedAt: records.progress?.completedAt ?? null,
-        enrolledAt: e.createdAt,
-      },
-    ];
-  });
 }

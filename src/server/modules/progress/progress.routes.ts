@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
+import { courseParamsSchema, lessonParamsSchema } from "#shared/schemas/courses.ts";
+import {
+  completeCourseInputSchema,
+  lessonCompletedSchema,
+  myLearningSchema,
+  progressSchema,
+} from "#shared/schemas/learning.ts";
+import { requireUser } from "../../plugins/auth.ts";
+import { requireCourse } from "../courses/course-access.ts";
+import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { completeLesson, getMyLearning, getProgress, markCourseComplete } from "./progress.service.ts";
+
+/** The learner's state: My Learning, progress, lesson completion and finishing a course. */
+export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
+  return async (app) => {
+    const db = app.deps.database.db;
+
+    app.get("/api/my-learning", { schema: { response: { 200: myLearningSchema } } }, async (request) => {
+      const user = await requireUser(request);
+      return getMyLearning(db, user, await catalogue.get());
+    });
+
+    app.get(
+      "/api/progress/:courseId",
+      { schema: { params: courseParamsSchema, response: { 200: progressSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return getProgress(db, user, requireCourse(await catalogue.course(request.params.courseId)));
+      },
+    );
+
+    app.put(
+      "/api/progress/:courseId",
+      { schema: { params: courseParamsSchema, body: completeCourseInputSchema, response: { 200: progressSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return markCourseComplete(db, user, requireCourse(await catalogue.course(request.params.courseId)));
+      },
+    );
+
+    app.post(
+      "/api/progress/:courseId/lessons/:lessonId/complete",
+      { schema: { params: lessonParamsSchema, body: emptyBodySchema, response: { 200: lessonCompletedSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return completeLesson(
+          db,
+          user,
+          requireCourse(await catalogue.course(request.params.courseId)),
+          request.params.lessonId,
+        );
+      },
+    );
+  };
+}

@@ -1,0 +1,144 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
+import type { CurrentUser } from "#shared/schemas/auth.ts";
+import type { MyLearningCourse, Progress } from "#shared/schemas/learning.ts";
+import type { DB } from "../../db/schema.ts";
+import { conflict, forbidden, notFound } from "../../errors.ts";
+import { NOT_ENROLLED } from "../courses/course-access.ts";
+import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
+import { listEnrollments } from "../enrollments/enrollments.repository.ts";
+import {
+  canReadLesson,
+  computeCourseState,
+  type LearnerRecords,
+  loadAllLearnerRecords,
+  loadLearnerRecords,
+  NO_RECORDS,
+} from "./learner-state.ts";
+
+export function toProgress(course: CatalogueCourse, userId: string, records: LearnerRecords): Progress {
+  const state = computeCourseState(course, records);
+  const quizScores: Progress["quizScores"] = {};
+  for (const m of course.modules) {
+    const stats = records.quizStats.get(m.id);
+    if (stats)
+      quizScores[m.id] = {
+        score: stats.score,
+        passed: stats.passed,
+        attempts: stats.attempts,
+        bestScore: stats.bestScore,
+      };
+  }
+  return {
+    id: records.progress?.id ?? "",
+    userId,
+    courseId: course.card.id,
+    currentModuleIndex: state.currentModuleIndex,
+    currentLessonIndex: state.currentLessonIndex,
+    completedLessons: course.lessons.filter((l) => records.completedLessons.has(l.id)).map((l) => l.id),
+    completedModules: state.completedModules,
+    quizScores,
+    isCompleted: records.progress?.isCompleted ?? false,
+    completedAt: records.progress?.completedAt ?? null,
+    createdAt: records.progress?.createdAt ?? null,
+    percent: state.percent,
+  };
+}
+
+export async function ensureProgressRow(db: Kysely<DB> | Transaction<DB>, userId: string, courseId: string) {
+  const now = new Date().toISOString();
+  await db
+    .insertInto("courseProgress")
+    .values({ id: randomUUID(), userId, courseId, isCompleted: 0, completedAt: null, createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
+    .execute();
+}
+
+export async function enrolledRecords(
+  db: Kysely<DB>,
+  user: CurrentUser,
+  course: CatalogueCourse,
+): Promise<LearnerRecords> {
+  const records = await loadLearnerRecords(db, user.id, course.card.id);
+  if (!records.enrolled) throw forbidden(NOT_ENROLLED);
+  return records;
+}
+
+export async function getProgress(db: Kysely<DB>, user: CurrentUser, course: CatalogueCourse): Promise<Progress> {
+  return toProgress(course, user.id, await enrolledRecords(db, user, course));
+}
+
+/** Records a finished lesson. Repeating it changes nothing; parallel calls each write their own row. */
+export async function completeLesson(db: Kysely<DB>, user: CurrentUser, course: CatalogueCourse, lessonId: string) {
+  if (!course.lessonsById.has(lessonId)) throw notFound("Lesson not found.");
+  const records = await enrolledRecords(db, user, course);
+  const state = computeCourseState(course, records);
+  if (!canReadLesson(course, lessonId, records, state))
+    throw forbidden("This lesson is locked. Pass the previous module's quiz to unlock it.");
+  // One transaction, so one commit (and one fsync on SQLite) per completion.
+  await db.transaction().execute(async (trx) => {
+    await ensureProgressRow(trx, user.id, course.card.id);
+    await trx
+      .insertInto("lessonCompletion")
+      .values({ userId: user.id, courseId: course.card.id, lessonId, completedAt: new Date().toISOString() })
+      .onConflict((oc) => oc.columns(["userId", "courseId", "lessonId"]).doNothing())
+      .execute();
+  });
+  records.completedLessons.add(lessonId);
+  return { completed: true as const, percent: computeCourseState(course, records).percent };
+}
+
+/** Marks the course complete, with the server's clock, only when every module is complete. */
+export async function markCourseComplete(
+  db: Kysely<DB>,
+  user: CurrentUser,
+  course: CatalogueCourse,
+): Promise<Progress> {
+  const records = await enrolledRecords(db, user, course);
+  if (!computeCourseState(course, records).allModulesComplete) {
+    throw conflict("Complete every module (pass each quiz with at least 80%) before finishing the course.");
+  }
+  await ensureProgressRow(db, user.id, course.card.id);
+  const now = new Date().toISOString();
+  await db
+    .updateTable("courseProgress")
+    .set({ isCompleted: 1, completedAt: now, updatedAt: now })
+    .where("userId", "=", user.id)
+    .where("courseId", "=", course.card.id)
+    .where("isCompleted", "=", 0)
+    .execute();
+  return toProgress(course, user.id, await loadLearnerRecords(db, user.id, course.card.id));
+}
+
+/** My Learning: every enrolled course with the same progress figure the course page shows. */
+export async function getMyLearning(
+  db: Kysely<DB>,
+  user: CurrentUser,
+  catalogue: Catalogue,
+): Promise<MyLearningCourse[]> {
+  const [enrollments, recordsByCourse] = await Promise.all([
+    listEnrollments(db, user.id),
+    loadAllLearnerRecords(db, user.id),
+  ]);
+  return enrollments.flatMap((e) => {
+    const course = catalogue.byId.get(e.courseId);
+    if (!course) return [];
+    const records = recordsByCourse.get(e.courseId) ?? { ...NO_RECORDS, enrolled: true };
+    const state = computeCourseState(course, records);
+    return [
+      {
+        courseId: course.card.id,
+        title: course.card.title,
+        level: course.card.level,
+        duration: course.card.duration,
+        gradient: course.card.gradient,
+        percent: state.percent,
+        lessonsDone: course.lessons.filter((l) => records.completedLessons.has(l.id)).length,
+        lessonCount: course.lessons.length,
+        isCompleted: records.progress?.isCompleted ?? false,
+        completedAt: records.progress?.completedAt ?? null,
+        enrolledAt: e.createdAt,
+      },
+    ];
+  });
+}
