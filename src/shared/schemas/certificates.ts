@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { firstNameSchema, lastNameSchema } from "./text.ts";
 
 export const certificateStatusSchema = z.enum(["valid", "expired", "revoked"]);
 export type CertificateStatus = z.infer<typeof certificateStatusSchema>;
@@ -45,7 +46,5 @@ export const verificationSchema = z.object({
 });
 export type Verification = z.infer<typeof verificationSchema>;
 
-export const profileInputSchema = z.strictObject({
-  firstName: z.string().trim().min(1, "First name is required").max(255),
-  lastName: z.string().trim().min(1, "Last name is required").max(255),
-});
+/** The one set of name rules: the profile route, sign-up and any other write of a name use it. */
+export const profileInputSchema = z.strictObject({ firstName: firstNameSchema, lastName: lastNameSchema });
