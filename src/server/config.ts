@@ -76,6 +76,8 @@ const settingsSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** How often each server asks the provider about payments whose confirmation never arrived; 0 turns it off. */
+  PAYMENTS_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
   /** Points the Stripe SDK at another API host, e.g. a local stripe-mock. */
   STRIPE_API_BASE: optionalUrl,
 });
@@ -106,6 +108,7 @@ export interface Config {
   certificateValidYears: number;
   dataDir: string;
   payments: PaymentsConfig;
+  paymentsReconcileSeconds: number;
 }
 
 export type PaymentsConfig =
@@ -173,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     certificateValidYears: s.CERTIFICATE_VALID_YEARS,
     dataDir,
     payments: paymentsConfig(s),
+    paymentsReconcileSeconds: s.PAYMENTS_RECONCILE_SECONDS,
   };
 }
 
