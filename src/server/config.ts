@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import { BRAND_NAME, DEFAULT_SUPPORT_EMAIL } from "#shared/constants.ts";
 
 const optionalUrl = z
   .string()
@@ -40,13 +41,13 @@ const settingsSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined))
     .pipe(z.url({ protocol: /^smtps?$/ }).optional()),
-  MAIL_FROM: z.string().min(3).default("Holistic Wellness Academy <no-reply@localhost>"),
+  MAIL_FROM: z.string().min(3).default(`${BRAND_NAME} <no-reply@localhost>`),
   MAIL_OUTBOX_DIR: z.string().min(1).default("data/outbox"),
   ADMIN_EMAILS: emailList,
   STORE_URL: optionalUrl,
   PRACTITIONER_APP_URL: optionalUrl,
   MARKETPLACE_URL: optionalUrl,
-  SUPPORT_EMAIL: z.email().default("support@wellness-academy.example"),
+  SUPPORT_EMAIL: z.email().default(DEFAULT_SUPPORT_EMAIL),
   TRUST_PROXY: z
     .enum(["true", "false"])
     .default("false")

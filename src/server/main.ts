@@ -1,3 +1,4 @@
+import { BRAND_NAME } from "#shared/constants.ts";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { importContentIfChanged } from "./content/content-import.ts";
@@ -22,7 +23,7 @@ async function main() {
   const imported = await importContentIfChanged(database.db);
   if (imported) app.log.info({ courses: imported.courses }, "course content imported");
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Holistic Wellness Academy ready at ${config.appUrl} in ${Math.round(performance.now() - started)} ms`);
+  app.log.info(`${BRAND_NAME} ready at ${config.appUrl} in ${Math.round(performance.now() - started)} ms`);
 
   let closing = false;
   const shutdown = async (signal: string) => {

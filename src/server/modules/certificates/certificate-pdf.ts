@@ -4,6 +4,7 @@ import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
 import QRCode from "qrcode";
 import subsetFont from "subset-font";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 
 const require = createRequire(import.meta.url);
@@ -60,8 +61,7 @@ export interface CertificatePdfData {
   status: "valid" | "expired" | "revoked";
 }
 
-const STATIC_TEXT =
-  "HOLISTIC WELLNESS ACADEMY Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution Holistic Wellness Academy Verify this certificate: REVOKED EXPIRED 0123456789";
+const STATIC_TEXT = `${BRAND_NAME.toUpperCase()} Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution ${BRAND_NAME} Verify this certificate: REVOKED EXPIRED 0123456789`;
 
 const INK = rgb(0.06, 0.09, 0.16);
 const BRAND = rgb(0.06, 0.46, 0.43);
@@ -99,7 +99,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   pdf.setTitle(`Certificate of Completion - ${data.courseTitle}`);
-  pdf.setAuthor("Holistic Wellness Academy");
+  pdf.setAuthor(BRAND_NAME);
   pdf.setSubject(`${data.holderName} - ${data.certificateId}`);
   const fonts = new Map<FontKey, PDFFont>();
   // Fonts are cut down with HarfBuzz to the characters this certificate uses (pdf-lib's own
@@ -187,7 +187,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   });
   page.drawLine({ start: { x: 90, y: 98 }, end: { x: 300, y: 98 }, thickness: 0.8, color: INK });
   page.drawText("Authorized Institution", { x: 90, y: 84, size: 10, font: bold, color: INK });
-  page.drawText("Holistic Wellness Academy", { x: 90, y: 70, size: 9, font: regular, color: MUTED });
+  page.drawText(BRAND_NAME, { x: 90, y: 70, size: 9, font: regular, color: MUTED });
 
   const qr = await QRCode.toBuffer(data.verifyUrl, { type: "png", margin: 1, width: 240, errorCorrectionLevel: "M" });
   const qrImage = await pdf.embedPng(qr);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { FREE_COUPON_PAYMENT } from "#shared/constants.ts";
 import {
   autoEnrollResponseSchema,
   checkoutSessionResponseSchema,
@@ -7,7 +8,6 @@ import {
   confirmEnrollmentResponseSchema,
   createCheckoutSessionInputSchema,
   createPaymentIntentInputSchema,
-  FREE_COUPON_PAYMENT,
   paymentIntentResponseSchema,
   paymentsConfigSchema,
   sandboxConfirmInputSchema,

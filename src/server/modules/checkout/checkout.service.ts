@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
+import { CURRENCY } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { ConfirmEnrollmentResponse, PaymentIntentResponse } from "#shared/schemas/checkout.ts";
 import type { DB } from "../../db/schema.ts";
@@ -40,13 +41,13 @@ export async function createPaymentIntent(
     publishableKey: deps.provider.publishableKey,
     amount,
     originalAmount,
-    currency: "usd",
+    currency: CURRENCY,
     coupon: coupon ? toCouponSummary(coupon) : null,
   };
   if (amount === 0) return { ...base, paymentIntentId: null, clientSecret: null, isFree: true, freeEnrollment: true };
   const intent = await deps.provider.createPaymentIntent({
     amount,
-    currency: "usd",
+    currency: CURRENCY,
     description: course.card.title,
     metadata: {
       userId: user.id,
@@ -135,7 +136,7 @@ export async function createCheckoutSession(
   if (amount === 0) throw badRequest("This coupon makes the course free: claim it from the checkout page.");
   const session = await deps.provider.createCheckoutSession({
     amount,
-    currency: "usd",
+    currency: CURRENCY,
     description: course.card.title,
     productName: `${course.card.title} (certification course)`,
     metadata: {

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { CURRENCY } from "#shared/constants.ts";
 import type { DB } from "../../db/schema.ts";
 import { forbidden, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
@@ -47,7 +48,7 @@ export async function fulfilPayment(
   if (
     Number(originalAmount) !== course.card.price ||
     intent.amount !== expected ||
-    intent.currency.toLowerCase() !== "usd"
+    intent.currency.toLowerCase() !== CURRENCY
   ) {
     throw forbidden("The payment does not match the course price.");
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
+import { CURRENCY } from "#shared/constants.ts";
 import type { DB } from "../../db/schema.ts";
 
 export interface NewOrder {
@@ -28,7 +29,7 @@ export async function recordPaidOrder(trx: Transaction<DB>, order: NewOrder): Pr
       courseId: order.courseId,
       amount: order.amount,
       originalAmount: order.originalAmount,
-      currency: "usd",
+      currency: CURRENCY,
       couponId: order.coupon?.id ?? null,
       couponCode: order.coupon?.code ?? null,
       provider: order.provider,
