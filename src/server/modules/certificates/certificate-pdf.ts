@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
 import QRCode from "qrcode";
@@ -7,17 +7,15 @@ import subsetFont from "subset-font";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 
-const require = createRequire(import.meta.url);
-const fontFile = (pkg: string, file: string) =>
-  require.resolve(`@expo-google-fonts/${pkg}/package.json`).replace(/package\.json$/, file);
+const fontFile = (file: string) => fileURLToPath(new URL(`../../../../assets/fonts/${file}`, import.meta.url));
 
-// Noto covers Latin, Greek and Cyrillic in one face; CJK, Arabic and Hebrew have their own.
+// Noto covers Latin, Greek and Cyrillic in one face; CJK, Arabic and Hebrew have their own (assets/fonts, OFL).
 const FONT_FILES = {
-  regular: fontFile("noto-sans", "400Regular/NotoSans_400Regular.ttf"),
-  bold: fontFile("noto-sans", "700Bold/NotoSans_700Bold.ttf"),
-  cjk: fontFile("noto-sans-sc", "400Regular/NotoSansSC_400Regular.ttf"),
-  arabic: fontFile("noto-sans-arabic", "700Bold/NotoSansArabic_700Bold.ttf"),
-  hebrew: fontFile("noto-sans-hebrew", "700Bold/NotoSansHebrew_700Bold.ttf"),
+  regular: fontFile("NotoSans-Regular.ttf"),
+  bold: fontFile("NotoSans-Bold.ttf"),
+  cjk: fontFile("NotoSansSC-Regular.ttf"),
+  arabic: fontFile("NotoSansArabic-Bold.ttf"),
+  hebrew: fontFile("NotoSansHebrew-Bold.ttf"),
 } as const;
 type FontKey = keyof typeof FONT_FILES;
 
