@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import compress from "@fastify/compress";
@@ -18,6 +19,7 @@ import { configRoutes } from "./modules/config/config.routes.ts";
 import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
 import { coursesRoutes } from "./modules/courses/courses.routes.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
+import { healthRoutes } from "./modules/health/health.routes.ts";
 import { learningRoutes } from "./modules/learning/learning.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
@@ -51,6 +53,12 @@ declare module "fastify" {
   }
 }
 
+/** A hop count trusts that many proxies nearest the server: the client is the next address in X-Forwarded-For. */
+function trustProxyOption(trust: Config["trustProxy"]) {
+  if (typeof trust !== "number") return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
 export async function buildApp({
   config,
   database,
@@ -60,9 +68,14 @@ export async function buildApp({
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: "info" } : false,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     return503OnClosing: false,
+    // Every log line of a request carries its id (reqId): the proxy's X-Request-Id when it sent a sane one.
+    genReqId: (request) => {
+      const given = request.headers["x-request-id"];
+      return typeof given === "string" && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(plainTextValidatorCompiler);
   // Responses are checked against their zod schemas everywhere but in production.
@@ -83,6 +96,9 @@ export async function buildApp({
 
   // JSON only: any other body type is refused with 415.
   app.removeContentTypeParser("text/plain");
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
   registerErrorHandling(app);
   registerSecurity(app, config);
   await app.register(compress, { threshold: 1024 });
@@ -96,6 +112,7 @@ export async function buildApp({
   });
   registerAuth(app, auth, config, database.db);
 
+  await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(configRoutes(config));
   await app.register(coursesRoutes(catalogue));

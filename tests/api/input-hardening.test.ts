@@ -138,3 +138,58 @@ describe("the cross-origin check cannot be sidestepped by encoding the path", ()
     expect(res.statusCode).toBe(200);
   });
 });
+
+describe("one set of name rules wherever a name is written", () => {
+  const signUp = (payload: Record<string, unknown>) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      headers: { origin: TEST_ORIGIN },
+      remoteAddress: "198.51.100.7",
+      payload: { password: "calm-river-42", name: "Someone", ...payload },
+    });
+
+  it("Better Auth's update-user cannot blank or bloat a name", async () => {
+    const user = await signUpUser(t.app, { firstName: "Grace", lastName: "Hopper" });
+    for (const payload of [
+      { firstName: "" },
+      { firstName: " " },
+      { lastName: "x".repeat(20_000) },
+      { name: "x".repeat(20_000) },
+    ]) {
+      const res = await request(t.app, "POST", "/api/auth/update-user", { cookie: user.cookie, payload });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(typeof res.json().message).toBe("string");
+    }
+    const me = await request(t.app, "GET", "/api/auth/user", { cookie: user.cookie });
+    expect(me.json()).toMatchObject({ firstName: "Grace", lastName: "Hopper" });
+  });
+
+  it("sign-up refuses the names the profile route refuses", async () => {
+    const cases: Record<string, unknown>[] = [
+      { firstName: " ", lastName: "L" },
+      { firstName: "F", lastName: "x".repeat(20_000) },
+      { firstName: "A\nB", lastName: "L" },
+      { firstName: "F" },
+    ];
+    for (const [i, names] of cases.entries()) {
+      const res = await signUp({ email: `bad-name-${i}@example.com`, ...names });
+      expect(res.statusCode, JSON.stringify(names).slice(0, 40)).toBe(400);
+      expect(res.json().message).toMatch(/name/i);
+      const profile = await request(t.app, "PUT", "/api/profile", { cookie: learner.cookie, payload: names });
+      expect(profile.statusCode).toBe(400);
+    }
+  });
+
+  it("sign-up stores names trimmed, as the profile route does", async () => {
+    const res = await signUp({ email: "trimmed@example.com", firstName: "  Grace ", lastName: " Hopper  " });
+    expect(res.statusCode).toBe(200);
+    const row = await t.testDb.database.db
+      .selectFrom("user")
+      .select(["firstName", "lastName", "name"])
+      .where("email", "=", "trimmed@example.com")
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ firstName: "Grace", lastName: "Hopper", name: "Grace Hopper" });
+  });
+});

@@ -54,7 +54,7 @@ export function refusingControlCharacters<T extends z.ZodType>(schema: T) {
 
 const nameField = (label: string) =>
   z
-    .string()
+    .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
     .max(255, `${label} is at most 255 characters`)
