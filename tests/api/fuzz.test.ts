@@ -59,7 +59,7 @@ const BOUNDARY_STRINGS = [
   "../../etc/passwd",
   "%00",
   "%",
-  "${7*7}{{7*7}}",
+  "$" + "{7*7}{{7*7}}",
   "__proto__",
   "constructor",
   "NaN",
