@@ -11,7 +11,15 @@ const sessionUser = preparedQuery(
     db
       .selectFrom("session")
       .innerJoin("user", "user.id", "session.userId")
-      .select(["user.id", "user.email", "user.firstName", "user.lastName", "user.role", "session.expiresAt"])
+      .select([
+        "user.id",
+        "user.email",
+        "user.emailVerified",
+        "user.firstName",
+        "user.lastName",
+        "user.role",
+        "session.expiresAt",
+      ])
       .where("session.token", "=", token),
   1,
 );

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
+import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
 import type { Config } from "../../config.ts";
@@ -74,7 +75,9 @@ export async function issueCertificate(
   const records = await loadLearnerRecords(db, user.id, course.card.id);
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
   if (!computeCourseState(course, records).allModulesComplete) {
-    throw conflict("Complete every module (pass each quiz with at least 80%) before requesting your certificate.");
+    throw conflict(
+      `Complete every module (pass each quiz with at least ${PASS_MARK}%) before requesting your certificate.`,
+    );
   }
   const courseId = course.card.id;
   const row = await db.transaction().execute(async (trx) => {
@@ -198,7 +201,7 @@ export async function verifyCertificate(
     expiresAt: toIso(row.expiresAt),
     status: certificateStatus(row),
     revokedReason: row.revokedAt ? row.revokedReason : null,
-    issuer: "Holistic Wellness Academy",
+    issuer: BRAND_NAME,
   };
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
+import { PASS_MARK } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { MyLearningCourse, Progress } from "#shared/schemas/learning.ts";
 import { writeTransaction } from "../../db/group-commit.ts";
@@ -97,7 +98,7 @@ export async function markCourseComplete(
 ): Promise<Progress> {
   const records = await enrolledRecords(db, user, course);
   if (!computeCourseState(course, records).allModulesComplete) {
-    throw conflict("Complete every module (pass each quiz with at least 80%) before finishing the course.");
+    throw conflict(`Complete every module (pass each quiz with at least ${PASS_MARK}%) before finishing the course.`);
   }
   await ensureProgressRow(db, user.id, course.card.id);
   const now = new Date().toISOString();
