@@ -55,7 +55,11 @@ export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProv
 
     app.post(
       "/api/validate-coupon",
-      { schema: { body: validateCouponInputSchema, response: { 200: validateCouponResponseSchema } } },
+      {
+        schema: { body: validateCouponInputSchema, response: { 200: validateCouponResponseSchema } },
+        // Bounded per address so codes cannot be guessed.
+        config: { rateLimit: { max: 20, timeWindow: "1 minute" } },
+      },
       async (request) => {
         await requireUser(request);
         const coupon = await findValidCoupon(db, request.body.couponCode, request.body.courseId);
@@ -204,15 +208,12 @@ export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProv
         },
       );
 
-      // Payments left 'processing' settle a few seconds later and go through the same fulfilment.
-      const timer = setInterval(() => {
-        sandbox
-          .settleDuePayments()
-          .then((ids) => Promise.all(ids.map((id) => fulfilPayment(deps(), id))))
-          .catch((error) => app.log.error({ err: error }, "sandbox settling failed"));
-      }, 1000);
-      timer.unref();
-      app.addHook("onClose", async () => clearInterval(timer));
+      // Payments left 'processing' settle a few seconds later and go through the same fulfilment;
+      // one instance settles each turn.
+      app.deps.jobs.every("sandbox-settle", 1000, async () => {
+        const ids = await sandbox.settleDuePayments();
+        await Promise.all(ids.map((id) => fulfilPayment(deps(), id)));
+      });
     }
   };
 }
