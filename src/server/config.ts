@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import { BRAND_NAME, DEFAULT_SUPPORT_EMAIL } from "#shared/constants.ts";
 
 const optionalUrl = z
   .string()
@@ -42,13 +43,13 @@ const settingsSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined))
     .pipe(z.url({ protocol: /^smtps?$/ }).optional()),
-  MAIL_FROM: z.string().min(3).default("Holistic Wellness Academy <no-reply@localhost>"),
+  MAIL_FROM: z.string().min(3).default(`${BRAND_NAME} <no-reply@localhost>`),
   MAIL_OUTBOX_DIR: z.string().min(1).default("data/outbox"),
   ADMIN_EMAILS: emailList,
   STORE_URL: optionalUrl,
   PRACTITIONER_APP_URL: optionalUrl,
   MARKETPLACE_URL: optionalUrl,
-  SUPPORT_EMAIL: z.email().default("support@wellness-academy.example"),
+  SUPPORT_EMAIL: z.email().default(DEFAULT_SUPPORT_EMAIL),
   TRUST_PROXY: z
     .string()
     .default("false")
@@ -76,6 +77,8 @@ const settingsSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** How often each server asks the provider about payments whose confirmation never arrived; 0 turns it off. */
+  PAYMENTS_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
   /** Points the Stripe SDK at another API host, e.g. a local stripe-mock. */
   STRIPE_API_BASE: optionalUrl,
 });
@@ -106,6 +109,7 @@ export interface Config {
   certificateValidYears: number;
   dataDir: string;
   payments: PaymentsConfig;
+  paymentsReconcileSeconds: number;
 }
 
 export type PaymentsConfig =
@@ -173,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     certificateValidYears: s.CERTIFICATE_VALID_YEARS,
     dataDir,
     payments: paymentsConfig(s),
+    paymentsReconcileSeconds: s.PAYMENTS_RECONCILE_SECONDS,
   };
 }
 

@@ -12,6 +12,7 @@ import {
   SqliteDriver,
 } from "kysely";
 import pg from "pg";
+import { enableGroupCommit } from "./group-commit.ts";
 import type { DB } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
@@ -89,6 +90,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), log });
+    enableGroupCommit(db);
     return { db, engine: "sqlite", url, queryCount: () => count, close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -110,4 +112,10 @@ export function toIso(value: Date | string | null): string | null;
 export function toIso(value: Date | string | null): string | null {
   if (value === null) return null;
   return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+/** A unique-key violation on either engine (the loser of a race on a unique index). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }

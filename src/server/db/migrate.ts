@@ -5,6 +5,7 @@ import * as m003 from "./migrations/003-learning.ts";
 import * as m004 from "./migrations/004-certificates.ts";
 import * as m005 from "./migrations/005-buying.ts";
 import * as m006 from "./migrations/006-admin.ts";
+import * as m007 from "./migrations/007-money.ts";
 import * as m009 from "./migrations/009-scale-out.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   "004-certificates": m004,
   "005-buying": m005,
   "006-admin": m006,
+  "007-money": m007,
   "009-scale-out": m009,
 };
 

@@ -201,6 +201,7 @@ export interface CouponTable {
   active: number;
   createdAt: Timestamp;
 }
+export type OrderStatus = "created" | "paid" | "refunding" | "refunded";
 export interface OrderTable {
   id: string;
   userId: string;
@@ -211,9 +212,15 @@ export interface OrderTable {
   couponId: string | null;
   couponCode: string | null;
   provider: string;
+  /** The provider's payment intent; for a hosted session not paid yet, the session's id. */
   providerPaymentId: string;
   providerSessionId: string | null;
-  status: string; // paid | refunded
+  kind: string; // intent | session | free
+  status: OrderStatus;
+  /** "userId:courseId" while this order gives the learner the course (unique), else null. */
+  ownershipKey: string | null;
+  refundReason: string | null; // admin | duplicate | coupon | provider-refund | dispute
+  paidAt: Timestamp | null;
   refundId: string | null;
   refundedAt: Timestamp | null;
   createdAt: Timestamp;
@@ -224,14 +231,6 @@ export interface CouponRedemptionTable {
   couponId: string;
   orderId: string;
   userId: string;
-  createdAt: Timestamp;
-}
-export interface CheckoutSessionTable {
-  id: string;
-  userId: string;
-  courseId: string;
-  provider: string;
-  status: string; // open | complete | expired
   createdAt: Timestamp;
 }
 export interface SandboxPaymentTable {
@@ -248,6 +247,7 @@ export interface SandboxPaymentTable {
   cardLast4: string | null;
   settleAt: Timestamp | null;
   refundedAmount: number;
+  refundId: string | null;
   createdAt: Timestamp;
 }
 export interface WebhookEventTable {
@@ -297,7 +297,6 @@ export interface DB {
   coupon: CouponTable;
   order: OrderTable;
   couponRedemption: CouponRedemptionTable;
-  checkoutSession: CheckoutSessionTable;
   sandboxPayment: SandboxPaymentTable;
   webhookEvent: WebhookEventTable;
   pendingEnrollment: PendingEnrollmentTable;

@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { CURRENCY } from "#shared/constants.ts";
 import type {
   CreateCheckoutInput,
   CreatePaymentInput,
@@ -39,7 +40,7 @@ function toSession(s: Stripe.Checkout.Session): ProviderCheckoutSession {
     status: (s.status ?? "open") as ProviderCheckoutSession["status"],
     paid: s.payment_status === "paid",
     amount: s.amount_total ?? 0,
-    currency: s.currency ?? "usd",
+    currency: s.currency ?? CURRENCY,
     metadata: metadataOf(s.metadata),
     paymentIntentId: typeof s.payment_intent === "string" ? s.payment_intent : (s.payment_intent?.id ?? null),
   };
@@ -131,14 +132,25 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
       } catch (error) {
         throw new WebhookSignatureError((error as Error).message);
       }
-      const object = event.data.object as { id?: string; object?: string };
-      const objectType =
-        object.object === "payment_intent"
-          ? "payment_intent"
-          : object.object === "checkout.session"
-            ? "checkout_session"
-            : "other";
-      return { id: event.id, type: event.type, objectId: object.id ?? "", objectType };
+      const object = event.data.object as {
+        id?: string;
+        object?: string;
+        payment_intent?: string | { id: string } | null;
+      };
+      const types: Record<string, ProviderEvent["objectType"]> = {
+        payment_intent: "payment_intent",
+        "checkout.session": "checkout_session",
+        charge: "charge",
+        dispute: "dispute",
+      };
+      const pi = object.payment_intent;
+      return {
+        id: event.id,
+        type: event.type,
+        objectId: object.id ?? "",
+        objectType: types[object.object ?? ""] ?? "other",
+        paymentIntentId: typeof pi === "string" ? pi : (pi?.id ?? null),
+      };
     },
   };
 }

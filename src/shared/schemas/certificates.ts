@@ -40,6 +40,8 @@ export const verificationSchema = z.object({
   completedAt: z.string(),
   expiresAt: z.string(),
   status: certificateStatusSchema,
+  /** Why a revoked certificate was revoked (e.g. "refunded"); null otherwise. */
+  revokedReason: z.string().nullable(),
   issuer: z.string(),
 });
 export type Verification = z.infer<typeof verificationSchema>;

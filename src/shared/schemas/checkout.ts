@@ -34,8 +34,6 @@ export const paymentIntentResponseSchema = z.object({
 });
 export type PaymentIntentResponse = z.infer<typeof paymentIntentResponseSchema>;
 
-export const FREE_COUPON_PAYMENT = "free-coupon";
-
 export const confirmEnrollmentInputSchema = z.strictObject({
   paymentIntentId: z.string().min(1).max(200),
   courseId: z.string().min(1).max(100).optional(),
@@ -62,7 +60,9 @@ export const autoEnrollResponseSchema = z.object({
 });
 
 export const paymentsConfigSchema = z.object({
-  provider: z.enum(["sandbox", "stripe"]),
+  /** False when no payment provider is configured (production without Stripe): nothing can be bought. */
+  enabled: z.boolean(),
+  provider: z.enum(["sandbox", "stripe", "none"]),
   publishableKey: z.string().nullable(),
   /** Shown as a 'Test payments' banner when the sandbox runs in production. */
   testPaymentsBanner: z.boolean(),

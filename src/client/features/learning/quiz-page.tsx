@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, XCircle } from "lucide-react";
 import { RadioGroup } from "radix-ui";
 import { useState } from "react";
@@ -10,8 +9,9 @@ import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
-import { submitQuiz, useQuiz } from "./api.ts";
+import { useQuiz, useSubmitQuiz } from "./api.ts";
 
 function Screen({ title, text, children }: { title: string; text: string; children: React.ReactNode }) {
   return (
@@ -126,24 +126,17 @@ export default function QuizPage() {
   const { courseId = "", moduleId = "" } = useParams();
   const quizQuery = useQuiz(courseId, moduleId);
   const toast = useToast();
-  const queryClient = useQueryClient();
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [index, setIndex] = useState(0);
   const [retaking, setRetaking] = useState(false);
   const [result, setResult] = useState<QuizResult | null>(null);
-  useDocumentMeta({ title: `${quizQuery.data?.title ?? "Quiz"} | Holistic Wellness Academy` });
+  useDocumentMeta({ title: `${quizQuery.data?.title ?? "Quiz"} | ${BRAND_NAME}` });
 
-  const submit = useMutation({
-    mutationFn: () => submitQuiz(courseId, moduleId, answers),
-    onSuccess: async (r) => {
+  const submit = useSubmitQuiz(courseId, moduleId, {
+    onSuccess: (r) => {
       setResult(r);
       toast({ title: "Quiz Completed!", description: `You scored ${r.score}%` });
       window.scrollTo({ top: 0 });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["/api/courses", courseId] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/quiz", courseId, moduleId] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/my-learning"] }),
-      ]);
     },
     onError: (error) =>
       toast({
@@ -290,7 +283,7 @@ export default function QuizPage() {
           Previous
         </Button>
         {last ? (
-          <Button onClick={() => submit.mutate()} disabled={!answered || submit.isPending}>
+          <Button onClick={() => submit.mutate(answers)} disabled={!answered || submit.isPending}>
             {submit.isPending ? "Submitting..." : "Submit Quiz"}
           </Button>
         ) : (

@@ -6,6 +6,7 @@ import {
   issueCertificateInputSchema,
   verificationSchema,
 } from "#shared/schemas/certificates.ts";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
 import { courseParamsSchema } from "#shared/schemas/courses.ts";
 import { toIso } from "../../db/database.ts";
 import { requireUser } from "../../plugins/auth.ts";
@@ -78,7 +79,7 @@ export function certificatesRoutes(catalogue: CourseCatalogue): FastifyPluginAsy
 
     app.post(
       "/api/certificates/:certificateId/reissue",
-      { schema: { params: certificateIdParamsSchema, response: { 200: certificateSchema } } },
+      { schema: { params: certificateIdParamsSchema, body: emptyBodySchema, response: { 200: certificateSchema } } },
       async (request) => {
         const user = await requireUser(request);
         return reissueWithCurrentName(db, config, await catalogue.get(), user, request.params.certificateId);

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
+import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
 import type { Config } from "../../config.ts";
@@ -74,7 +75,9 @@ export async function issueCertificate(
   const records = await loadLearnerRecords(db, user.id, course.card.id);
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
   if (!computeCourseState(course, records).allModulesComplete) {
-    throw conflict("Complete every module (pass each quiz with at least 80%) before requesting your certificate.");
+    throw conflict(
+      `Complete every module (pass each quiz with at least ${PASS_MARK}%) before requesting your certificate.`,
+    );
   }
   const courseId = course.card.id;
   const row = await db.transaction().execute(async (trx) => {
@@ -197,7 +200,8 @@ export async function verifyCertificate(
     completedAt: toIso(row.completedAt),
     expiresAt: toIso(row.expiresAt),
     status: certificateStatus(row),
-    issuer: "Holistic Wellness Academy",
+    revokedReason: row.revokedAt ? row.revokedReason : null,
+    issuer: BRAND_NAME,
   };
 }
 
@@ -233,4 +237,31 @@ export async function reissueWithCurrentName(
     });
   }
   return getOwnCertificate(db, config, catalogue, user, row.courseId);
+}
+
+export type RevocationTarget = { certificateId: string } | { userId: string; courseId: string };
+
+/**
+ * The one way a certificate is revoked (admin action, refund, dispute). Runs in the caller's
+ * transaction; revoking twice changes nothing. Returns the IDs it revoked now.
+ */
+export async function revokeCertificate(
+  trx: Kysely<DB> | Transaction<DB>,
+  target: RevocationTarget,
+  reason: string,
+): Promise<string[]> {
+  const revoked = await trx
+    .updateTable("certificate")
+    .set({ revokedAt: new Date().toISOString(), revokedReason: reason })
+    .$if("certificateId" in target, (q) =>
+      q.where("certificateId", "=", (target as { certificateId: string }).certificateId),
+    )
+    .$if("userId" in target, (q) => {
+      const t = target as { userId: string; courseId: string };
+      return q.where("userId", "=", t.userId).where("courseId", "=", t.courseId);
+    })
+    .where("revokedAt", "is", null)
+    .returning("certificateId")
+    .execute();
+  return revoked.map((r) => r.certificateId);
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
+import { writeTransaction } from "../../db/group-commit.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, forbidden, notFound, unauthorized } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
@@ -76,7 +77,7 @@ export async function gradeQuizAttempt(
   let bestScore: number | null = null;
   if (user && records.enrolled) {
     const now = new Date().toISOString();
-    await db.transaction().execute(async (trx) => {
+    await writeTransaction(db, async (trx) => {
       await ensureProgressRow(trx, user.id, course.card.id);
       await trx
         .insertInto("quizAttempt")
