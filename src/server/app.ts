@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
@@ -45,6 +45,8 @@ export interface AppDeps {
   logger?: boolean;
   /** Background jobs; by default the in-process runner over our own tables (main.ts picks pg-boss on PostgreSQL). */
   createJobs?: (log: JobLog) => JobRunner;
+  /** Told of every route as it is registered (the route fuzzer enumerates the API this way). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 declare module "fastify" {
@@ -74,6 +76,7 @@ export async function buildApp({
   clientDir = resolve("dist/client"),
   logger = false,
   createJobs = (log) => createDatabaseJobRunner(database.db, log),
+  onRoute,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: "info" } : false,
@@ -86,6 +89,7 @@ export async function buildApp({
       return typeof given === "string" && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
     },
   }).withTypeProvider<ZodTypeProvider>();
+  if (onRoute) app.addHook("onRoute", onRoute);
   app.setValidatorCompiler(plainTextValidatorCompiler);
   // Responses are checked against their zod schemas everywhere but in production.
   app.setSerializerCompiler(responseSerializerCompiler(config.env !== "production"));
