@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
 import { learnerWithCourseComplete, newLearner } from "../setup/factories.ts";
 import { registeredRoutes } from "../setup/routes.ts";
-import { createTestApp, enrol, request, signUpUser, type TestUser } from "../setup/test-app.ts";
+import { createTestApp, enrol, request, signUpUser, type TestUser, verifyEmail } from "../setup/test-app.ts";
 
 // Created while the file is collected, so the matrix below can list the routes the app registered.
 const t = await createTestApp({ env: { ADMIN_EMAILS: "head@academy.example" } });
@@ -11,6 +11,7 @@ let learner: TestUser;
 
 beforeAll(async () => {
   admin = await signUpUser(t.app, { email: "head@academy.example" });
+  await verifyEmail(t, admin);
   learner = await signUpUser(t.app);
 });
 afterAll(async () => t?.close());

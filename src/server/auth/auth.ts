@@ -51,6 +51,21 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
         });
       },
     },
+    // Sent on sign-up. Unverified learners learn and buy as usual; an ADMIN_EMAILS address becomes
+    // admin only once verified (plugins/auth.ts).
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 60 * 60 * 24,
+      async sendVerificationEmail({ user, url }) {
+        await mailer.send({
+          to: user.email,
+          subject: "Confirm your Holistic Wellness Academy e-mail address",
+          link: url,
+          text: `Hello,\n\nPlease confirm that this is your e-mail address by opening this link within 24 hours:\n\n${url}\n\nIf you did not create an account, ignore this message.\n`,
+        });
+      },
+    },
     // Names change through PUT /api/profile only, under the shared name rules.
     disabledPaths: ["/update-user"],
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
@@ -73,7 +88,9 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        // Better Auth validates the body after this hook: it may still be anything here.
+        const body: Record<string, unknown> =
+          typeof ctx.body === "object" && ctx.body !== null && !Array.isArray(ctx.body) ? ctx.body : {};
         if (ctx.path === "/sign-up/email" || ctx.path === "/reset-password") {
           const password = ctx.path === "/sign-up/email" ? body.password : body.newPassword;
           if (typeof password === "string" && isCommonPassword(password)) {

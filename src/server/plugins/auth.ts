@@ -37,7 +37,9 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     this._currentUser ??= (async () => {
       const u = await lookup(this.headers.cookie);
       if (!u) return null;
-      const role = u.role === "admin" || adminEmails.has(u.email.toLowerCase()) ? "admin" : "learner";
+      // A listed e-mail is admin only once its owner has proved it (verification link): signing up first grants nothing.
+      const listed = adminEmails.has(u.email.toLowerCase()) && (u.emailVerified === true || u.emailVerified === 1);
+      const role = u.role === "admin" || listed ? "admin" : "learner";
       return { id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, role } satisfies CurrentUser;
     })();
     return this._currentUser;
@@ -63,13 +65,15 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     const cookies = response.headers.getSetCookie();
     if (cookies.length) reply.header("set-cookie", cookies);
     const text = await response.text();
-    if (response.status >= 400 && text) {
-      // Better Auth errors carry `message`; keep that shape.
+    if (response.status >= 400) {
+      // Better Auth errors carry `message`; keep that shape, and give one to the errors that have none.
+      const fallback = response.statusText || (response.status === 404 ? "Not found" : "Request refused");
       try {
-        const body = JSON.parse(text) as { message?: string };
-        return reply.type("application/json").send({ message: body.message ?? response.statusText, ...body });
+        const body = JSON.parse(text) as { message?: unknown };
+        const message = typeof body.message === "string" && body.message ? body.message : fallback;
+        return reply.type("application/json").send({ ...body, message });
       } catch {
-        return reply.type("application/json").send({ message: text });
+        return reply.type("application/json").send({ message: text || fallback });
       }
     }
     return reply.send(text || null);
