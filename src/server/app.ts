@@ -24,6 +24,7 @@ import { checkoutRoutes } from "./modules/checkout/checkout.routes.ts";
 import { configRoutes } from "./modules/config/config.routes.ts";
 import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
 import { coursesRoutes } from "./modules/courses/courses.routes.ts";
+import { credentialsRoutes } from "./modules/credentials/credentials.routes.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { learningRoutes } from "./modules/learning/learning.routes.ts";
@@ -146,6 +147,7 @@ export async function buildApp({
   await app.register(progressRoutes(catalogue));
   await app.register(learningRoutes(catalogue));
   await app.register(certificatesRoutes(catalogue));
+  await app.register(credentialsRoutes(catalogue));
   await app.register(profileRoutes);
   await app.register(checkoutRoutes(catalogue, payments));
   await app.register(adminRoutes(catalogue));

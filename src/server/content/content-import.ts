@@ -74,6 +74,7 @@ async function writeContent(
         seoDescription: course.seo.description,
         seoKeywords: JSON.stringify(course.seo.keywords),
         marketplaceUrl: course.marketplaceUrl ?? null,
+        studyHours: course.studyHours ?? null,
         contentHash: content.hash,
         updatedAt: now,
       };
