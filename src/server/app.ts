@@ -9,6 +9,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { isClientRoute } from "#shared/client-routes.ts";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
+import { loadSiteContent } from "./content/site-content.ts";
 import type { Database } from "./db/database.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
@@ -40,6 +41,8 @@ export interface AppDeps {
   /** Folder of the built client; not served when missing (API-only tests). */
   clientDir?: string;
   logger?: boolean;
+  /** Folder of the site texts (content/site); read once, here. */
+  siteContentDir?: string;
   /** Told of every route as it is registered (the route fuzzer enumerates the API this way). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -70,6 +73,7 @@ export async function buildApp({
   clientDir = resolve("dist/client"),
   logger = false,
   onRoute,
+  siteContentDir,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: "info" } : false,
@@ -120,7 +124,7 @@ export async function buildApp({
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
-  await app.register(configRoutes(config));
+  await app.register(configRoutes(config, loadSiteContent(siteContentDir)));
   await app.register(coursesRoutes(catalogue));
   await app.register(enrollmentsRoutes);
   await app.register(progressRoutes(catalogue));

@@ -13,6 +13,7 @@ const LoginPage = lazy(() => import("#client/features/auth/login-page.tsx"));
 const ResetPasswordPage = lazy(() => import("#client/features/auth/reset-password-page.tsx"));
 const TermsPage = lazy(() => import("#client/features/legal/terms-page.tsx"));
 const PrivacyPage = lazy(() => import("#client/features/legal/privacy-page.tsx"));
+const RegisterPractitionerPage = lazy(() => import("#client/features/site/register-practitioner-page.tsx"));
 const NotFoundPage = lazy(() => import("#client/features/site/not-found-page.tsx"));
 const CataloguePage = lazy(() => import("#client/features/catalogue/catalogue-page.tsx"));
 const CourseDetailPage = lazy(() => import("#client/features/courses/course-detail-page.tsx"));
@@ -108,6 +109,7 @@ export function AppRoutes() {
         <Route path={routePatterns.simpleCheckout} element={member(<SimpleCheckoutPage />)} />
         <Route path={routePatterns.sandboxCheckout} element={member(<SandboxCheckoutPage />)} />
         <Route path={routePatterns.dashboard} element={<Navigate to={paths.home} replace />} />
+        <Route path={routePatterns.registerPractitioner} element={<RegisterPractitionerPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
