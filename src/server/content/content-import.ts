@@ -42,6 +42,7 @@ export async function importContent(db: Kysely<DB>, content: LoadedContent = loa
         seoDescription: course.seo.description,
         seoKeywords: JSON.stringify(course.seo.keywords),
         marketplaceUrl: course.marketplaceUrl ?? null,
+        studyHours: course.studyHours ?? null,
         contentHash: content.hash,
         updatedAt: now,
       };

@@ -72,6 +72,7 @@ export interface CourseTable {
   seoDescription: string;
   seoKeywords: string; // JSON array
   marketplaceUrl: string | null;
+  studyHours: number | null;
   contentHash: string;
   updatedAt: Timestamp;
 }
@@ -248,6 +249,34 @@ export interface AuditLogTable {
   createdAt: Timestamp;
 }
 
+// The credential issuer's Ed25519 keys; retired keys stay so older credentials still verify.
+export interface IssuerKeyTable {
+  id: string;
+  publicKeyMultibase: string;
+  secretKeyMultibase: string;
+  activeSlot: string | null;
+  createdAt: Timestamp;
+}
+export interface CredentialStatusTable {
+  certificateId: string;
+  listId: number;
+  statusIndex: number;
+  /** The signed credential JSON, cleared when its content changes (e.g. a reissued name). */
+  credential: string | null;
+  createdAt: Timestamp;
+}
+export interface PractitionerListingTable {
+  userId: string;
+  displayName: string;
+  region: string;
+  /** The region folded for search (lower case, no accents). */
+  regionKey: string;
+  bio: string;
+  contactUrl: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   session: SessionTable;
@@ -272,4 +301,7 @@ export interface DB {
   webhookEvent: WebhookEventTable;
   pendingEnrollment: PendingEnrollmentTable;
   auditLog: AuditLogTable;
+  issuerKey: IssuerKeyTable;
+  credentialStatus: CredentialStatusTable;
+  practitionerListing: PractitionerListingTable;
 }
