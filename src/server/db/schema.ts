@@ -104,6 +104,32 @@ export interface ContentImportTable {
   importedAt: Timestamp;
 }
 
+// Shared by every app instance (epoch milliseconds).
+export interface HitCounterTable {
+  key: string;
+  count: number;
+  windowEndsAt: number;
+}
+
+export interface ScheduledJobTable {
+  name: string;
+  nextRunAt: number;
+  runs: Generated<number>;
+  lastRunAt: number | null;
+  lastError: string | null;
+}
+
+export interface QueuedJobTable {
+  id: Generated<number>;
+  name: string;
+  data: string;
+  runAt: number;
+  lockedUntil: number | null;
+  attempts: Generated<number>;
+  doneAt: number | null;
+  lastError: string | null;
+}
+
 // Learners' records.
 export interface EnrollmentTable {
   id: string;
@@ -288,6 +314,9 @@ export interface DB {
   lesson: LessonTable;
   quiz: QuizTable;
   contentImport: ContentImportTable;
+  hitCounter: HitCounterTable;
+  scheduledJob: ScheduledJobTable;
+  queuedJob: QueuedJobTable;
   enrollment: EnrollmentTable;
   lessonCompletion: LessonCompletionTable;
   quizAttempt: QuizAttemptTable;
