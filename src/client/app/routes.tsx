@@ -6,16 +6,22 @@ import { RouteFocus } from "#client/components/layout/route-focus.tsx";
 import { Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
+import { routePatterns } from "#shared/client-routes.ts";
 
-const LandingPage = lazy(() => import("#client/features/landing/landing-page.tsx"));
-const LoginPage = lazy(() => import("#client/features/auth/login-page.tsx"));
+const loadLanding = () => import("#client/features/landing/landing-page.tsx");
+const LandingPage = lazy(loadLanding);
+const loadLogin = () => import("#client/features/auth/login-page.tsx");
+const LoginPage = lazy(loadLogin);
 const ResetPasswordPage = lazy(() => import("#client/features/auth/reset-password-page.tsx"));
 const TermsPage = lazy(() => import("#client/features/legal/terms-page.tsx"));
 const PrivacyPage = lazy(() => import("#client/features/legal/privacy-page.tsx"));
+const RegisterPractitionerPage = lazy(() => import("#client/features/site/register-practitioner-page.tsx"));
 const NotFoundPage = lazy(() => import("#client/features/site/not-found-page.tsx"));
 const CataloguePage = lazy(() => import("#client/features/catalogue/catalogue-page.tsx"));
-const CourseDetailPage = lazy(() => import("#client/features/courses/course-detail-page.tsx"));
-const LessonPage = lazy(() => import("#client/features/courses/lesson-page.tsx"));
+const loadCourseDetail = () => import("#client/features/courses/course-detail-page.tsx");
+const CourseDetailPage = lazy(loadCourseDetail);
+const loadLesson = () => import("#client/features/courses/lesson-page.tsx");
+const LessonPage = lazy(loadLesson);
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
 const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-page.tsx"));
 const CertificatePage = lazy(() => import("#client/features/certificates/certificate-page.tsx"));
@@ -33,6 +39,15 @@ const AdminOrdersPage = lazy(() => import("#client/features/admin/admin-orders-p
 const AdminLearnersPage = lazy(() => import("#client/features/admin/admin-learners-page.tsx"));
 const AdminAuditPage = lazy(() => import("#client/features/admin/admin-audit-page.tsx"));
 
+/** The entry pages' code starts loading with the app instead of after the sign-in check. */
+function preloadEntryPage(path: string) {
+  if (path === paths.home) void loadLanding();
+  else if (path === paths.login) void loadLogin();
+  else if (/^\/course\/[^/]+\/lesson\/[^/]+$/.test(path)) void loadLesson();
+  else if (/^\/course\/[^/]+$/.test(path)) void loadCourseDetail();
+}
+preloadEntryPage(window.location.pathname);
+
 function Layout() {
   return (
     <div className="flex min-h-screen flex-col">
@@ -44,7 +59,8 @@ function Layout() {
       </a>
       <Header />
       <RouteFocus />
-      <main id="main" tabIndex={-1} className="flex-1">
+      {/* At least a screen tall, so the footer starts below the fold and does not jump when a page arrives. */}
+      <main id="main" tabIndex={-1} className="min-h-screen flex-1">
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>
@@ -82,31 +98,32 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<Layout />}>
-        <Route path={paths.home} element={signedIn ? <CataloguePage /> : <LandingPage />} />
-        <Route path={paths.login} element={signedIn ? <Navigate to={paths.home} replace /> : <LoginPage />} />
-        <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
-        <Route path={paths.terms} element={<TermsPage />} />
-        <Route path={paths.privacy} element={<PrivacyPage />} />
-        <Route path="/course/:courseId" element={<CourseDetailPage />} />
-        <Route path="/course/:courseId/lesson/:lessonId" element={<LessonPage />} />
-        <Route path="/course/:courseId/quiz/:moduleId" element={<QuizPage />} />
-        <Route path="/course/:courseId/certificate" element={member(<CertificatePage />)} />
-        <Route path="/verify/:certificateId" element={<VerifyPage />} />
-        <Route path={paths.myLearning} element={member(<MyLearningPage />)} />
-        <Route path={paths.certificates} element={member(<CertificatesPage />)} />
-        <Route path={paths.adminEnrollments} element={member(<AdminEnrollmentsPage />)} />
-        <Route path="/admin" element={<Navigate to={paths.adminEnrollments} replace />} />
-        <Route path="/admin/coupons" element={member(<AdminCouponsPage />)} />
-        <Route path="/admin/orders" element={member(<AdminOrdersPage />)} />
-        <Route path="/admin/learners" element={member(<AdminLearnersPage />)} />
-        <Route path="/admin/audit" element={member(<AdminAuditPage />)} />
-        <Route path={paths.profile} element={member(<ProfilePage />)} />
-        <Route path={paths.checkoutSuccess} element={member(<CheckoutSuccessPage />)} />
-        <Route path="/checkout/:courseId" element={member(<CheckoutPage />)} />
-        <Route path="/firebase-checkout/:courseId" element={member(<HostedCheckoutPage />)} />
-        <Route path="/simple-checkout/:courseId" element={member(<SimpleCheckoutPage />)} />
-        <Route path="/sandbox-checkout/:sessionId" element={member(<SandboxCheckoutPage />)} />
-        <Route path="/dashboard" element={<Navigate to={paths.home} replace />} />
+        <Route path={routePatterns.home} element={signedIn ? <CataloguePage /> : <LandingPage />} />
+        <Route path={routePatterns.login} element={signedIn ? <Navigate to={paths.home} replace /> : <LoginPage />} />
+        <Route path={routePatterns.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={routePatterns.terms} element={<TermsPage />} />
+        <Route path={routePatterns.privacy} element={<PrivacyPage />} />
+        <Route path={routePatterns.course} element={<CourseDetailPage />} />
+        <Route path={routePatterns.lesson} element={<LessonPage />} />
+        <Route path={routePatterns.quiz} element={<QuizPage />} />
+        <Route path={routePatterns.courseCertificate} element={member(<CertificatePage />)} />
+        <Route path={routePatterns.verify} element={<VerifyPage />} />
+        <Route path={routePatterns.myLearning} element={member(<MyLearningPage />)} />
+        <Route path={routePatterns.certificates} element={member(<CertificatesPage />)} />
+        <Route path={routePatterns.adminEnrollments} element={member(<AdminEnrollmentsPage />)} />
+        <Route path={routePatterns.admin} element={<Navigate to={paths.adminEnrollments} replace />} />
+        <Route path={routePatterns.adminCoupons} element={member(<AdminCouponsPage />)} />
+        <Route path={routePatterns.adminOrders} element={member(<AdminOrdersPage />)} />
+        <Route path={routePatterns.adminLearners} element={member(<AdminLearnersPage />)} />
+        <Route path={routePatterns.adminAudit} element={member(<AdminAuditPage />)} />
+        <Route path={routePatterns.profile} element={member(<ProfilePage />)} />
+        <Route path={routePatterns.checkoutSuccess} element={member(<CheckoutSuccessPage />)} />
+        <Route path={routePatterns.checkout} element={member(<CheckoutPage />)} />
+        <Route path={routePatterns.hostedCheckout} element={member(<HostedCheckoutPage />)} />
+        <Route path={routePatterns.simpleCheckout} element={member(<SimpleCheckoutPage />)} />
+        <Route path={routePatterns.sandboxCheckout} element={member(<SandboxCheckoutPage />)} />
+        <Route path={routePatterns.dashboard} element={<Navigate to={paths.home} replace />} />
+        <Route path={routePatterns.registerPractitioner} element={<RegisterPractitionerPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
