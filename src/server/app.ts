@@ -26,6 +26,7 @@ import { configRoutes } from "./modules/config/config.routes.ts";
 import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
 import { coursesRoutes } from "./modules/courses/courses.routes.ts";
 import { credentialsRoutes } from "./modules/credentials/credentials.routes.ts";
+import { credentialFor } from "./modules/credentials/credentials.service.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { learningRoutes } from "./modules/learning/learning.routes.ts";
@@ -150,7 +151,7 @@ export async function buildApp({
   await app.register(enrollmentsRoutes);
   await app.register(progressRoutes(catalogue));
   await app.register(learningRoutes(catalogue));
-  await app.register(certificatesRoutes(catalogue));
+  await app.register(certificatesRoutes(catalogue, (row) => credentialFor(database.db, config, catalogue, row)));
   await app.register(credentialsRoutes(catalogue));
   await app.register(profileRoutes);
   await app.register(checkoutRoutes(catalogue, payments));

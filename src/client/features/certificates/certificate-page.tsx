@@ -74,7 +74,7 @@ export default function CertificatePage() {
         </Button>
         <ExternalLink href={linkedInUrl(cert)} className={buttonClasses("secondary")}>
           <BadgeCheck size={18} aria-hidden="true" />
-          Add to LinkedIn
+          Add to LinkedIn profile
         </ExternalLink>
         <Link to={paths.verify(cert.certificateId)} className={buttonClasses("ghost")}>
           Open verification page
