@@ -43,6 +43,7 @@ function course(): CatalogueCourse {
     lessons,
     lessonsById: new Map(lessons.map((l) => [l.id, l])),
     modulesById: new Map(modules.map((m) => [m.id, m])),
+    studyHours: null,
     quizCount: 2,
   };
 }
