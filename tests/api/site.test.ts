@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { createTestApp, TEST_ORIGIN, type TestApp } from "../setup/test-app.ts";
+import { createTestApp, enrol, request, signUpUser, TEST_ORIGIN, type TestApp } from "../setup/test-app.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -141,5 +141,31 @@ describe("site texts the owner edits as files", () => {
     await expect(createTestApp({ content: false, siteContentDir: dir })).rejects.toThrow(
       /site\/landing\.yaml: invalid YAML/,
     );
+  });
+});
+
+describe("review dates", () => {
+  it("the course page gives its last review, reviewer role and title notice; lessons inherit or override them", async () => {
+    const course = (await t.app.inject({ method: "GET", url: "/api/courses/fixture-basics" })).json();
+    expect(course.lastReviewed).toBe("2026-11-20");
+    expect(course.reviewerRole).toBe("Registered dietitian nutritionist (academic reviewer)");
+    expect(course.titleNotice).toContain("protected title");
+
+    const first = (await t.app.inject({ method: "GET", url: "/api/courses/fixture-basics/lessons/alpha-one" })).json();
+    expect(first.lastReviewed).toBe("2026-11-20");
+    expect(first.reviewerRole).toBe("Registered dietitian nutritionist (academic reviewer)");
+
+    const learner = await signUpUser(t.app);
+    await enrol(t, learner, "fixture-basics");
+    const own = await request(t.app, "GET", "/api/courses/fixture-basics/lessons/alpha-two", {
+      cookie: learner.cookie,
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().lastReviewed).toBe("2026-10-01");
+    expect(own.json().reviewerRole).toBe("Public-health nutrition lecturer (academic reviewer)");
+
+    const other = (await t.app.inject({ method: "GET", url: "/api/courses/fixture-other" })).json();
+    expect(other.lastReviewed).toBeNull();
+    expect(other.titleNotice).toBeNull();
   });
 });

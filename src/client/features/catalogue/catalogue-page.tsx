@@ -39,7 +39,7 @@ function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: bo
           <div className="flex items-center gap-1 text-muted">
             <Layers size={16} aria-hidden="true" />
             <dt className="sr-only">Modules</dt>
-            <dd>{course.moduleCount} modules</dd>
+            <dd>{course.comingSoon ? "Coming soon" : `${course.moduleCount} modules`}</dd>
           </div>
         </dl>
         <div className="mt-5 flex flex-col gap-2">
@@ -94,7 +94,7 @@ export default function CataloguePage() {
   return (
     <PageContainer>
       <h1 className="font-serif text-3xl font-bold sm:text-4xl">Holistic Wellness Coach Certification Programs</h1>
-      <div className="mt-6 flex flex-col gap-3 rounded-2xl bg-gradient-to-r from-brand-700 to-emerald-600 p-5 text-white sm:flex-row sm:items-center">
+      <div className="mt-6 flex flex-col gap-3 rounded-2xl bg-gradient-to-r from-brand-800 to-emerald-800 p-5 text-white sm:flex-row sm:items-center">
         <TrendingUp size={32} aria-hidden="true" className="shrink-0" />
         {banner && (
           <p>
