@@ -9,20 +9,33 @@ export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   hint?: string;
 }
 
-export function TextField({ label, hint, id, className = "", ...props }: FieldProps) {
+export function TextField({ label, hint, error, id, className = "", ...props }: FieldProps & { error?: string }) {
   const autoId = useId();
   const inputId = id ?? autoId;
-  const hintId = hint ? `${inputId}-hint` : undefined;
+  const note = error ?? hint;
+  const hintId = note ? `${inputId}-hint` : undefined;
   return (
     <div className={className}>
       <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input id={inputId} aria-describedby={hintId} className={inputClass} {...props} />
-      {hint && (
-        <p id={hintId} className="mt-1 text-xs text-muted">
-          {hint}
+      <input
+        id={inputId}
+        aria-describedby={hintId}
+        aria-invalid={error ? true : undefined}
+        className={`${inputClass} ${error ? "border-danger" : ""}`}
+        {...props}
+      />
+      {error ? (
+        <p id={hintId} role="alert" className="mt-1 text-xs font-medium text-danger">
+          {error}
         </p>
+      ) : (
+        hint && (
+          <p id={hintId} className="mt-1 text-xs text-muted">
+            {hint}
+          </p>
+        )
       )}
     </div>
   );
