@@ -6,6 +6,7 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { isClientRoute } from "#shared/client-routes.ts";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
@@ -23,6 +24,7 @@ import { healthRoutes } from "./modules/health/health.routes.ts";
 import { learningRoutes } from "./modules/learning/learning.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
+import { siteRoutes } from "./modules/site/site.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -127,6 +129,7 @@ export async function buildApp({
   await app.register(profileRoutes);
   await app.register(checkoutRoutes(catalogue, payments));
   await app.register(adminRoutes(catalogue));
+  await app.register(siteRoutes(config, catalogue));
 
   const hasClient = existsSync(resolve(clientDir, "index.html"));
   if (hasClient) {
@@ -151,8 +154,12 @@ export async function buildApp({
     ) {
       return reply.status(404).send({ message: "Not found" });
     }
-    // History fallback: client routes get the app shell.
-    return reply.header("cache-control", "no-cache").sendFile("index.html");
+    // History fallback: every path gets the app shell, which renders its own 404 page for unknown
+    // paths; those answer 404 so crawlers and link checkers see the truth.
+    return reply
+      .status(isClientRoute(path) ? 200 : 404)
+      .header("cache-control", "no-cache")
+      .sendFile("index.html");
   });
 
   return app;

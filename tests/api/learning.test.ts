@@ -1,25 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, enrol, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
+import { completeLessons, newLearner, passQuiz, RIGHT_ANSWERS } from "../setup/factories.ts";
+import { createTestApp, request, type TestApp } from "../setup/test-app.ts";
 
 let t: TestApp;
-let student: TestUser;
-let other: TestUser;
-let outsider: TestUser;
 
-const ALPHA_RIGHT = { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" };
-const BETA_RIGHT = { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" };
+const ALPHA_RIGHT = RIGHT_ANSWERS["fixture-basics"].alpha;
+const BETA_RIGHT = RIGHT_ANSWERS["fixture-basics"].beta;
 /** n of the 24 delta questions right: the answer key cycles a, b, c, d. */
 const delta = (n: number) =>
   Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`q${i + 1}`, i < n ? "abcd"[i % 4] : "abcd"[(i + 1) % 4]]));
 
 beforeAll(async () => {
   t = await createTestApp();
-  student = await signUpUser(t.app);
-  other = await signUpUser(t.app);
-  outsider = await signUpUser(t.app);
-  await enrol(t, student, "fixture-basics");
-  await enrol(t, student, "fixture-other");
-  await enrol(t, other, "fixture-basics");
 });
 afterAll(async () => t?.close());
 
@@ -28,6 +20,8 @@ const get = (url: string, cookie?: string) => request(t.app, "GET", url, { cooki
 
 describe("progress", () => {
   it("is for enrolled learners only, and starts as the default empty progress", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-other"] });
+    const outsider = await newLearner(t);
     expect((await get("/api/progress/fixture-basics")).statusCode).toBe(401);
     expect((await get("/api/progress/fixture-basics", outsider.cookie)).statusCode).toBe(403);
     expect((await get("/api/progress/no-course", student.cookie)).statusCode).toBe(404);
@@ -48,6 +42,8 @@ describe("progress", () => {
   });
 
   it("records a completed lesson once, however often it is sent, and needs enrolment and an unlocked module", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    const outsider = await newLearner(t);
     const url = "/api/progress/fixture-basics/lessons/alpha-one/complete";
     expect((await post(url)).statusCode).toBe(401);
     expect((await post(url, outsider.cookie)).statusCode).toBe(403);
@@ -64,6 +60,9 @@ describe("progress", () => {
   });
 
   it("never shows or changes another learner's progress", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    const other = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    await completeLessons(t, student, "fixture-basics", ["alpha-one"]);
     const theirs = (await get("/api/progress/fixture-basics", other.cookie)).json();
     expect(theirs.userId).toBe(other.id);
     expect(theirs.completedLessons).toEqual([]);
@@ -72,6 +71,8 @@ describe("progress", () => {
   });
 
   it("refuses to complete the course with 409 until every module is complete, and ignores the client's time", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    await completeLessons(t, student, "fixture-basics", ["alpha-one"]);
     const res = await request(t.app, "PUT", "/api/progress/fixture-basics", {
       cookie: student.cookie,
       payload: { isCompleted: true, completedAt: "1999-01-01T00:00:00.000Z" },
@@ -88,6 +89,8 @@ describe("progress", () => {
 
 describe("quizzes graded on the server", () => {
   it("serves questions without answers; the first module's quiz to anyone, others by unlock", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    const outsider = await newLearner(t);
     const open = await get("/api/quiz/fixture-basics/alpha");
     expect(open.statusCode).toBe(200);
     expect(open.json().questions).toHaveLength(5);
@@ -105,6 +108,7 @@ describe("quizzes graded on the server", () => {
   });
 
   it("needs every question answered once with a valid option", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
     const url = "/api/quiz/fixture-basics/alpha";
     expect((await post(url, student.cookie, { answers: { q1: "a" } })).statusCode).toBe(400);
     expect((await post(url, student.cookie, { answers: { ...ALPHA_RIGHT, q2: "z" } })).statusCode).toBe(400);
@@ -113,16 +117,23 @@ describe("quizzes graded on the server", () => {
   });
 
   it("grades a visitor's preview attempt without storing it", async () => {
+    const attempts = async () =>
+      Number(
+        (
+          await t.testDb.database.db
+            .selectFrom("quizAttempt")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await attempts();
     const res = await post("/api/quiz/fixture-basics/alpha", undefined, { answers: ALPHA_RIGHT });
     expect(res.json()).toMatchObject({ score: 100, passed: true, recorded: false });
-    const count = await t.testDb.database.db
-      .selectFrom("quizAttempt")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBe(0);
+    expect(await attempts()).toBe(before);
   });
 
   it("fails at 60% without revealing answers, then passes at 80% with explanations, keeping the best score and unlocking the next module", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
     const url = "/api/quiz/fixture-basics/alpha";
     const fail = (await post(url, student.cookie, { answers: { ...ALPHA_RIGHT, q1: "b", q2: "a" } })).json();
     expect(fail).toMatchObject({
@@ -160,6 +171,7 @@ describe("quizzes graded on the server", () => {
   });
 
   it("fails at 79% and passes at 80% or more", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-other"] });
     const url = "/api/quiz/fixture-other/delta";
     const r79 = (await post(url, student.cookie, { answers: delta(19) })).json();
     expect(r79).toMatchObject({ score: 79, passed: false });
@@ -168,6 +180,9 @@ describe("quizzes graded on the server", () => {
   });
 
   it("completes the whole course, then allows PUT progress with the server's time", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    await completeLessons(t, student, "fixture-basics", ["alpha-one"]);
+    await passQuiz(t, student, "alpha");
     for (const id of ["alpha-two", "beta-one", "beta-two"])
       expect((await post(`/api/progress/fixture-basics/lessons/${id}/complete`, student.cookie)).statusCode).toBe(200);
     expect((await post("/api/quiz/fixture-basics/beta", student.cookie, { answers: BETA_RIGHT })).json().passed).toBe(
@@ -196,6 +211,10 @@ describe("quizzes graded on the server", () => {
 
 describe("My Learning", () => {
   it("lists only the caller's enrolled courses, with the same progress figure as the course page", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics", "fixture-other"] });
+    const outsider = await newLearner(t);
+    await completeLessons(t, student, "fixture-basics", ["alpha-one"]);
+    await passQuiz(t, student, "alpha");
     expect((await get("/api/my-learning")).statusCode).toBe(401);
     const mine = (await get("/api/my-learning", student.cookie)).json();
     expect(mine.map((c: { courseId: string }) => c.courseId).sort()).toEqual(["fixture-basics", "fixture-other"]);
@@ -219,8 +238,7 @@ describe("My Learning", () => {
 
 describe("races", () => {
   it("loses no write when the same learner completes lessons and submits quizzes in parallel", async () => {
-    const racer = await signUpUser(t.app);
-    await enrol(t, racer, "fixture-basics");
+    const racer = await newLearner(t, { enrolledIn: ["fixture-basics"] });
     const results = await Promise.all([
       post("/api/progress/fixture-basics/lessons/alpha-one/complete", racer.cookie),
       post("/api/progress/fixture-basics/lessons/alpha-two/complete", racer.cookie),

@@ -1,8 +1,8 @@
 import { ArrowLeft, Gift } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
-import { TextField } from "#client/components/ui/form.tsx";
+import { FormError, TextField } from "#client/components/ui/form.tsx";
 import { Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
@@ -51,6 +51,7 @@ export default function CheckoutPage() {
   const [coupon, setCoupon] = useState<CouponState>({ status: "idle" });
   const [busy, setBusy] = useState(false);
   const latestCheck = useRef(0);
+  const couponErrorId = useId();
   useDocumentMeta({ title: `Checkout${course.data ? `: ${course.data.title}` : ""} | ${BRAND_NAME}` });
 
   const loadIntent = useCallback(
@@ -261,7 +262,7 @@ export default function CheckoutPage() {
               autoComplete="off"
               value={code}
               onChange={(e) => void onCouponChange(e.target.value)}
-              error={coupon.status === "invalid" ? coupon.message : undefined}
+              errorId={coupon.status === "invalid" ? couponErrorId : undefined}
               hint={
                 coupon.status === "valid"
                   ? describeCoupon(coupon.coupon)
@@ -270,6 +271,9 @@ export default function CheckoutPage() {
                     : "One coupon per order."
               }
             />
+            <div className="mt-2">
+              <FormError id={couponErrorId} message={coupon.status === "invalid" ? coupon.message : null} />
+            </div>
             <Button
               variant="secondary"
               size="sm"

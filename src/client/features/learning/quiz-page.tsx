@@ -130,7 +130,10 @@ export default function QuizPage() {
   const [index, setIndex] = useState(0);
   const [retaking, setRetaking] = useState(false);
   const [result, setResult] = useState<QuizResult | null>(null);
-  useDocumentMeta({ title: `${quizQuery.data?.title ?? "Quiz"} | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `${quizQuery.data?.title ?? "Quiz"} | ${BRAND_NAME}`,
+    description: `${quizQuery.data?.title ?? "Module quiz"}: check what you learned in this module of a ${BRAND_NAME} course.`,
+  });
 
   const submit = useSubmitQuiz(courseId, moduleId, {
     onSuccess: (r) => {

@@ -1,0 +1,50 @@
+import { enrol, request, signUpUser, type TestApp, type TestUser } from "./test-app.ts";
+
+// Factories: each test makes the learners and the state it needs, so any test passes alone.
+
+/** The fixture course's right answers (tests/fixtures/content/courses). */
+export const RIGHT_ANSWERS = {
+  "fixture-basics": {
+    alpha: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" },
+    beta: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" },
+  },
+} as const;
+
+/** A signed-up learner (real auth), enrolled directly in the given courses. */
+export async function newLearner(
+  t: TestApp,
+  options: { enrolledIn?: string[]; email?: string; firstName?: string; lastName?: string } = {},
+): Promise<TestUser> {
+  const { enrolledIn = [], ...account } = options;
+  const user = await signUpUser(t.app, account);
+  for (const courseId of enrolledIn) await enrol(t, user, courseId);
+  return user;
+}
+
+/** Marks lessons complete through the API, as the learner's browser would; each must succeed. */
+export async function completeLessons(t: TestApp, user: TestUser, courseId: string, lessonIds: string[]) {
+  for (const lessonId of lessonIds) {
+    const res = await request(t.app, "POST", `/api/progress/${courseId}/lessons/${lessonId}/complete`, {
+      cookie: user.cookie,
+    });
+    if (res.statusCode !== 200) throw new Error(`completing ${lessonId}: ${res.statusCode} ${res.body}`);
+  }
+}
+
+/** Passes a fixture-basics module quiz with every answer right. */
+export async function passQuiz(t: TestApp, user: TestUser, moduleId: "alpha" | "beta") {
+  const res = await request(t.app, "POST", `/api/quiz/fixture-basics/${moduleId}`, {
+    cookie: user.cookie,
+    payload: { answers: RIGHT_ANSWERS["fixture-basics"][moduleId] },
+  });
+  if (res.statusCode !== 200 || !res.json().passed) throw new Error(`quiz ${moduleId}: ${res.statusCode} ${res.body}`);
+}
+
+/** A learner enrolled in fixture-basics with every module complete (both quizzes passed, gamma's lesson read). */
+export async function learnerWithCourseComplete(t: TestApp, options: Parameters<typeof newLearner>[1] = {}) {
+  const user = await newLearner(t, { ...options, enrolledIn: ["fixture-basics"] });
+  await passQuiz(t, user, "alpha");
+  await passQuiz(t, user, "beta");
+  await completeLessons(t, user, "fixture-basics", ["gamma-one"]);
+  return user;
+}
