@@ -36,6 +36,8 @@ export interface CatalogueCourse {
   lessonsById: Map<string, CatalogueLesson>;
   modulesById: Map<string, CatalogueModule>;
   quizCount: number;
+  /** Hours of study the course represents (the credential's creditsEarned); null when not stated. */
+  studyHours: number | null;
 }
 export interface Catalogue {
   courses: CatalogueCourse[];
@@ -142,6 +144,7 @@ export class CourseCatalogue {
         lessonsById: new Map(lessons.map((l) => [l.id, l])),
         modulesById,
         quizCount: modules.filter((m) => m.quiz).length,
+        studyHours: row.studyHours,
       };
     });
     return {
