@@ -200,12 +200,19 @@ describe("accounts", () => {
   it("exposes public settings without secrets", async () => {
     const res = await request(t.app, "GET", "/api/config");
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
+    expect(res.json()).toMatchObject({
       storeUrl: null,
       practitionerAppUrl: null,
       marketplaceUrl: null,
       supportEmail: "support@wellness-academy.example",
     });
+    expect(Object.keys(res.json()).sort()).toEqual([
+      "content",
+      "marketplaceUrl",
+      "practitionerAppUrl",
+      "storeUrl",
+      "supportEmail",
+    ]);
     expect(res.body).not.toContain("test-secret");
   });
 });

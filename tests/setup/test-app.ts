@@ -23,6 +23,7 @@ export interface TestAppOptions {
   /** Import the fixture courses (default true). */
   content?: boolean;
   clientDir?: string;
+  siteContentDir?: string;
   onRoute?: AppDeps["onRoute"];
 }
 
@@ -48,6 +49,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database: testDb.database,
     clientDir: options.clientDir ?? resolve(testDb.dir, "no-client"),
     onRoute: options.onRoute,
+    siteContentDir: options.siteContentDir,
   });
   await app.ready();
   return {

@@ -39,7 +39,6 @@ function course(): CatalogueCourse {
     card: {} as CatalogueCourse["card"],
     learningOutcomes: [],
     seo: { title: "", description: "", keywords: [] },
-    studyHours: null,
     modules,
     lessons,
     lessonsById: new Map(lessons.map((l) => [l.id, l])),

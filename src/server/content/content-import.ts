@@ -75,6 +75,9 @@ async function writeContent(
         seoKeywords: JSON.stringify(course.seo.keywords),
         marketplaceUrl: course.marketplaceUrl ?? null,
         studyHours: course.studyHours ?? null,
+        lastReviewed: course.lastReviewed ?? null,
+        reviewerRole: course.reviewerRole ?? null,
+        titleNotice: course.titleNotice ?? null,
         contentHash: content.hash,
         updatedAt: now,
       };
@@ -101,6 +104,8 @@ async function writeContent(
               title: lesson.title,
               duration: lesson.duration,
               html: lesson.html,
+              lastReviewed: lesson.lastReviewed,
+              reviewerRole: lesson.reviewerRole,
             })
             .execute();
           result.lessons++;

@@ -73,6 +73,9 @@ export interface CourseTable {
   seoKeywords: string; // JSON array
   marketplaceUrl: string | null;
   studyHours: number | null;
+  lastReviewed: string | null; // YYYY-MM-DD
+  reviewerRole: string | null;
+  titleNotice: string | null;
   contentHash: string;
   updatedAt: Timestamp;
 }
@@ -91,6 +94,8 @@ export interface LessonTable {
   title: string;
   duration: string;
   html: string;
+  lastReviewed: string | null; // YYYY-MM-DD, when it differs from the course's
+  reviewerRole: string | null;
 }
 export interface QuizTable {
   courseId: string;

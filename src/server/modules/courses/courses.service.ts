@@ -20,6 +20,9 @@ export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords 
     percent: state.percent,
     allModulesComplete: state.allModulesComplete,
     isCompleted: records.progress?.isCompleted ?? false,
+    lastReviewed: course.lastReviewed ?? null,
+    reviewerRole: course.reviewerRole ?? null,
+    titleNotice: course.titleNotice ?? null,
     modules: course.modules.map((m) => {
       const stats = records.quizStats.get(m.id);
       return {
@@ -83,5 +86,7 @@ export function readLesson(
     previousLessonId: previous?.id ?? null,
     nextLessonId: next?.id ?? null,
     completed: records.enrolled && records.completedLessons.has(lesson.id),
+    lastReviewed: lesson.lastReviewed ?? null,
+    reviewerRole: lesson.reviewerRole ?? null,
   };
 }
