@@ -16,6 +16,7 @@ const CataloguePage = lazy(() => import("#client/features/catalogue/catalogue-pa
 const CourseDetailPage = lazy(() => import("#client/features/courses/course-detail-page.tsx"));
 const LessonPage = lazy(() => import("#client/features/courses/lesson-page.tsx"));
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
+const ExamPage = lazy(() => import("#client/features/learning/exam-page.tsx"));
 const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-page.tsx"));
 const CertificatePage = lazy(() => import("#client/features/certificates/certificate-page.tsx"));
 const CertificatesPage = lazy(() => import("#client/features/certificates/certificates-page.tsx"));
@@ -88,6 +89,7 @@ export function AppRoutes() {
         <Route path="/course/:courseId" element={<CourseDetailPage />} />
         <Route path="/course/:courseId/lesson/:lessonId" element={<LessonPage />} />
         <Route path="/course/:courseId/quiz/:moduleId" element={<QuizPage />} />
+        <Route path="/course/:courseId/exam" element={member(<ExamPage />)} />
         <Route path="/course/:courseId/certificate" element={member(<CertificatePage />)} />
         <Route path="/verify/:certificateId" element={<VerifyPage />} />
         <Route path={paths.myLearning} element={member(<MyLearningPage />)} />

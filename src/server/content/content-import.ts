@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
-import { DEFAULT_CONTENT_DIR, type LoadedContent, loadContent } from "./content-files.ts";
+import { DEFAULT_CONTENT_DIR, DEFAULT_DRAW, type LoadedContent, loadContent } from "./content-files.ts";
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -16,18 +16,19 @@ export interface ImportResult {
   modules: number;
   lessons: number;
   quizzes: number;
+  exams: number;
   hash: string;
 }
 
 /**
  * Writes the content into the database in one transaction. Content rows are replaced;
- * learners' rows (enrolments, progress, certificates) reference ids only and are never touched.
+ * learners' rows (enrolments, progress, attempts, certificates) reference ids only and are never touched.
  */
 export async function importContent(db: Kysely<DB>, content: LoadedContent = loadContent()): Promise<ImportResult> {
   const now = new Date().toISOString();
-  const result: ImportResult = { courses: 0, modules: 0, lessons: 0, quizzes: 0, hash: content.hash };
+  const result: ImportResult = { courses: 0, modules: 0, lessons: 0, quizzes: 0, exams: 0, hash: content.hash };
   await db.transaction().execute(async (trx) => {
-    for (const [index, { id, course, modules }] of content.courses.entries()) {
+    for (const [index, { id, course, modules, exam }] of content.courses.entries()) {
       const row = {
         position: course.position ?? (index + 1) * 10,
         title: course.title,
@@ -42,6 +43,8 @@ export async function importContent(db: Kysely<DB>, content: LoadedContent = loa
         seoDescription: course.seo.description,
         seoKeywords: JSON.stringify(course.seo.keywords),
         marketplaceUrl: course.marketplaceUrl ?? null,
+        maxAttempts: course.assessment?.maxAttempts ?? null,
+        cooldownHours: course.assessment?.cooldownHours ?? null,
         contentHash: content.hash,
         updatedAt: now,
       };
@@ -79,12 +82,27 @@ export async function importContent(db: Kysely<DB>, content: LoadedContent = loa
               courseId: id,
               moduleId: mod.id,
               title: mod.quiz.title,
+              draw: mod.quiz.draw ?? DEFAULT_DRAW,
               questions: JSON.stringify(mod.quiz.questions),
             })
             .execute();
           result.quizzes++;
         }
         result.modules++;
+      }
+      await trx.deleteFrom("courseExam").where("courseId", "=", id).execute();
+      if (exam) {
+        await trx
+          .insertInto("courseExam")
+          .values({
+            courseId: id,
+            title: exam.title,
+            draw: exam.draw ?? DEFAULT_DRAW,
+            timeLimitMinutes: exam.timeLimitMinutes ?? null,
+            questions: JSON.stringify(exam.questions),
+          })
+          .execute();
+        result.exams++;
       }
       result.courses++;
     }

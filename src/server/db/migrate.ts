@@ -5,6 +5,7 @@ import * as m003 from "./migrations/003-learning.ts";
 import * as m004 from "./migrations/004-certificates.ts";
 import * as m005 from "./migrations/005-buying.ts";
 import * as m006 from "./migrations/006-admin.ts";
+import * as m008 from "./migrations/008-assessment.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "004-certificates": m004,
   "005-buying": m005,
   "006-admin": m006,
+  "008-assessment": m008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,7 +8,7 @@ import type { CertificateTable, DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
 import { NOT_ENROLLED } from "../learning/learning.service.ts";
-import { computeCourseState, loadLearnerRecords } from "../progress/learner-state.ts";
+import { computeCourseState, loadLearnerRecords, notCompleteMessage } from "../progress/learner-state.ts";
 
 export const CERTIFICATE_NOT_FOUND = "This certificate could not be found. Make sure you have completed the course.";
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
@@ -62,7 +62,7 @@ function toCertificate(row: CertificateRow, courseTitle: string, config: Config,
 const courseTitleOf = (catalogue: Catalogue, courseId: string) => catalogue.byId.get(courseId)?.card.title ?? courseId;
 
 /**
- * Issues the learner's certificate once every module is complete. The name comes from the profile
+ * Issues the learner's certificate once the whole course is complete (lessons, quizzes, final exam). The name comes from the profile
  * and the date from the server; repeated and parallel calls return the same certificate.
  */
 export async function issueCertificate(
@@ -73,9 +73,8 @@ export async function issueCertificate(
 ): Promise<Certificate> {
   const records = await loadLearnerRecords(db, user.id, course.card.id);
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
-  if (!computeCourseState(course, records).allModulesComplete) {
-    throw conflict("Complete every module (pass each quiz with at least 80%) before requesting your certificate.");
-  }
+  const { courseComplete, missing } = computeCourseState(course, records);
+  if (!courseComplete) throw conflict(notCompleteMessage("requesting your certificate", missing));
   const courseId = course.card.id;
   const row = await db.transaction().execute(async (trx) => {
     const now = new Date();

@@ -12,7 +12,8 @@ import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { requireCourse } from "../learning/learning.service.ts";
 import { completeLesson, getMyLearning, getProgress, markCourseComplete } from "./progress.service.ts";
 
-const emptyBody = z.strictObject({}).optional();
+// A bodiless POST arrives as null.
+const emptyBody = z.strictObject({}).nullish();
 
 /** The learner's state: My Learning, progress, lesson completion and finishing a course. */
 export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
