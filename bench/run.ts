@@ -1,99 +1,192 @@
 /**
- * npm run bench: throughput and p99 latency of the course and learning API, each beside a bare
- * route on the same server that sends the same bytes from memory, plus the first-load JS of the
- * landing and catalogue pages read from the build. Measures; asserts nothing.
+ * npm run bench: each API route of the real app (its own process, production mode, request logs
+ * written to a file) against a bare node:http process that sends the very same bytes, run beside
+ * each other and alternating, with autocannon. Prints a table (req/s, ratio, p50, p99, p99 at half
+ * the maximum rate), the statements per request with 10 and with many learners, and first-load JS.
+ * Measures; asserts nothing; never fails the build.
+ *
+ * BENCH_QUICK=1      short runs, 10,000 learners (for iterating)
+ * BENCH_DB=postgres  the app on PostgreSQL (BENCH_DATABASE_URL, default the local test database)
+ * BENCH_PROFILE=1    the app process writes a CPU profile (node --cpu-prof) to bench/profiles
+ * BENCH_ONLY=a,b     only these routes (keys below)
  */
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { type ChildProcess, fork } from "node:child_process";
+import { existsSync, openSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const quick = process.env.BENCH_QUICK === "1" || process.argv.includes("--quick");
+const DURATION = Number(process.env.BENCH_DURATION ?? (quick ? 1.5 : 3));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 2));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const LEARNERS = Number(process.env.BENCH_LEARNERS ?? (quick ? 10_000 : 100_000));
 const port = Number(process.env.BENCH_PORT ?? 3900);
+const only = process.env.BENCH_ONLY?.split(",");
+const logFile = join(tmpdir(), `academy-bench-${process.pid}.log`);
 
-const server = spawn(process.execPath, ["--import", "tsx", "bench/server.ts"], {
-  env: { ...process.env, BENCH_PORT: String(port) },
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const info = await new Promise<Record<string, any>>((done, fail) => {
-  const lines = createInterface({ input: server.stdout! });
-  lines.on("line", (line) => {
-    if (line.startsWith("{") && line.includes('"ready"')) done(JSON.parse(line));
-  });
-  server.on("exit", (code) => fail(new Error(`bench server exited with ${code}`)));
-});
-
-async function load(path: string, options: { method?: "GET" | "POST"; body?: string; cookie?: boolean } = {}) {
-  const result = await autocannon({
-    url: `${info.url}${path}`,
-    method: options.method ?? "GET",
-    connections: CONNECTIONS,
-    duration: DURATION,
-    headers: {
-      "content-type": "application/json",
-      origin: info.url,
-      ...(options.cookie ? { cookie: info.cookie } : {}),
-    },
-    ...(options.body ? { body: options.body } : {}),
-  });
-  if (result.non2xx > 0) throw new Error(`${path}: ${result.non2xx} non-2xx answers`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+interface ServerInfo {
+  url: string;
+  engine: string;
+  learners: number;
+  seedSeconds: number;
+  requests: Record<string, { method: "GET" | "POST"; url: string; signedIn: boolean; body?: string }>;
+  openLessons: string[];
+  responses: Record<string, unknown>;
+  statementsWith10: Record<string, number>;
+  statementsWithMany: Record<string, number>;
+  cookie: (learner: number) => string;
 }
 
-const submitBody = JSON.stringify({ answers: info.answers });
-const routes = [
-  { name: "GET /api/courses", real: () => load("/api/courses"), bare: () => load("/__bare/courses"), target: 0.9 },
-  {
-    name: "GET /api/courses/:id (visitor)",
-    real: () => load(`/api/courses/${info.course}`),
-    bare: () => load("/__bare/course"),
-    target: 0.9,
-  },
-  {
-    name: "GET /api/progress/:courseId",
-    real: () => load(`/api/progress/${info.course}`, { cookie: true }),
-    bare: () => load("/__bare/progress", { cookie: true }),
-    target: 0.75,
-  },
-  {
-    name: "POST /api/quiz/:courseId/:moduleId",
-    real: () => load(`/api/quiz/${info.course}/${info.module}`, { method: "POST", body: submitBody, cookie: true }),
-    bare: () => load("/__bare/submit", { method: "POST", body: submitBody, cookie: true }),
-    target: 0.5,
-  },
+function start<T>(script: string, env: Record<string, string>, execArgv: string[], logTo: number | "inherit") {
+  const child = fork(script, [], {
+    env: { ...process.env, ...env },
+    execArgv: ["--import", "tsx", ...execArgv],
+    stdio: ["ignore", logTo, "inherit", "ipc"],
+  });
+  const ready = new Promise<T>((done, fail) => {
+    child.on("message", (m: any) => m?.ready && done(m as T));
+    child.on("exit", (code) => fail(new Error(`${script} exited with ${code}`)));
+  });
+  return { child, ready };
+}
+const stop = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    child.removeAllListeners("exit");
+    child.once("exit", () => done());
+    child.kill("SIGTERM");
+  });
+
+const profileArgs = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${resolve("bench/profiles")}`] : [];
+const app = start<ServerInfo>(
+  "bench/server.ts",
+  { BENCH_PORT: String(port), BENCH_LEARNERS: String(LEARNERS) },
+  profileArgs,
+  openSync(logFile, "w"),
+);
+const info = await app.ready;
+const { createHmac } = await import("node:crypto");
+const secret = (info as unknown as { secret: string }).secret;
+info.cookie = (learner) => {
+  const token = `seed-token-${learner}`;
+  return `better-auth.session_token=${encodeURIComponent(`${token}.${createHmac("sha256", secret).update(token).digest("base64")}`)}`;
+};
+const bare = start<{ url: string }>("bench/bare.ts", { BENCH_BARE_PORT: String(port + 1) }, [], "inherit");
+bare.child.send({ responses: info.responses });
+const bareUrl = (await bare.ready).url;
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** Lesson completions rotate over (learner, lesson) pairs so that every request writes a new row. */
+let nextWrite = 100;
+function load(key: string, target: "app" | "bare", seconds: number, rate?: number): Promise<Run> {
+  const r = info.requests[key];
+  const url = target === "app" ? `${info.url}${r.url}` : `${bareUrl}/${key}`;
+  const headers: Record<string, string> = { origin: info.url };
+  if (r.body) headers["content-type"] = "application/json";
+  if (r.signedIn) headers.cookie = info.cookie(0);
+  const rotate = target === "app" && key === "lessonComplete";
+  return autocannon({
+    url,
+    method: r.method,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers,
+    ...(r.body ? { body: r.body } : {}),
+    ...(rate ? { overallRate: Math.max(1, Math.round(rate)) } : {}),
+    ...(rotate
+      ? {
+          requests: [
+            {
+              setupRequest: (req: any) => {
+                const n = nextWrite++;
+                const lessons = info.openLessons;
+                const learner = 100 + Math.floor(n / lessons.length);
+                return {
+                  ...req,
+                  path: r.url.replace(/lessons\/[^/]+\/complete$/, `lessons/${lessons[n % lessons.length]}/complete`),
+                  headers: { ...req.headers, cookie: info.cookie(learner % info.learners) },
+                };
+              },
+            },
+          ],
+        }
+      : {}),
+  }).then((result) => ({
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  }));
+}
+
+const routes: { key: string; name: string; target: number; write?: boolean }[] = [
+  { key: "courses", name: "GET /api/courses", target: 0.9 },
+  { key: "courseVisitor", name: "GET /api/courses/{id} (visitor)", target: 0.85 },
+  { key: "courseEnrolled", name: "GET /api/courses/{id} (enrolled)", target: 0.85 },
+  { key: "progress", name: "GET /api/progress/{courseId}", target: 0.6 },
+  { key: "quiz", name: "GET /api/quiz/{courseId}/{moduleId}", target: 0.6 },
+  { key: "lessonComplete", name: "POST .../lessons/{id}/complete", target: 0.3, write: true },
+  { key: "quizSubmit", name: "POST /api/quiz/{courseId}/{moduleId}", target: 0.3, write: true },
 ];
 
-console.log(`\nAPI throughput (${CONNECTIONS} connections, ${DURATION} s each, one server process on this machine)\n`);
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const rows: string[] = [];
 console.log(
-  "route".padEnd(38),
-  "req/s".padStart(9),
-  "p99 ms".padStart(8),
-  "bare req/s".padStart(11),
-  "bare p99".padStart(9),
-  "ratio".padStart(7),
-  "target".padStart(7),
+  `\n${info.engine}, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side and route, ${info.learners.toLocaleString("en")} learners seeded (${info.seedSeconds.toFixed(1)} s); app log: ${logFile}\n`,
 );
-for (const r of routes) {
-  const bare = await r.bare();
-  const real = await r.real();
-  const ratio = real.rps / bare.rps;
-  console.log(
-    r.name.padEnd(38),
-    real.rps.toFixed(0).padStart(9),
-    String(real.p99).padStart(8),
-    bare.rps.toFixed(0).padStart(11),
-    String(bare.p99).padStart(9),
-    ratio.toFixed(2).padStart(7),
-    `>=${r.target}`.padStart(7),
-  );
+const header =
+  "| route | req/s | bare req/s | ratio | target | p50 ms | p99 ms | bare p50 | bare p99 | p99 at half rate | bare p99 at half rate |";
+console.log(header);
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const route of routes) {
+  if (only && !only.includes(route.key)) continue;
+  await load(route.key, "bare", 0.5);
+  await load(route.key, "app", 0.5);
+  const runs: { app: Run[]; bare: Run[] } = { app: [], bare: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: ("app" | "bare")[] = round % 2 === 0 ? ["bare", "app"] : ["app", "bare"];
+    for (const side of order) runs[side].push(await load(route.key, side, DURATION));
+  }
+  const appRps = mean(runs.app.map((r) => r.rps));
+  const bareRps = mean(runs.bare.map((r) => r.rps));
+  // Writes are compared with a bare read of the same bytes; latency at half the app's maximum rate.
+  const halfApp = await load(route.key, "app", DURATION, appRps / 2);
+  const halfBare = await load(route.key, "bare", DURATION, appRps / 2);
+  const errors = [...runs.app, ...runs.bare, halfApp, halfBare].reduce((n, r) => n + r.errors, 0);
+  const ratio = appRps / bareRps;
+  const row = [
+    route.name,
+    appRps.toFixed(0),
+    bareRps.toFixed(0),
+    `${ratio.toFixed(2)}${ratio >= route.target ? "" : " ✗"}`,
+    `≥${route.target}`,
+    mean(runs.app.map((r) => r.p50)).toFixed(1),
+    mean(runs.app.map((r) => r.p99)).toFixed(1),
+    mean(runs.bare.map((r) => r.p50)).toFixed(1),
+    mean(runs.bare.map((r) => r.p99)).toFixed(1),
+    halfApp.p99.toFixed(1),
+    halfBare.p99.toFixed(1),
+  ];
+  const line = `| ${row.join(" | ")} |${errors ? ` (${errors} non-2xx or errors)` : ""}`;
+  rows.push(line);
+  console.log(line);
 }
-console.log("\nDatabase statements per request (10 learners seeded -> 10,010):");
-for (const key of Object.keys(info.queriesWith10))
-  console.log(`  ${key.padEnd(9)} ${info.queriesWith10[key]} -> ${info.queriesWith10k[key]}`);
-server.kill("SIGTERM");
+
+console.log(
+  `\nStatements per request (10 learners -> ${info.learners.toLocaleString("en")}):\n${Object.keys(
+    info.statementsWith10,
+  )
+    .map((k) => `  ${k.padEnd(15)} ${info.statementsWith10[k]} -> ${info.statementsWithMany[k]}`)
+    .join("\n")}`,
+);
+await Promise.all([stop(app.child), stop(bare.child)]);
 
 // First-load JS from the Vite manifest: the entry, its static imports, and the page's own chunk.
 const manifestPath = resolve("dist/client/.vite/manifest.json");
@@ -123,3 +216,4 @@ if (!existsSync(manifestPath)) {
     console.log(`  ${label.padEnd(26)} ${(size(keys) / 1024).toFixed(1)} kB`);
   }
 }
+process.exit(0);

@@ -1,12 +1,15 @@
 /**
- * The benchmark's server: the real app on a fresh SQLite database with the real courses, a learner
- * enrolled in the first course, and beside each measured route a bare route that sends the same
- * bytes from memory. It prints one JSON line with what the load generator needs, then serves.
+ * The benchmark's app process: the real app in production mode with request logging on (stdout,
+ * which the runner sends to a file), on a fresh SQLite file or PostgreSQL schema (BENCH_DB), with
+ * the real courses and seeded learners. It counts the statements each route sends with 10 and with
+ * many learners seeded, captures each route's exact response for the bare server, and reports to
+ * the runner over IPC.
  */
-import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { buildApp } from "#server/app.ts";
 import { loadConfig } from "#server/config.ts";
 import { importContent } from "#server/content/content-import.ts";
@@ -14,90 +17,93 @@ import { openDatabase } from "#server/db/database.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3900);
+const engine = process.env.BENCH_DB === "postgres" ? "postgres" : "sqlite";
+const learners = Number(process.env.BENCH_LEARNERS ?? 100_000);
+const secret = "bench-secret-bench-secret-bench-secret";
 const dir = mkdtempSync(join(tmpdir(), "academy-bench-"));
 const appUrl = `http://127.0.0.1:${port}`;
+
+let databaseUrl = `sqlite:${join(dir, "bench.db")}`;
+let schema: string | undefined;
+const pgUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+if (engine === "postgres") {
+  schema = `bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+  await admin.end();
+  databaseUrl = pgUrl;
+}
+
 const config = loadConfig(
   {
     NODE_ENV: "production",
     PAYMENTS_PROVIDER: "sandbox",
     PORT: String(port),
     APP_URL: appUrl,
-    AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-    DATABASE_URL: `sqlite:${join(dir, "bench.db")}`,
+    AUTH_SECRET: secret,
+    DATABASE_URL: databaseUrl,
     MAIL_OUTBOX_DIR: join(dir, "outbox"),
   },
   dir,
 );
-const database = openDatabase(config.databaseUrl);
-await migrateToLatest(database.db);
+const database = openDatabase(config.databaseUrl, schema ? { schema } : {});
+await migrateToLatest(database.db, schema ? { schema } : undefined);
 await importContent(database.db);
-const app = await buildApp({ config, database, clientDir: join(dir, "none") });
+const app = await buildApp({ config, database, logger: true, clientDir: join(dir, "none") });
 const db = database.db;
 
-// Bare routes: the same bytes as the real ones, straight from memory (filled in below, before listening).
-const bodies = { courses: "", course: "", progress: "", submit: "" };
-app.get("/__bare/courses", async (_req, reply) => reply.type("application/json; charset=utf-8").send(bodies.courses));
-app.get("/__bare/course", async (_req, reply) => reply.type("application/json; charset=utf-8").send(bodies.course));
-app.get("/__bare/progress", async (_req, reply) => reply.type("application/json; charset=utf-8").send(bodies.progress));
-app.post("/__bare/submit", async (_req, reply) => reply.type("application/json; charset=utf-8").send(bodies.submit));
+/** The cookie Better Auth sets for a session token. */
+const cookieFor = (token: string) =>
+  `better-auth.session_token=${encodeURIComponent(`${token}.${createHmac("sha256", secret).update(token).digest("base64")}`)}`;
 
-const headers = { origin: appUrl, "content-type": "application/json" };
-const signUp = await app.inject({
-  method: "POST",
-  url: "/api/auth/sign-up/email",
-  headers,
-  payload: {
-    email: "bench@example.com",
-    password: "bench-river-42",
-    name: "Bench Learner",
-    firstName: "Bench",
-    lastName: "Learner",
-  },
-});
-const cookie = ([] as string[])
-  .concat(signUp.headers["set-cookie"] ?? [])
-  .map((c) => c.split(";")[0])
-  .join("; ");
-const userId = (signUp.json() as { user: { id: string } }).user.id;
 const course = (
   await db.selectFrom("course").select("id").where("comingSoon", "=", 0).orderBy("position").executeTakeFirstOrThrow()
 ).id;
-const module = await db
+const modules = await db
   .selectFrom("courseModule")
   .select("id")
   .where("courseId", "=", course)
   .orderBy("position")
-  .executeTakeFirstOrThrow();
+  .execute();
+const lessons = await db
+  .selectFrom("lesson")
+  .select(["id", "moduleId"])
+  .where("courseId", "=", course)
+  .orderBy("position")
+  .execute();
+const module = modules[0].id;
 const quiz = JSON.parse(
   (
     await db
       .selectFrom("quiz")
       .select("questions")
       .where("courseId", "=", course)
-      .where("moduleId", "=", module.id)
+      .where("moduleId", "=", module)
       .executeTakeFirstOrThrow()
   ).questions,
 ) as { id: string; correctAnswer: string }[];
 const answers = Object.fromEntries(quiz.map((q) => [q.id, q.correctAnswer]));
-await db
-  .insertInto("enrollment")
-  .values({ id: randomUUID(), userId, courseId: course, source: "fixture", createdAt: new Date().toISOString() })
-  .execute();
+/** Lessons the write benchmark completes (first module: open to every enrolled learner). */
+const openLessons = lessons.filter((l) => l.moduleId === module).map((l) => l.id);
+/** Seeded learners' history sits in the last module, so the open lessons stay new to them. */
+const seededLessons = lessons.filter((l) => l.moduleId !== module).slice(-3);
 
-const lessons = await db.selectFrom("lesson").select("id").where("courseId", "=", course).execute();
-/** Learners with enrolments, completed lessons, quiz attempts and progress rows, written straight into the database. */
-async function seedLearners(count: number, offset: number) {
+/** Learners with a session, an enrolment, a progress row, completed lessons and a quiz attempt, in bulk inserts. */
+async function seedLearners(from: number, to: number) {
   const now = new Date().toISOString();
-  for (let start = 0; start < count; start += 500) {
+  const later = new Date(Date.now() + 7 * 86_400_000).toISOString();
+  const chunk = 1000;
+  for (let start = from; start < to; start += chunk) {
+    const ids = Array.from({ length: Math.min(chunk, to - start) }, (_, k) => start + k);
     await db.transaction().execute(async (trx) => {
-      for (let i = start; i < Math.min(count, start + 500); i++) {
-        const id = `seed-${offset + i}`;
-        await trx
-          .insertInto("user")
-          .values({
-            id,
+      await trx
+        .insertInto("user")
+        .values(
+          ids.map((i) => ({
+            id: `seed-${i}`,
             name: `Seed ${i}`,
-            email: `seed${offset + i}@example.com`,
+            email: `seed${i}@example.com`,
             emailVerified: 0,
             image: null,
             firstName: "Seed",
@@ -105,102 +111,177 @@ async function seedLearners(count: number, offset: number) {
             role: "learner",
             createdAt: now,
             updatedAt: now,
-          })
-          .execute();
-        await trx
-          .insertInto("enrollment")
-          .values({ id: randomUUID(), userId: id, courseId: course, source: "fixture", createdAt: now })
-          .execute();
-        await trx
-          .insertInto("courseProgress")
-          .values({
-            id: randomUUID(),
-            userId: id,
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto("session")
+        .values(
+          ids.map((i) => ({
+            id: `seed-session-${i}`,
+            token: `seed-token-${i}`,
+            userId: `seed-${i}`,
+            expiresAt: later,
+            createdAt: now,
+            updatedAt: now,
+            ipAddress: null,
+            userAgent: null,
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto("enrollment")
+        .values(
+          ids.map((i) => ({
+            id: `seed-e-${i}`,
+            userId: `seed-${i}`,
+            courseId: course,
+            source: "fixture",
+            createdAt: now,
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto("courseProgress")
+        .values(
+          ids.map((i) => ({
+            id: `seed-p-${i}`,
+            userId: `seed-${i}`,
             courseId: course,
             isCompleted: 0,
             completedAt: null,
             createdAt: now,
             updatedAt: now,
-          })
-          .execute();
-        for (const l of lessons.slice(0, 3))
-          await trx
-            .insertInto("lessonCompletion")
-            .values({ userId: id, courseId: course, lessonId: l.id, completedAt: now })
-            .execute();
-        await trx
-          .insertInto("quizAttempt")
-          .values({
-            id: randomUUID(),
-            userId: id,
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto("lessonCompletion")
+        .values(
+          ids.flatMap((i) =>
+            seededLessons.map((l) => ({ userId: `seed-${i}`, courseId: course, lessonId: l.id, completedAt: now })),
+          ),
+        )
+        .execute();
+      await trx
+        .insertInto("quizAttempt")
+        .values(
+          ids.map((i) => ({
+            id: `seed-q-${i}`,
+            userId: `seed-${i}`,
             courseId: course,
-            moduleId: module.id,
-            score: 83,
-            correctCount: 5,
+            moduleId: module,
+            score: 50,
+            correctCount: 3,
             total: 6,
-            passed: 1,
+            passed: 0,
             answers: "{}",
             createdAt: now,
-          })
-          .execute();
-      }
+          })),
+        )
+        .execute();
     });
   }
 }
 
-async function queriesPerRequest(): Promise<{ progress: number; submit: number; detail: number }> {
-  // Averaged over 20 requests, so an occasional background statement does not blur the figure.
-  const measure = async (run: () => Promise<unknown>) => {
+// The measured learner is seeded learner 0 (enrolled, with history).
+const requests = {
+  courses: { method: "GET", url: "/api/courses", signedIn: false },
+  courseVisitor: { method: "GET", url: `/api/courses/${course}`, signedIn: false },
+  courseEnrolled: { method: "GET", url: `/api/courses/${course}`, signedIn: true },
+  progress: { method: "GET", url: `/api/progress/${course}`, signedIn: true },
+  quiz: { method: "GET", url: `/api/quiz/${course}/${module}`, signedIn: true },
+  lessonComplete: {
+    method: "POST",
+    url: `/api/progress/${course}/lessons/${openLessons[0]}/complete`,
+    signedIn: true,
+  },
+  quizSubmit: {
+    method: "POST",
+    url: `/api/quiz/${course}/${module}`,
+    signedIn: true,
+    body: JSON.stringify({ answers }),
+  },
+} as const;
+type RouteKey = keyof typeof requests;
+
+const inject = (key: RouteKey, learner = 0, lesson = openLessons[0]) => {
+  const r = requests[key] as { method: "GET" | "POST"; url: string; signedIn: boolean; body?: string };
+  return app.inject({
+    method: r.method,
+    url: key === "lessonComplete" ? r.url.replace(openLessons[0], lesson) : r.url,
+    headers: {
+      origin: appUrl,
+      ...(r.signedIn ? { cookie: cookieFor(`seed-token-${learner}`) } : {}),
+      ...(r.body ? { "content-type": "application/json" } : {}),
+    },
+    ...(r.body ? { payload: r.body } : {}),
+  });
+};
+
+/** Statements per request, averaged over 20 requests (lesson completions: 20 new (learner, lesson) pairs). */
+async function statementsPerRequest(firstLearner: number, span: number): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(requests) as RouteKey[]) {
     const before = database.queryCount();
-    for (let i = 0; i < 20; i++) await run();
-    return Math.round((database.queryCount() - before) / 20);
-  };
-  return {
-    progress: await measure(() => app.inject({ method: "GET", url: `/api/progress/${course}`, headers: { cookie } })),
-    submit: await measure(() =>
-      app.inject({
-        method: "POST",
-        url: `/api/quiz/${course}/${module.id}`,
-        headers: { ...headers, cookie },
-        payload: { answers },
-      }),
-    ),
-    detail: await measure(() => app.inject({ method: "GET", url: `/api/courses/${course}`, headers: { cookie } })),
-  };
+    for (let i = 0; i < 20; i++) {
+      const res =
+        key === "lessonComplete"
+          ? await inject(key, firstLearner + (i % span), openLessons[Math.floor(i / span) % openLessons.length])
+          : await inject(key);
+      if (res.statusCode !== 200) throw new Error(`${key}: ${res.statusCode} ${res.body}`);
+    }
+    out[key] = Math.round((database.queryCount() - before) / 20);
+  }
+  return out;
 }
 
-await seedLearners(10, 0);
-const queriesWith10 = await queriesPerRequest();
-await seedLearners(10_000, 10);
-const queriesWith10k = await queriesPerRequest();
+const seedStart = performance.now();
+await seedLearners(0, 10);
+const statementsWith10 = await statementsPerRequest(1, 9);
+await seedLearners(10, learners);
+const seedSeconds = (performance.now() - seedStart) / 1000;
+const statementsWithMany = await statementsPerRequest(10, 20);
 
-// Bare routes: the same bytes, straight from memory.
-const capture = async (method: "GET" | "POST", url: string, payload?: unknown) => {
-  const res = await app.inject({
-    method,
-    url,
-    headers: { ...headers, cookie },
-    ...(payload ? { payload: payload as object } : {}),
-  });
-  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-  return res.body;
-};
-bodies.courses = await capture("GET", "/api/courses");
-bodies.course = await app.inject({ method: "GET", url: `/api/courses/${course}` }).then((r) => r.body);
-bodies.progress = await capture("GET", `/api/progress/${course}`);
-bodies.submit = await capture("POST", `/api/quiz/${course}/${module.id}`, { answers });
+// Exact responses, for the bare server to send.
+const responses: Record<string, { status: number; headers: Record<string, string | string[]>; body: string }> = {};
+for (const key of Object.keys(requests) as RouteKey[]) {
+  const res = await inject(key, key === "lessonComplete" ? 40 : 0);
+  if (res.statusCode !== 200) throw new Error(`${key}: ${res.statusCode} ${res.body}`);
+  const kept: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (["date", "connection", "keep-alive", "content-length", "transfer-encoding"].includes(name)) continue;
+    if (value !== undefined) kept[name] = Array.isArray(value) ? value : String(value);
+  }
+  responses[key] = { status: res.statusCode, headers: kept, body: res.body };
+}
 
 await app.listen({ port, host: "127.0.0.1" });
-console.log(
-  JSON.stringify({
-    ready: true,
-    url: appUrl,
-    cookie,
-    course,
-    module: module.id,
-    answers,
-    queriesWith10,
-    queriesWith10k,
-  }),
-);
-process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
+process.send?.({
+  ready: true,
+  url: appUrl,
+  engine,
+  learners,
+  seedSeconds,
+  secret,
+  requests,
+  openLessons,
+  responses,
+  statementsWith10,
+  statementsWithMany,
+});
+
+process.on("SIGTERM", () => {
+  void (async () => {
+    await app.close();
+    await database.close();
+    if (schema) {
+      const admin = new pg.Client({ connectionString: pgUrl });
+      await admin.connect();
+      await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    }
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  })();
+});

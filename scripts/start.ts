@@ -1,8 +1,10 @@
 import { spawnSync } from "node:child_process";
+import cluster from "node:cluster";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-// `npm start` builds the client when it is missing or older than its sources, then serves.
+// `npm start` builds the client when it is missing or older than its sources, then serves
+// (src/server/main.ts forks the workers, which run this file again and skip the build check).
 function newestMtime(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -12,15 +14,18 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-const built = resolve("dist/client/index.html");
-const sources = Math.max(
-  newestMtime(resolve("src/client")),
-  newestMtime(resolve("src/shared")),
-  statSync(resolve("index.html")).mtimeMs,
-);
-if (!existsSync(built) || statSync(built).mtimeMs < sources) {
+function buildIfStale() {
+  const built = resolve("dist/client/index.html");
+  const sources = Math.max(
+    newestMtime(resolve("src/client")),
+    newestMtime(resolve("src/shared")),
+    statSync(resolve("index.html")).mtimeMs,
+  );
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
   console.log("Building the web app...");
   const result = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+
+if (cluster.isPrimary) buildIfStale();
 await import("../src/server/main.ts");

@@ -1,17 +1,17 @@
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { serializerCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { applyPendingEnrollments } from "./modules/admin/admin-enrollments.service.ts";
-import { assessmentRoutes } from "./modules/assessment/assessment.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { certificatesRoutes } from "./modules/certificates/certificates.routes.ts";
 import { checkoutRoutes } from "./modules/checkout/checkout.routes.ts";
@@ -19,6 +19,8 @@ import { configRoutes } from "./modules/config/config.routes.ts";
 import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
 import { coursesRoutes } from "./modules/courses/courses.routes.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
+import { healthRoutes } from "./modules/health/health.routes.ts";
+import { assessmentRoutes } from "./modules/learning/assessment.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
@@ -26,6 +28,7 @@ import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerSecurity } from "./plugins/security.ts";
+import { plainTextValidatorCompiler } from "./plugins/validation.ts";
 
 export interface AppDeps {
   config: Config;
@@ -49,6 +52,12 @@ declare module "fastify" {
   }
 }
 
+/** A hop count trusts that many proxies nearest the server: the client is the next address in X-Forwarded-For. */
+function trustProxyOption(trust: Config["trustProxy"]) {
+  if (typeof trust !== "number") return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
 export async function buildApp({
   config,
   database,
@@ -58,11 +67,16 @@ export async function buildApp({
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: "info" } : false,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     return503OnClosing: false,
+    // Every log line of a request carries its id (reqId): the proxy's X-Request-Id when it sent a sane one.
+    genReqId: (request) => {
+      const given = request.headers["x-request-id"];
+      return typeof given === "string" && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
+    },
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(plainTextValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const mail = mailer ?? createMailer(config, app.log);
@@ -80,6 +94,9 @@ export async function buildApp({
 
   // JSON only: any other body type is refused with 415.
   app.removeContentTypeParser("text/plain");
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
   registerErrorHandling(app);
   registerSecurity(app, config);
   await app.register(compress, { threshold: 1024 });
@@ -93,6 +110,7 @@ export async function buildApp({
   });
   registerAuth(app, auth, config, database.db);
 
+  await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(configRoutes(config));
   await app.register(coursesRoutes(catalogue));

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
 
@@ -48,9 +50,27 @@ const settingsSchema = z.object({
   MARKETPLACE_URL: optionalUrl,
   SUPPORT_EMAIL: z.email().default("support@wellness-academy.example"),
   TRUST_PROXY: z
-    .enum(["true", "false"])
+    .string()
     .default("false")
-    .transform((v) => v === "true"),
+    .transform((v, ctx): TrustProxy => {
+      const value = v.trim();
+      if (value === "" || value === "false" || value === "0") return false;
+      if (/^\d+$/.test(value)) return Number(value);
+      const list = value.split(",").map((a) => a.trim());
+      const bad = list.filter((a) => !PROXY_NAMES.has(a) && !isIP(a.replace(/\/\d+$/, "")));
+      if (value === "true" || bad.length) {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            "must be the number of proxies in front of the app (e.g. 1) or their addresses (e.g. 10.0.0.5,10.0.1.0/24); " +
+            "true would believe a forged X-Forwarded-For",
+        });
+        return z.NEVER;
+      }
+      return list;
+    }),
+  /** Server processes `npm start` runs; 1 serves from a single process. */
+  WEB_CONCURRENCY: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(256).optional()),
   CERTIFICATE_VALID_YEARS: z.coerce.number().int().min(1).max(50).default(2),
   ASSESSMENT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
   ASSESSMENT_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
@@ -59,9 +79,15 @@ const settingsSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** How often each server asks the provider about payments whose confirmation never arrived; 0 turns it off. */
+  PAYMENTS_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
   /** Points the Stripe SDK at another API host, e.g. a local stripe-mock. */
   STRIPE_API_BASE: optionalUrl,
 });
+
+/** false: the socket address is the client; n: trust n proxy hops; list: trust these proxy addresses. */
+export type TrustProxy = false | number | string[];
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
 export type Settings = z.output<typeof settingsSchema>;
 
@@ -80,12 +106,14 @@ export interface Config {
   practitionerAppUrl?: string;
   marketplaceUrl?: string;
   supportEmail: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  webConcurrency: number;
   certificateValidYears: number;
   /** Academy-wide attempt rules; a course may set its own in course.json. */
   assessment: AssessmentDefaults;
   dataDir: string;
   payments: PaymentsConfig;
+  paymentsReconcileSeconds: number;
 }
 
 export interface AssessmentDefaults {
@@ -156,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     marketplaceUrl: s.MARKETPLACE_URL,
     supportEmail: s.SUPPORT_EMAIL,
     trustProxy: s.TRUST_PROXY,
+    webConcurrency: s.WEB_CONCURRENCY ?? availableParallelism(),
     certificateValidYears: s.CERTIFICATE_VALID_YEARS,
     assessment: {
       maxAttempts: s.ASSESSMENT_MAX_ATTEMPTS,
@@ -164,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     },
     dataDir,
     payments: paymentsConfig(s),
+    paymentsReconcileSeconds: s.PAYMENTS_RECONCILE_SECONDS,
   };
 }
 

@@ -124,6 +124,7 @@ describe("who may see what", () => {
       completedAt: cert.completedAt,
       expiresAt: cert.expiresAt,
       status: "valid",
+      revokedReason: null,
       issuer: "Holistic Wellness Academy",
     });
     expect(res.body).not.toContain(owner.email);

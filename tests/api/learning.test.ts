@@ -48,6 +48,8 @@ describe("progress", () => {
     expect((await post(url, outsider.cookie)).statusCode).toBe(403);
     expect((await post("/api/progress/fixture-basics/lessons/beta-one/complete", student.cookie)).statusCode).toBe(403);
     expect((await post("/api/progress/fixture-basics/lessons/nope/complete", student.cookie)).statusCode).toBe(404);
+    // The browser sends this POST with no body and no content type at all.
+    expect((await request(t.app, "POST", url, { cookie: student.cookie })).statusCode).toBe(200);
     for (let i = 0; i < 3; i++) expect((await post(url, student.cookie)).statusCode).toBe(200);
     const progress = (await get("/api/progress/fixture-basics", student.cookie)).json();
     expect(progress.completedLessons).toEqual(["alpha-one"]);

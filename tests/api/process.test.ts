@@ -1,5 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
+import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -17,6 +18,36 @@ async function freePort(): Promise<number> {
       const { port } = s.address() as { port: number };
       s.close(() => done(port));
     });
+  });
+}
+
+/**
+ * A slow upload: the request reaches the server and its body is still coming when `signal` runs;
+ * the rest of the body follows a second later.
+ */
+function slowRequestAcrossSignal(port: number, signal: () => void) {
+  const body = JSON.stringify({ couponCode: "SLOW", courseId: "nutrition-coach" });
+  return new Promise<{ status: number; text: string }>((done, fail) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/api/validate-coupon",
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => done({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", fail);
+    req.write(body.slice(0, 10));
+    setTimeout(() => {
+      signal();
+      setTimeout(() => req.end(body.slice(10)), 1000);
+    }, 500);
   });
 }
 
@@ -41,21 +72,60 @@ describe("the server process", () => {
         DATABASE_URL: `sqlite:${join(dir, "academy.db")}`,
         AUTH_SECRET: "s".repeat(40),
         MAIL_OUTBOX_DIR: join(dir, "outbox"),
+        WEB_CONCURRENCY: "1",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
     child.stdout.on("data", (c) => (output += c));
     await expect.poll(() => output.includes("ready at"), { timeout: 30_000, interval: 200 }).toBe(true);
-    const inFlight = fetch(`http://127.0.0.1:${port}/api/courses`);
-    child.kill("SIGTERM");
-    const response = await inFlight;
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as unknown[]).length).toBe(6);
+    const response = await slowRequestAcrossSignal(port, () => child.kill("SIGTERM"));
+    expect(response.status).toBe(401);
+    expect(JSON.parse(response.text).message).toBeTruthy();
     const code = await new Promise<number | null>((done) => child.on("exit", done));
     expect(code).toBe(0);
     expect(output).toContain("finishing requests in flight");
   });
+
+  it("npm start runs a worker per process; SIGTERM to npm itself lets a request in flight finish and stops them all", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "npm-start-"));
+    const port = await freePort();
+    const npm = spawn("npm", ["start"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        PORT: String(port),
+        DATABASE_URL: `sqlite:${join(dir, "academy.db")}`,
+        AUTH_SECRET: "s".repeat(40),
+        MAIL_OUTBOX_DIR: join(dir, "outbox"),
+        WEB_CONCURRENCY: "2",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    npm.stdout.on("data", (c) => (output += c));
+    npm.stderr.on("data", (c) => (output += c));
+    await expect.poll(() => output.includes("ready at"), { timeout: 90_000, interval: 200 }).toBe(true);
+    expect(output).toContain("with 2 workers");
+    const serverPids = () => [...new Set([...output.matchAll(/"pid":(\d+)/g)].map((m) => Number(m[1])))];
+    await expect.poll(() => serverPids().length, { timeout: 10_000 }).toBe(2);
+
+    const slow = slowRequestAcrossSignal(port, () => npm.kill("SIGTERM"));
+    const exited = new Promise<number | null>((done) => npm.on("exit", done));
+    const response = await slow;
+    expect(response.status).toBe(401);
+    expect(JSON.parse(response.text).message).toBeTruthy();
+    expect(await exited).toBe(0);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(() => serverPids().filter(alive), { timeout: 10_000 }).toEqual([]);
+  }, 120_000);
 
   it("makes a consistent copy of the SQLite database with db:backup", async () => {
     const dir = mkdtempSync(join(tmpdir(), "backup-"));

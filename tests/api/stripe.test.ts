@@ -43,6 +43,7 @@ const orders = async (userId: string) =>
         .selectFrom("order")
         .select((eb) => eb.fn.countAll().as("n"))
         .where("userId", "=", userId)
+        .where("status", "=", "paid")
         .executeTakeFirstOrThrow()
     ).n,
   );
@@ -88,6 +89,7 @@ describe("Stripe provider (against a local fake of Stripe's API)", () => {
     });
     expect(fake.requests.find((r) => r.path === "/v1/payment_intents")?.idempotencyKey).toBeTruthy();
     expect((await request(t.app, "GET", "/api/payments/config")).json()).toEqual({
+      enabled: true,
       provider: "stripe",
       publishableKey: "pk_test_fake",
       testPaymentsBanner: false,

@@ -34,6 +34,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       AUTH_SECRET: "test-secret-that-is-long-enough-for-better-auth",
       DATABASE_URL: testDb.url,
       MAIL_OUTBOX_DIR: resolve(testDb.dir, "outbox"),
+      // Tests run the reconciliation sweep themselves.
+      PAYMENTS_RECONCILE_SECONDS: "0",
       ...options.env,
     },
     testDb.dir,

@@ -47,3 +47,31 @@ describe("settings", () => {
     expect(c.databaseUrl).toBe("postgres://u@h/db");
   });
 });
+
+describe("TRUST_PROXY", () => {
+  const trust = (value: string) => loadConfig({ TRUST_PROXY: value, AUTH_SECRET: "x".repeat(32) }, dir()).trustProxy;
+
+  it("takes a hop count or a list of proxy addresses", () => {
+    expect(trust("false")).toBe(false);
+    expect(trust("")).toBe(false);
+    expect(trust("1")).toBe(1);
+    expect(trust("2")).toBe(2);
+    expect(trust("10.0.0.5, 10.0.1.0/24,::1")).toEqual(["10.0.0.5", "10.0.1.0/24", "::1"]);
+    expect(trust("loopback")).toEqual(["loopback"]);
+  });
+
+  it("refuses true, which would believe a forged X-Forwarded-For, and anything not an address", () => {
+    expect(() => trust("true")).toThrow(/TRUST_PROXY.*number of proxies/);
+    expect(() => trust("proxy.example.com")).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe("WEB_CONCURRENCY", () => {
+  it("defaults to one process per core; empty means the default; 0 is refused", () => {
+    const at = (value: string) => loadConfig({ WEB_CONCURRENCY: value, AUTH_SECRET: "x".repeat(32) }, dir());
+    expect(at("").webConcurrency).toBeGreaterThanOrEqual(1);
+    expect(at("1").webConcurrency).toBe(1);
+    expect(at("4").webConcurrency).toBe(4);
+    expect(() => at("0")).toThrow(/WEB_CONCURRENCY/);
+  });
+});

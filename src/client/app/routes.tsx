@@ -4,7 +4,7 @@ import { Footer } from "#client/components/layout/footer.tsx";
 import { Header } from "#client/components/layout/header.tsx";
 import { Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
-import { useCurrentUser } from "#client/features/auth/api.ts";
+import { useCurrentUser } from "#client/lib/session.ts";
 
 const LandingPage = lazy(() => import("#client/features/landing/landing-page.tsx"));
 const LoginPage = lazy(() => import("#client/features/auth/login-page.tsx"));

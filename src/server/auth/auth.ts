@@ -1,6 +1,7 @@
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Kysely } from "kysely";
+import { profileInputSchema } from "#shared/schemas/certificates.ts";
 import type { Config } from "../config.ts";
 import type { Engine } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
@@ -49,6 +50,8 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
         });
       },
     },
+    // Names change through PUT /api/profile only, under the shared name rules.
+    disabledPaths: ["/update-user"],
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     rateLimit: {
       enabled: true,
@@ -69,21 +72,19 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== "/sign-up/email" && ctx.path !== "/reset-password") return;
         const body = (ctx.body ?? {}) as Record<string, unknown>;
-        const password = ctx.path === "/sign-up/email" ? body.password : body.newPassword;
-        if (typeof password === "string" && isCommonPassword(password)) {
-          throw new APIError("BAD_REQUEST", { message: COMMON_PASSWORD_MESSAGE, code: "PASSWORD_TOO_COMMON" });
-        }
-        if (ctx.path === "/sign-up/email") {
-          for (const field of ["firstName", "lastName"] as const) {
-            const v = body[field];
-            if (typeof v !== "string" || v.trim().length === 0 || v.length > 255) {
-              throw new APIError("BAD_REQUEST", {
-                message: `${field === "firstName" ? "First" : "Last"} name is required (up to 255 characters).`,
-              });
-            }
+        if (ctx.path === "/sign-up/email" || ctx.path === "/reset-password") {
+          const password = ctx.path === "/sign-up/email" ? body.password : body.newPassword;
+          if (typeof password === "string" && isCommonPassword(password)) {
+            throw new APIError("BAD_REQUEST", { message: COMMON_PASSWORD_MESSAGE, code: "PASSWORD_TOO_COMMON" });
           }
+        }
+        // Any Better Auth endpoint that writes a name gets the same rules as the profile route.
+        if (ctx.path === "/sign-up/email" || "firstName" in body || "lastName" in body || "name" in body) {
+          const names = profileInputSchema.safeParse({ firstName: body.firstName, lastName: body.lastName });
+          if (!names.success) throw new APIError("BAD_REQUEST", { message: names.error.issues[0].message });
+          const { firstName, lastName } = names.data;
+          return { context: { body: { ...body, firstName, lastName, name: `${firstName} ${lastName}` } } };
         }
       }),
     },

@@ -19,6 +19,9 @@ export type Engine = "sqlite" | "postgres";
 export interface Database {
   db: Kysely<DB>;
   engine: Engine;
+  /** The DATABASE_URL it was opened with, and (PostgreSQL, tests) the schema every statement runs in. */
+  url: string;
+  schema?: string;
   /** Counts statements sent to the engine; used by benchmarks and query-count tests. */
   queryCount: () => number;
   close: () => Promise<void>;
@@ -86,7 +89,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), log });
-    return { db, engine: "sqlite", queryCount: () => count, close: () => db.destroy() };
+    return { db, engine: "sqlite", url, queryCount: () => count, close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: url,
@@ -94,7 +97,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
-  return { db, engine: "postgres", queryCount: () => count, close: () => db.destroy() };
+  return { db, engine: "postgres", url, schema: options.schema, queryCount: () => count, close: () => db.destroy() };
 }
 
 export function engineOf(db: Kysely<unknown>): Engine {
@@ -107,4 +110,10 @@ export function toIso(value: Date | string | null): string | null;
 export function toIso(value: Date | string | null): string | null {
   if (value === null) return null;
   return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+/** A unique-key violation on either engine (the loser of a race on a unique index). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }

@@ -5,6 +5,7 @@ import * as m003 from "./migrations/003-learning.ts";
 import * as m004 from "./migrations/004-certificates.ts";
 import * as m005 from "./migrations/005-buying.ts";
 import * as m006 from "./migrations/006-admin.ts";
+import * as m007 from "./migrations/007-money.ts";
 import * as m008 from "./migrations/008-assessment.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   "004-certificates": m004,
   "005-buying": m005,
   "006-admin": m006,
+  "007-money": m007,
   "008-assessment": m008,
 };
 
@@ -24,15 +26,25 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * `schema` (PostgreSQL) names the schema the connection's search_path points at, so the migrator
  * looks for its own tables there and not in another schema that shares the database.
  */
-export async function migrateToLatest(db: Kysely<any>, options: { schema?: string } = {}): Promise<string[]> {
-  const migrator = new Migrator({
+function migratorFor(db: Kysely<any>, options: { schema?: string }) {
+  return new Migrator({
     db,
     provider,
     // Branches add migrations in parallel; a database may have applied a later number first.
     allowUnorderedMigrations: true,
     ...(options.schema ? { migrationTableSchema: options.schema } : {}),
   });
+}
+
+export async function migrateToLatest(db: Kysely<any>, options: { schema?: string } = {}): Promise<string[]> {
+  const migrator = migratorFor(db, options);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Names of this build's migrations the database has not applied yet. */
+export async function pendingMigrations(db: Kysely<any>, options: { schema?: string } = {}): Promise<string[]> {
+  const infos = await migratorFor(db, options).getMigrations();
+  return infos.filter((m) => !m.executedAt).map((m) => m.name);
 }

@@ -213,6 +213,7 @@ export interface CouponTable {
   active: number;
   createdAt: Timestamp;
 }
+export type OrderStatus = "created" | "paid" | "refunding" | "refunded";
 export interface OrderTable {
   id: string;
   userId: string;
@@ -223,9 +224,15 @@ export interface OrderTable {
   couponId: string | null;
   couponCode: string | null;
   provider: string;
+  /** The provider's payment intent; for a hosted session not paid yet, the session's id. */
   providerPaymentId: string;
   providerSessionId: string | null;
-  status: string; // paid | refunded
+  kind: string; // intent | session | free
+  status: OrderStatus;
+  /** "userId:courseId" while this order gives the learner the course (unique), else null. */
+  ownershipKey: string | null;
+  refundReason: string | null; // admin | duplicate | coupon | provider-refund | dispute
+  paidAt: Timestamp | null;
   refundId: string | null;
   refundedAt: Timestamp | null;
   createdAt: Timestamp;
@@ -236,14 +243,6 @@ export interface CouponRedemptionTable {
   couponId: string;
   orderId: string;
   userId: string;
-  createdAt: Timestamp;
-}
-export interface CheckoutSessionTable {
-  id: string;
-  userId: string;
-  courseId: string;
-  provider: string;
-  status: string; // open | complete | expired
   createdAt: Timestamp;
 }
 export interface SandboxPaymentTable {
@@ -260,6 +259,7 @@ export interface SandboxPaymentTable {
   cardLast4: string | null;
   settleAt: Timestamp | null;
   refundedAmount: number;
+  refundId: string | null;
   createdAt: Timestamp;
 }
 export interface WebhookEventTable {
@@ -310,7 +310,6 @@ export interface DB {
   coupon: CouponTable;
   order: OrderTable;
   couponRedemption: CouponRedemptionTable;
-  checkoutSession: CheckoutSessionTable;
   sandboxPayment: SandboxPaymentTable;
   webhookEvent: WebhookEventTable;
   pendingEnrollment: PendingEnrollmentTable;

@@ -40,9 +40,11 @@ export interface ProviderCheckoutSession {
 export interface ProviderEvent {
   id: string;
   type: string;
-  /** The id of the payment intent or checkout session the event is about. */
+  /** The id of the payment intent, checkout session, charge or dispute the event is about. */
   objectId: string;
-  objectType: "payment_intent" | "checkout_session" | "other";
+  objectType: "payment_intent" | "checkout_session" | "charge" | "dispute" | "other";
+  /** For charges and disputes: the payment intent they belong to. */
+  paymentIntentId: string | null;
 }
 
 export interface CreatePaymentInput {

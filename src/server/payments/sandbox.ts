@@ -135,6 +135,7 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
       cardLast4: null,
       settleAt: null,
       refundedAmount: 0,
+      refundId: null,
       createdAt: new Date().toISOString(),
     };
     row.clientSecret = `${row.id}_secret_${row.clientSecret}`;
@@ -232,12 +233,15 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
     async refund(paymentIntentId, amount) {
       const row = await find(paymentIntentId, "intent");
       if (row?.status !== "succeeded") throw new Error("Only a succeeded payment can be refunded.");
+      // One refund per payment: a repeat answers with the first, as Stripe does for one idempotency key.
       await db
         .updateTable("sandboxPayment")
-        .set({ refundedAmount: amount })
+        .set({ refundedAmount: amount, refundId: `re_sandbox_${randomBytes(8).toString("hex")}` })
         .where("id", "=", paymentIntentId)
+        .where("refundId", "is", null)
         .execute();
-      return { id: `re_sandbox_${randomBytes(8).toString("hex")}`, status: "succeeded" };
+      const refunded = await find(paymentIntentId, "intent");
+      return { id: refunded?.refundId ?? "", status: "succeeded" };
     },
     verifyWebhook() {
       throw new WebhookSignatureError("The sandbox provider sends no webhooks.");

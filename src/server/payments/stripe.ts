@@ -131,14 +131,25 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
       } catch (error) {
         throw new WebhookSignatureError((error as Error).message);
       }
-      const object = event.data.object as { id?: string; object?: string };
-      const objectType =
-        object.object === "payment_intent"
-          ? "payment_intent"
-          : object.object === "checkout.session"
-            ? "checkout_session"
-            : "other";
-      return { id: event.id, type: event.type, objectId: object.id ?? "", objectType };
+      const object = event.data.object as {
+        id?: string;
+        object?: string;
+        payment_intent?: string | { id: string } | null;
+      };
+      const types: Record<string, ProviderEvent["objectType"]> = {
+        payment_intent: "payment_intent",
+        "checkout.session": "checkout_session",
+        charge: "charge",
+        dispute: "dispute",
+      };
+      const pi = object.payment_intent;
+      return {
+        id: event.id,
+        type: event.type,
+        objectId: object.id ?? "",
+        objectType: types[object.object ?? ""] ?? "other",
+        paymentIntentId: typeof pi === "string" ? pi : (pi?.id ?? null),
+      };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
+import { z } from "zod";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import { type Auth, CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { createSessionLookup } from "../auth/session-cookie.ts";
@@ -50,33 +51,35 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   });
 
   // Better Auth's own endpoints: sign-up, sign-in, sign-out, password reset.
-  app.route({
-    method: ["GET", "POST"],
-    url: "/api/auth/*",
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const url = new URL(request.url, config.appUrl);
-      const init: RequestInit = { method: request.method, headers: toFetchHeaders(request) };
-      if (request.method === "POST" && request.body !== undefined) init.body = JSON.stringify(request.body);
-      const response = await auth.handler(new Request(url, init));
-      reply.status(response.status);
-      response.headers.forEach((value, key) => {
-        if (key !== "set-cookie") reply.header(key, value);
-      });
-      const cookies = response.headers.getSetCookie();
-      if (cookies.length) reply.header("set-cookie", cookies);
-      const text = await response.text();
-      if (response.status >= 400 && text) {
-        // Better Auth errors carry `message`; keep that shape.
-        try {
-          const body = JSON.parse(text) as { message?: string };
-          return reply.type("application/json").send({ message: body.message ?? response.statusText, ...body });
-        } catch {
-          return reply.type("application/json").send({ message: text });
-        }
+  async function forwardToBetterAuth(request: FastifyRequest, reply: FastifyReply) {
+    const url = new URL(request.url, config.appUrl);
+    const init: RequestInit = { method: request.method, headers: toFetchHeaders(request) };
+    if (request.method === "POST" && request.body !== undefined) init.body = JSON.stringify(request.body);
+    const response = await auth.handler(new Request(url, init));
+    reply.status(response.status);
+    response.headers.forEach((value, key) => {
+      if (key !== "set-cookie") reply.header(key, value);
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length) reply.header("set-cookie", cookies);
+    const text = await response.text();
+    if (response.status >= 400 && text) {
+      // Better Auth errors carry `message`; keep that shape.
+      try {
+        const body = JSON.parse(text) as { message?: string };
+        return reply.type("application/json").send({ message: body.message ?? response.statusText, ...body });
+      } catch {
+        return reply.type("application/json").send({ message: text });
       }
-      return reply.send(text || null);
-    },
-  });
+    }
+    return reply.send(text || null);
+  }
+
+  // Schemas only so that Better Auth's input passes the shared plain-text refinement first.
+  const params = z.object({ "*": z.string() });
+  const querystring = z.record(z.string(), z.unknown());
+  app.get("/api/auth/*", { schema: { params, querystring } }, forwardToBetterAuth);
+  app.post("/api/auth/*", { schema: { params, querystring, body: z.unknown() } }, forwardToBetterAuth);
 }
 
 export async function requireUser(request: FastifyRequest): Promise<CurrentUser> {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { firstNameSchema, lastNameSchema } from "./text.ts";
 
 export const roleSchema = z.enum(["learner", "admin"]);
 export type Role = z.infer<typeof roleSchema>;
@@ -13,8 +14,8 @@ export const currentUserSchema = z.object({
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
 export const signUpInputSchema = z.object({
-  firstName: z.string().trim().min(1, "First name is required").max(255),
-  lastName: z.string().trim().min(1, "Last name is required").max(255),
+  firstName: firstNameSchema,
+  lastName: lastNameSchema,
   email: z.email("Please enter a valid email address"),
   password: z.string().min(6, "Password must be at least 6 characters long").max(128),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { firstNameSchema, lastNameSchema } from "./text.ts";
 
 export const certificateStatusSchema = z.enum(["valid", "expired", "revoked"]);
 export type CertificateStatus = z.infer<typeof certificateStatusSchema>;
@@ -39,11 +40,11 @@ export const verificationSchema = z.object({
   completedAt: z.string(),
   expiresAt: z.string(),
   status: certificateStatusSchema,
+  /** Why a revoked certificate was revoked (e.g. "refunded"); null otherwise. */
+  revokedReason: z.string().nullable(),
   issuer: z.string(),
 });
 export type Verification = z.infer<typeof verificationSchema>;
 
-export const profileInputSchema = z.strictObject({
-  firstName: z.string().trim().min(1, "First name is required").max(255),
-  lastName: z.string().trim().min(1, "Last name is required").max(255),
-});
+/** The one set of name rules: the profile route, sign-up and any other write of a name use it. */
+export const profileInputSchema = z.strictObject({ firstName: firstNameSchema, lastName: lastNameSchema });

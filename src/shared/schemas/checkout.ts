@@ -62,7 +62,9 @@ export const autoEnrollResponseSchema = z.object({
 });
 
 export const paymentsConfigSchema = z.object({
-  provider: z.enum(["sandbox", "stripe"]),
+  /** False when no payment provider is configured (production without Stripe): nothing can be bought. */
+  enabled: z.boolean(),
+  provider: z.enum(["sandbox", "stripe", "none"]),
   publishableKey: z.string().nullable(),
   /** Shown as a 'Test payments' banner when the sandbox runs in production. */
   testPaymentsBanner: z.boolean(),

@@ -8,3 +8,6 @@ export const slugSchema = z
   .min(1)
   .max(100)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a lowercase slug");
+
+/** A bodiless POST: no body at all (no content type either), or `{}`. */
+export const emptyBodySchema = z.strictObject({}).nullish();

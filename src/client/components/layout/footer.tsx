@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { paths } from "#client/config/paths.ts";
-import { useSiteConfig } from "#client/features/site/api.ts";
+import { useSiteConfig } from "#client/lib/site-config.ts";
 
 export function Footer() {
   const { supportEmail } = useSiteConfig();

@@ -2,8 +2,8 @@ import { Menu, X } from "lucide-react";
 import { useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { paths } from "#client/config/paths.ts";
-import { signOut, useCurrentUser } from "#client/features/auth/api.ts";
-import { useSiteConfig } from "#client/features/site/api.ts";
+import { signOut, useCurrentUser } from "#client/lib/session.ts";
+import { useSiteConfig } from "#client/lib/site-config.ts";
 import { ExternalLink } from "./external-link.tsx";
 
 const navClass = ({ isActive }: { isActive: boolean }) =>

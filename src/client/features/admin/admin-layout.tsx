@@ -4,7 +4,7 @@ import { Link, NavLink } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { PageContainer } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
-import { useCurrentUser } from "#client/features/auth/api.ts";
+import { useCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 
 const SECTIONS = [

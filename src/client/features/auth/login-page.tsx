@@ -8,9 +8,10 @@ import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
+import { currentUserQueryOptions } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
-import { currentUserQueryOptions, requestPasswordReset, signIn, signUp } from "./api.ts";
+import { requestPasswordReset, signIn, signUp } from "./api.ts";
 
 const providerMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
 

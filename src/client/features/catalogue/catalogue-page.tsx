@@ -4,10 +4,10 @@ import { ExternalLink } from "#client/components/layout/external-link.tsx";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Badge, Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
+import { useCourses, useEnrollments } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { formatPrice } from "#shared/format.ts";
 import type { CourseCard } from "#shared/schemas/courses.ts";
-import { useCourses, useEnrollments } from "./api.ts";
 
 function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: boolean }) {
   const price = formatPrice(course.price);

@@ -17,7 +17,6 @@ export const getVerification = (certificateId: string) => api.get<Verification>(
 export const useVerification = (certificateId: string) =>
   useQuery({ queryKey: ["/api/verify", certificateId], queryFn: () => getVerification(certificateId) });
 
-export const issueCertificate = (courseId: string) => api.post<Certificate>("/api/certificate", { courseId });
 export const reissueCertificate = (certificateId: string) =>
   api.post<Certificate>(`/api/certificates/${enc(certificateId)}/reissue`);
 

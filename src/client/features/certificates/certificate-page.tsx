@@ -6,7 +6,7 @@ import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { useSiteConfig } from "#client/features/site/api.ts";
+import { useSiteConfig } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { linkedInUrl, reissueCertificate, useCertificate } from "./api.ts";
 import { CertificateDocument } from "./certificate-card.tsx";

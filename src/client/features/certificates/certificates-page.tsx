@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, Skeleton, StatCard } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
-import { useEnrollments } from "#client/features/catalogue/api.ts";
+import { useEnrollments } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { formatLongDate } from "#shared/format.ts";
 import { useCertificates } from "./api.ts";

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
-import { useCourse } from "#client/features/courses/api.ts";
+import { useCourse } from "#client/lib/courses.ts";
 import type { CourseDetail } from "#shared/schemas/courses.ts";
 import { usePaymentsConfig } from "./api.ts";
 import { TestPaymentsBanner } from "./card-form.tsx";

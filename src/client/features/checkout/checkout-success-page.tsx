@@ -4,9 +4,9 @@ import { Link, useSearchParams } from "react-router";
 import { buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
-import { useCurrentUser } from "#client/features/auth/api.ts";
-import { useSiteConfig } from "#client/features/site/api.ts";
 import { api } from "#client/lib/api-client.ts";
+import { useCurrentUser } from "#client/lib/session.ts";
+import { useSiteConfig } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { autoEnrollAll } from "./api.ts";
 

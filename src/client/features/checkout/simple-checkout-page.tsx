@@ -1,7 +1,7 @@
 import { CheckCircle2 } from "lucide-react";
 import { useParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
-import { useCurrentUser } from "#client/features/auth/api.ts";
+import { useCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { formatPrice } from "#shared/format.ts";
 import { CheckoutShell } from "./checkout-shell.tsx";

@@ -1,11 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "#client/lib/api-client.ts";
-import type { CourseDetail, Lesson } from "#shared/schemas/courses.ts";
-
-export const getCourse = (courseId: string) => api.get<CourseDetail>(`/api/courses/${encodeURIComponent(courseId)}`);
-export const courseQueryOptions = (courseId: string) =>
-  queryOptions({ queryKey: ["/api/courses", courseId], queryFn: () => getCourse(courseId) });
-export const useCourse = (courseId: string) => useQuery(courseQueryOptions(courseId));
+import type { Lesson } from "#shared/schemas/courses.ts";
 
 export const getLesson = (courseId: string, lessonId: string) =>
   api.get<Lesson>(`/api/courses/${encodeURIComponent(courseId)}/lessons/${encodeURIComponent(lessonId)}`);

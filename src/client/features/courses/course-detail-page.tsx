@@ -5,12 +5,12 @@ import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Badge, Card, LevelBadge, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { issueCertificate } from "#client/features/certificates/api.ts";
 import { ApiError } from "#client/lib/api-client.ts";
+import { issueCertificate } from "#client/lib/certificates.ts";
+import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { formatPrice, PASS_MARK } from "#shared/format.ts";
 import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
-import { useCourse } from "./api.ts";
 
 const stateBadge: Record<ModuleState, { label: string; className: string }> = {
   locked: { label: "Locked", className: "bg-slate-100 text-slate-700" },

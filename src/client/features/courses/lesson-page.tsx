@@ -7,8 +7,9 @@ import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/u
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
+import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { completeLesson, useCourse, useLesson } from "./api.ts";
+import { completeLesson, useLesson } from "./api.ts";
 
 function PreviewOnly({ courseId }: { courseId: string }) {
   return (

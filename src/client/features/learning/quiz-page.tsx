@@ -1,6 +1,6 @@
 import { useParams } from "react-router";
 import { paths } from "#client/config/paths.ts";
-import { useCourse } from "#client/features/courses/api.ts";
+import { useCourse } from "#client/lib/courses.ts";
 import { AssessmentRunner } from "./assessment-runner.tsx";
 
 export default function QuizPage() {

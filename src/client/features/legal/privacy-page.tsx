@@ -1,4 +1,4 @@
-import { useSiteConfig } from "#client/features/site/api.ts";
+import { useSiteConfig } from "#client/lib/site-config.ts";
 import { LegalPage } from "./legal-page.tsx";
 
 export default function PrivacyPage() {

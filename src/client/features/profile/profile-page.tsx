@@ -4,8 +4,8 @@ import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
-import { currentUserQueryOptions, useCurrentUser } from "#client/features/auth/api.ts";
 import { ApiError, api } from "#client/lib/api-client.ts";
+import { currentUserQueryOptions, useCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 
 export default function ProfilePage() {

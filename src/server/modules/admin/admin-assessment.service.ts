@@ -6,11 +6,11 @@ import type { Config } from "../../config.ts";
 import { toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, notFound } from "../../errors.ts";
-import { attemptRulesOf } from "../assessment/assessment.service.ts";
-import { attemptAllowance } from "../assessment/attempt-rules.ts";
+import { recordAudit } from "../audit/audit.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
+import { attemptRulesOf } from "../learning/assessment.service.ts";
+import { attemptAllowance } from "../learning/attempt-rules.ts";
 import { FINAL_EXAM_ID } from "../progress/learner-state.ts";
-import { recordAudit } from "./audit.ts";
 
 const EXAM = "exam";
 

@@ -5,8 +5,8 @@ import type { BulkRowResult } from "#shared/schemas/admin.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest } from "../../errors.ts";
+import { recordAudit } from "../audit/audit.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
-import { recordAudit } from "./audit.ts";
 
 type Outcome = "enrolled" | "pending" | "already-enrolled" | "already-pending";
 const emailSchema = z.email();

@@ -18,23 +18,22 @@ import {
   pageQuerySchema,
   revokeCertificateInputSchema,
 } from "#shared/schemas/admin.ts";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
+import { refundOrder } from "../checkout/refunds.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import {
   adminCreateCoupon,
+  adminRevokeCertificate,
   deactivateCoupon,
   listAudit,
   listCoupons,
   listLearners,
   listOrders,
-  refundOrder,
-  revokeCertificate,
   withCourses,
 } from "./admin.service.ts";
 import { grantExtraAttempt, setTimeMultiplier, withAttempts } from "./admin-assessment.service.ts";
 import { bulkEnrol, enrolByEmail } from "./admin-enrollments.service.ts";
-
-const emptyBody = z.strictObject({}).optional();
 
 /** Everything here is for admins: the role is checked on the server before any handler runs. */
 export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
@@ -77,7 +76,7 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     );
     app.post(
       "/api/admin/coupons/:id/deactivate",
-      { schema: { params: idParamsSchema, body: emptyBody, response: { 200: adminCouponSchema } } },
+      { schema: { params: idParamsSchema, body: emptyBodySchema, response: { 200: adminCouponSchema } } },
       async (request) => deactivateCoupon(db, await actor(request), request.params.id),
     );
 
@@ -89,8 +88,10 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
         return { items, total, page: request.query.page, pageSize: request.query.pageSize };
       },
     );
-    app.post("/api/admin/orders/:id/refund", { schema: { params: idParamsSchema, body: emptyBody } }, async (request) =>
-      refundOrder(db, payments, await actor(request), request.params.id),
+    app.post(
+      "/api/admin/orders/:id/refund",
+      { schema: { params: idParamsSchema, body: emptyBodySchema } },
+      async (request) => refundOrder({ db, provider: payments }, await actor(request), request.params.id),
     );
 
     app.get(
@@ -127,7 +128,8 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     app.post(
       "/api/admin/certificates/:certificateId/revoke",
       { schema: { params: certificateParamsSchema, body: revokeCertificateInputSchema } },
-      async (request) => revokeCertificate(db, await actor(request), request.params.certificateId, request.body.reason),
+      async (request) =>
+        adminRevokeCertificate(db, await actor(request), request.params.certificateId, request.body.reason),
     );
 
     app.get(

@@ -3,13 +3,12 @@ import { type AdminCoupon, type AdminLearner, type AdminOrder, REFUND_WINDOW_DAY
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import { toIso } from "../../db/database.ts";
 import type { CouponTable, DB } from "../../db/schema.ts";
-import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
-import type { PaymentProvider } from "../../payments/provider.ts";
-import { certificateStatus } from "../certificates/certificates.service.ts";
+import { badRequest, conflict, notFound } from "../../errors.ts";
+import { recordAudit } from "../audit/audit.ts";
+import { certificateStatus, revokeCertificate } from "../certificates/certificates.service.ts";
 import { createCoupon, type NewCoupon } from "../coupons/coupons.service.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
 import { computeCourseState, loadAllLearnerRecords } from "../progress/learner-state.ts";
-import { recordAudit } from "./audit.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Search text is matched literally: LIKE wildcards typed by the admin are dropped.
@@ -53,6 +52,7 @@ export async function listOrders(
   const base = db
     .selectFrom("order")
     .innerJoin("user", "user.id", "order.userId")
+    .where("order.status", "!=", "created")
     .leftJoin("enrollment", (j) =>
       j.onRef("enrollment.userId", "=", "order.userId").onRef("enrollment.courseId", "=", "order.courseId"),
     )
@@ -109,56 +109,6 @@ export async function listOrders(
         now - new Date(toIso(r.enrolledAt ?? r.createdAt)).getTime() <= REFUND_WINDOW_DAYS * DAY_MS,
     })),
   };
-}
-
-/** Refunds within 7 days of enrolment through the provider, ends the enrolment and records the refund. */
-export async function refundOrder(
-  db: Kysely<DB>,
-  provider: PaymentProvider | null,
-  actor: CurrentUser,
-  orderId: string,
-) {
-  const order = await db.selectFrom("order").selectAll().where("id", "=", orderId).executeTakeFirst();
-  if (!order) throw notFound("Order not found.");
-  if (order.status !== "paid") throw conflict("This order has already been refunded.");
-  const enrollment = await db
-    .selectFrom("enrollment")
-    .select("createdAt")
-    .where("userId", "=", order.userId)
-    .where("courseId", "=", order.courseId)
-    .executeTakeFirst();
-  const since = new Date(toIso(enrollment?.createdAt ?? order.createdAt)).getTime();
-  if (Date.now() - since > REFUND_WINDOW_DAYS * DAY_MS) {
-    throw conflict(
-      `Refunds are only possible within ${REFUND_WINDOW_DAYS} days of enrolment; this learner enrolled ${Math.floor((Date.now() - since) / DAY_MS)} days ago.`,
-    );
-  }
-  let refundId = `none:${order.id}`;
-  if (order.amount > 0) {
-    if (!provider || provider.name !== order.provider)
-      throw new AppError(503, `This order was paid through ${order.provider}, which this server is not set up for.`);
-    refundId = (await provider.refund(order.providerPaymentId, order.amount)).id;
-  }
-  await db.transaction().execute(async (trx) => {
-    const now = new Date().toISOString();
-    await trx
-      .updateTable("order")
-      .set({ status: "refunded", refundId, refundedAt: now, updatedAt: now })
-      .where("id", "=", order.id)
-      .execute();
-    await trx
-      .deleteFrom("enrollment")
-      .where("userId", "=", order.userId)
-      .where("courseId", "=", order.courseId)
-      .execute();
-    await recordAudit(trx, actor, "order.refund", order.id, {
-      amount: order.amount,
-      courseId: order.courseId,
-      userId: order.userId,
-      refundId,
-    });
-  });
-  return { id: order.id, status: "refunded", refundId };
 }
 
 export async function listLearners(
@@ -222,22 +172,24 @@ export async function withCourses(
   );
 }
 
-export async function revokeCertificate(db: Kysely<DB>, actor: CurrentUser, certificateId: string, reason: string) {
+export async function adminRevokeCertificate(
+  db: Kysely<DB>,
+  actor: CurrentUser,
+  certificateId: string,
+  reason: string,
+) {
   const cert = await db
     .selectFrom("certificate")
     .select(["certificateId", "revokedAt"])
     .where("certificateId", "=", certificateId)
     .executeTakeFirst();
   if (!cert) throw notFound("Certificate not found.");
-  if (cert.revokedAt) throw conflict("This certificate is already revoked.");
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("certificate")
-      .set({ revokedAt: new Date().toISOString(), revokedReason: reason })
-      .where("certificateId", "=", certificateId)
-      .execute();
-    await recordAudit(trx, actor, "certificate.revoke", certificateId, { reason });
+  const revoked = await db.transaction().execute(async (trx) => {
+    const ids = await revokeCertificate(trx, { certificateId }, reason);
+    if (ids.length) await recordAudit(trx, actor, "certificate.revoke", certificateId, { reason });
+    return ids;
   });
+  if (revoked.length === 0) throw conflict("This certificate is already revoked.");
   return { certificateId, status: "revoked" as const };
 }
 

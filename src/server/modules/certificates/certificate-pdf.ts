@@ -72,23 +72,46 @@ function drawCentered(page: PDFPage, text: string, y: number, font: PDFFont, siz
   page.drawText(text, { x: (page.getWidth() - width) / 2, y, size, font, color });
 }
 
-/** Fits text into maxWidth by shrinking it, then by wrapping it onto up to three lines. */
-function fitLines(
+/**
+ * Fits text into maxWidth by shrinking it, then by wrapping it onto at most maxLines lines.
+ * `widthAt1` is the width at size 1 (widths scale with the size). Linear in the text's length: the
+ * whole text is measured once, then each character once, and wrapping stops at the last line.
+ */
+export function fitLines(
   text: string,
-  width: (t: string, size: number) => number,
+  widthAt1: (t: string) => number,
   maxWidth: number,
   start: number,
   min: number,
+  maxLines: number,
 ) {
-  for (let size = start; size >= min; size -= 1) if (width(text, size) <= maxWidth) return { lines: [text], size };
+  const whole = widthAt1(text);
+  for (let size = start; size >= min; size -= 1) if (whole * size <= maxWidth) return { lines: [text], size };
   const size = min;
+  const limit = maxWidth / size;
+  const charWidths = new Map<string, number>();
+  const widthOfChar = (char: string) => {
+    let w = charWidths.get(char);
+    if (w === undefined) {
+      w = widthAt1(char);
+      charWidths.set(char, w);
+    }
+    return w;
+  };
   const lines: string[] = [];
   let line = "";
+  let lineWidth = 0;
   for (const char of text) {
-    if (width(line + char, size) > maxWidth && line) {
+    const w = widthOfChar(char);
+    if (lineWidth + w > limit && line) {
       lines.push(line);
+      if (lines.length === maxLines) return { lines, size };
       line = char.trimStart();
-    } else line += char;
+      lineWidth = line ? w : 0;
+    } else {
+      line += char;
+      lineWidth += w;
+    }
   }
   if (line) lines.push(line);
   return { lines, size };
@@ -146,9 +169,9 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   const rtl = runs.some((r) => r.font === "arabic" || r.font === "hebrew");
   const widthOf = (text: string, size: number) =>
     scriptRuns(text).reduce((w, r) => w + fonts.get(r.font)!.widthOfTextAtSize(r.text, size), 0);
-  const { lines, size } = fitLines(data.holderName, widthOf, width - 160, 36, 14);
+  const { lines, size } = fitLines(data.holderName, (t) => widthOf(t, 1), width - 160, 36, 14, 4);
   let y = height - 228;
-  for (const line of lines.slice(0, 4)) {
+  for (const line of lines) {
     const lineRuns = scriptRuns(line);
     const ordered = rtl ? [...lineRuns].reverse() : lineRuns;
     let x = (width - widthOf(line, size)) / 2;
@@ -167,9 +190,9 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   });
 
   drawCentered(page, "has successfully completed the course", y - 8, regular, 13, MUTED);
-  const course = fitLines(data.courseTitle, (t, s) => bold.widthOfTextAtSize(t, s), width - 200, 22, 12);
+  const course = fitLines(data.courseTitle, (t) => bold.widthOfTextAtSize(t, 1), width - 200, 22, 12, 2);
   let cy = y - 40;
-  for (const line of course.lines.slice(0, 2)) {
+  for (const line of course.lines) {
     drawCentered(page, line, cy, bold, course.size, BRAND);
     cy -= course.size * 1.3;
   }
@@ -193,7 +216,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   const qrImage = await pdf.embedPng(qr);
   page.drawImage(qrImage, { x: width - 190, y: 70, width: 100, height: 100 });
   page.drawText("Verify this certificate:", { x: width - 420, y: 110, size: 9, font: regular, color: MUTED });
-  const url = fitLines(data.verifyUrl, (t, s) => regular.widthOfTextAtSize(t, s), 220, 9, 6);
+  const url = fitLines(data.verifyUrl, (t) => regular.widthOfTextAtSize(t, 1), 220, 9, 6, 3);
   url.lines.forEach((line, i) => {
     page.drawText(line, { x: width - 420, y: 96 - i * 10, size: url.size, font: regular, color: BRAND });
   });

@@ -6,11 +6,12 @@ import {
   issueCertificateInputSchema,
   verificationSchema,
 } from "#shared/schemas/certificates.ts";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
 import { courseParamsSchema } from "#shared/schemas/courses.ts";
 import { toIso } from "../../db/database.ts";
 import { requireUser } from "../../plugins/auth.ts";
+import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { requireCourse } from "../learning/learning.service.ts";
 import { renderCertificatePdf } from "./certificate-pdf.ts";
 import {
   certificateStatus,
@@ -77,7 +78,7 @@ export function certificatesRoutes(catalogue: CourseCatalogue): FastifyPluginAsy
 
     app.post(
       "/api/certificates/:certificateId/reissue",
-      { schema: { params: certificateIdParamsSchema, response: { 200: certificateSchema } } },
+      { schema: { params: certificateIdParamsSchema, body: emptyBodySchema, response: { 200: certificateSchema } } },
       async (request) => {
         const user = await requireUser(request);
         return reissueWithCurrentName(db, config, await catalogue.get(), user, request.params.certificateId);

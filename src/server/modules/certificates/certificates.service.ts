@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
 import type { Config } from "../../config.ts";
 import { toIso } from "../../db/database.ts";
 import type { CertificateTable, DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
+import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
-import { NOT_ENROLLED } from "../learning/learning.service.ts";
 import { computeCourseState, loadLearnerRecords, notCompleteMessage } from "../progress/learner-state.ts";
 
 export const CERTIFICATE_NOT_FOUND = "This certificate could not be found. Make sure you have completed the course.";
@@ -196,6 +196,7 @@ export async function verifyCertificate(
     completedAt: toIso(row.completedAt),
     expiresAt: toIso(row.expiresAt),
     status: certificateStatus(row),
+    revokedReason: row.revokedAt ? row.revokedReason : null,
     issuer: "Holistic Wellness Academy",
   };
 }
@@ -232,4 +233,31 @@ export async function reissueWithCurrentName(
     });
   }
   return getOwnCertificate(db, config, catalogue, user, row.courseId);
+}
+
+export type RevocationTarget = { certificateId: string } | { userId: string; courseId: string };
+
+/**
+ * The one way a certificate is revoked (admin action, refund, dispute). Runs in the caller's
+ * transaction; revoking twice changes nothing. Returns the IDs it revoked now.
+ */
+export async function revokeCertificate(
+  trx: Kysely<DB> | Transaction<DB>,
+  target: RevocationTarget,
+  reason: string,
+): Promise<string[]> {
+  const revoked = await trx
+    .updateTable("certificate")
+    .set({ revokedAt: new Date().toISOString(), revokedReason: reason })
+    .$if("certificateId" in target, (q) =>
+      q.where("certificateId", "=", (target as { certificateId: string }).certificateId),
+    )
+    .$if("userId" in target, (q) => {
+      const t = target as { userId: string; courseId: string };
+      return q.where("userId", "=", t.userId).where("courseId", "=", t.courseId);
+    })
+    .where("revokedAt", "is", null)
+    .returning("certificateId")
+    .execute();
+  return revoked.map((r) => r.certificateId);
 }

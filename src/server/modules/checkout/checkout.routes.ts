@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import {
   autoEnrollResponseSchema,
   checkoutSessionResponseSchema,
@@ -10,21 +9,17 @@ import {
   FREE_COUPON_PAYMENT,
   paymentIntentResponseSchema,
   paymentsConfigSchema,
-  sandboxConfirmInputSchema,
-  sandboxConfirmResponseSchema,
-  sandboxPayInputSchema,
-  sandboxPayResponseSchema,
-  sandboxSessionSchema,
   validateCouponInputSchema,
   validateCouponResponseSchema,
 } from "#shared/schemas/checkout.ts";
-import { AppError, badRequest, notFound } from "../../errors.ts";
-import { type PaymentProvider, WebhookSignatureError } from "../../payments/provider.ts";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
+import { AppError, badRequest } from "../../errors.ts";
+import type { PaymentProvider } from "../../payments/provider.ts";
 import type { SandboxProvider } from "../../payments/sandbox.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import { findValidCoupon, toCouponSummary } from "../coupons/coupons.service.ts";
+import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { requireCourse } from "../learning/learning.service.ts";
 import {
   autoEnrollAll,
   claimFreeCourse,
@@ -32,23 +27,26 @@ import {
   createCheckoutSession,
   createPaymentIntent,
 } from "./checkout.service.ts";
-import { type FulfilmentDeps, fulfilCheckoutSession, fulfilPayment } from "./fulfilment.ts";
+import type { FulfilmentDeps } from "./fulfilment.ts";
+import { startPaymentTimers } from "./payment-timers.ts";
+import { sandboxRoutes } from "./sandbox.routes.ts";
+import { webhookRoutes } from "./webhooks.routes.ts";
 
-const sessionParams = z.strictObject({ sessionId: z.string().min(1).max(200) });
-const intentParams = z.strictObject({ paymentIntentId: z.string().min(1).max(200) });
+export const PAYMENTS_OFF = "Purchasing is not available yet";
 
 export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProvider | null): FastifyPluginAsyncZod {
   return async (app) => {
     const { database, config } = app.deps;
     const db = database.db;
     const deps = (): FulfilmentDeps => {
-      if (!provider) throw new AppError(503, "Payments are not configured on this server.");
-      return { db, provider, catalogue };
+      if (!provider) throw new AppError(503, `${PAYMENTS_OFF}.`);
+      return { db, provider };
     };
     const titleOf = async (courseId: string) => (await catalogue.course(courseId))?.card.title ?? courseId;
 
     app.get("/api/payments/config", { schema: { response: { 200: paymentsConfigSchema } } }, async () => ({
-      provider: provider?.name ?? "sandbox",
+      enabled: !!provider,
+      provider: provider?.name ?? ("none" as const),
       publishableKey: provider?.publishableKey ?? null,
       testPaymentsBanner: config.payments.provider === "sandbox" && config.payments.testBanner,
     }));
@@ -99,120 +97,15 @@ export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProv
 
     app.post(
       "/api/auto-enroll-all",
-      { schema: { body: z.strictObject({}).optional(), response: { 200: autoEnrollResponseSchema } } },
+      { schema: { body: emptyBodySchema, response: { 200: autoEnrollResponseSchema } } },
       async (request) => {
         const user = await requireUser(request);
         return autoEnrollAll(deps(), user);
       },
     );
 
-    if (provider?.name === "stripe") {
-      // Signed webhooks: the signature is checked over the exact bytes Stripe sent.
-      await app.register(async (scope) => {
-        scope.removeAllContentTypeParsers();
-        scope.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
-        scope.post("/api/stripe/webhook", async (request, reply) => {
-          let event: ReturnType<typeof provider.verifyWebhook>;
-          try {
-            event = provider.verifyWebhook(
-              request.body as Buffer,
-              request.headers["stripe-signature"] as string | undefined,
-            );
-          } catch (error) {
-            if (error instanceof WebhookSignatureError)
-              return reply.status(400).send({ message: `Webhook signature rejected: ${error.message}` });
-            throw error;
-          }
-          const fresh = await db
-            .insertInto("webhookEvent")
-            .values({ id: event.id, type: event.type, receivedAt: new Date().toISOString() })
-            .onConflict((oc) => oc.column("id").doNothing())
-            .returning("id")
-            .executeTakeFirst();
-          if (!fresh) return { received: true, duplicate: true };
-          // Events only say where to look: the payment's state is read back from Stripe, so their order does not matter.
-          if (event.objectType === "payment_intent")
-            await fulfilPayment(deps(), event.objectId).catch((e) =>
-              request.log.warn({ err: e, event: event.id }, "payment not fulfilled"),
-            );
-          if (event.objectType === "checkout_session")
-            await fulfilCheckoutSession(deps(), event.objectId).catch((e) =>
-              request.log.warn({ err: e, event: event.id }, "session not fulfilled"),
-            );
-          return { received: true };
-        });
-      });
-    }
-
-    if (provider?.name === "sandbox") {
-      const sandbox = provider as SandboxProvider;
-      app.post(
-        "/api/sandbox/payment-intents/:paymentIntentId/confirm",
-        {
-          schema: {
-            params: intentParams,
-            body: sandboxConfirmInputSchema,
-            response: { 200: sandboxConfirmResponseSchema },
-          },
-        },
-        async (request) => {
-          const user = await requireUser(request);
-          const intent = await sandbox.retrievePaymentIntent(request.params.paymentIntentId);
-          if (!intent || intent.metadata.userId !== user.id) throw notFound("Payment not found.");
-          const result = await sandbox
-            .confirmPaymentIntent(intent.id, request.body.clientSecret, request.body.card)
-            .catch(() => {
-              throw notFound("Payment not found.");
-            });
-          return { status: result.status, error: result.lastError };
-        },
-      );
-
-      app.get(
-        "/api/sandbox/checkout-sessions/:sessionId",
-        { schema: { params: sessionParams, response: { 200: sandboxSessionSchema } } },
-        async (request) => {
-          const user = await requireUser(request);
-          const session = await sandbox.retrieveCheckoutSession(request.params.sessionId);
-          if (!session || session.metadata.userId !== user.id) throw notFound("Checkout session not found.");
-          const courseId = session.metadata.courseId;
-          return {
-            id: session.id,
-            status: session.status,
-            amount: session.amount,
-            currency: session.currency,
-            courseTitle: await titleOf(courseId),
-            successUrl: `/checkout/success?session_id=${encodeURIComponent(session.id)}&course_id=${encodeURIComponent(courseId)}`,
-            cancelUrl: `/course/${encodeURIComponent(courseId)}`,
-          };
-        },
-      );
-
-      app.post(
-        "/api/sandbox/checkout-sessions/:sessionId/pay",
-        { schema: { params: sessionParams, body: sandboxPayInputSchema, response: { 200: sandboxPayResponseSchema } } },
-        async (request) => {
-          const user = await requireUser(request);
-          const existing = await sandbox.retrieveCheckoutSession(request.params.sessionId);
-          if (!existing || existing.metadata.userId !== user.id) throw notFound("Checkout session not found.");
-          const { session, error } = await sandbox.payCheckoutSession(existing.id, request.body.card);
-          if (error) return { redirectUrl: null, error };
-          return {
-            redirectUrl: `/checkout/success?session_id=${encodeURIComponent(session.id)}&course_id=${encodeURIComponent(session.metadata.courseId)}`,
-            error: null,
-          };
-        },
-      );
-
-      // Payments left 'processing' settle a few seconds later and go through the same fulfilment.
-      const timer = setInterval(() => {
-        sandbox
-          .settleDuePayments()
-          .then((ids) => Promise.all(ids.map((id) => fulfilPayment(deps(), id))))
-          .catch((error) => app.log.error({ err: error }, "sandbox settling failed"));
-      }, 1000);
-      timer.unref();
-      app.addHook("onClose", async () => clearInterval(timer));
-    }
+    if (provider?.name === "stripe") await app.register(webhookRoutes(provider));
+    if (provider?.name === "sandbox") await app.register(sandboxRoutes(catalogue, provider as SandboxProvider));
+    if (provider) startPaymentTimers(app, provider, config.paymentsReconcileSeconds);
   };
 }

@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { courseParamsSchema, lessonParamsSchema, lessonSchema } from "#shared/schemas/courses.ts";
 import { notFound } from "../../errors.ts";
 import { loadLearnerRecords, NO_RECORDS } from "../progress/learner-state.ts";
+import { COURSE_NOT_FOUND } from "./course-access.ts";
 import type { CourseCatalogue } from "./course-catalogue.ts";
-import { COURSE_NOT_FOUND, readLesson, toCourseDetail } from "./courses.service.ts";
+import { readLesson, toCourseDetail } from "./courses.service.ts";
 
 export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {

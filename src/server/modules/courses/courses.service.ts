@@ -10,8 +10,6 @@ import {
 } from "../progress/learner-state.ts";
 import type { CatalogueCourse } from "./course-catalogue.ts";
 
-export const COURSE_NOT_FOUND = "This course could not be found or is not available.";
-
 /** The course page: structure and the caller's state. Never a lesson body or a correct answer. */
 export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords = NO_RECORDS): CourseDetail {
   const state = computeCourseState(course, records);

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
 import { courseParamsSchema, lessonParamsSchema } from "#shared/schemas/courses.ts";
 import {
   completeCourseInputSchema,
@@ -8,12 +8,9 @@ import {
   progressSchema,
 } from "#shared/schemas/learning.ts";
 import { requireUser } from "../../plugins/auth.ts";
+import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { requireCourse } from "../learning/learning.service.ts";
 import { completeLesson, getMyLearning, getProgress, markCourseComplete } from "./progress.service.ts";
-
-// A bodiless POST arrives as null.
-const emptyBody = z.strictObject({}).nullish();
 
 /** The learner's state: My Learning, progress, lesson completion and finishing a course. */
 export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
@@ -45,7 +42,7 @@ export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZo
 
     app.post(
       "/api/progress/:courseId/lessons/:lessonId/complete",
-      { schema: { params: lessonParamsSchema, body: emptyBody, response: { 200: lessonCompletedSchema } } },
+      { schema: { params: lessonParamsSchema, body: emptyBodySchema, response: { 200: lessonCompletedSchema } } },
       async (request) => {
         const user = await requireUser(request);
         return completeLesson(

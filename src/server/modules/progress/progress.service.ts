@@ -4,9 +4,9 @@ import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { MyLearningCourse, Progress } from "#shared/schemas/learning.ts";
 import type { DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
+import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
 import { listEnrollments } from "../enrollments/enrollments.repository.ts";
-import { NOT_ENROLLED } from "../learning/learning.service.ts";
 import {
   canReadLesson,
   computeCourseState,

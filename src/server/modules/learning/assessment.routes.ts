@@ -7,8 +7,8 @@ import {
   quizSchema,
   quizSubmissionSchema,
 } from "#shared/schemas/learning.ts";
+import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { requireCourse } from "../learning/learning.service.ts";
 import { examAssessment, quizAssessment, startOrResumeAttempt, submitAttempt } from "./assessment.service.ts";
 
 /** Module quizzes and final exams: GET starts or resumes an attempt, POST grades it. */

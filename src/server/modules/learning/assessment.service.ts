@@ -5,8 +5,8 @@ import type { Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.
 import type { Config } from "../../config.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, conflict, forbidden, notFound, tooManyAttempts, unauthorized } from "../../errors.ts";
+import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { CatalogueCourse, QuestionBank } from "../courses/course-catalogue.ts";
-import { NOT_ENROLLED } from "../learning/learning.service.ts";
 import {
   canTakeQuiz,
   computeCourseState,

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../setup/test-app.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ content: false });
+});
+afterAll(async () => t?.close());
+
+describe("health checks and request ids", () => {
+  it("answers /healthz when up and /readyz when the database is migrated and reachable", async () => {
+    const health = await t.app.inject({ method: "GET", url: "/healthz" });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: "ok" });
+    const ready = await t.app.inject({ method: "GET", url: "/readyz" });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: "ready" });
+  });
+
+  it("gives every response a request id, keeping a sane one the proxy sent", async () => {
+    const fresh = await t.app.inject({ method: "GET", url: "/healthz" });
+    expect(fresh.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await t.app.inject({ method: "GET", url: "/healthz", headers: { "x-request-id": "edge-42.a" } });
+    expect(kept.headers["x-request-id"]).toBe("edge-42.a");
+    const refused = await t.app.inject({
+      method: "GET",
+      url: "/healthz",
+      headers: { "x-request-id": "bad id\nwith a newline" },
+    });
+    expect(refused.headers["x-request-id"]).not.toContain("bad");
+  });
+});
