@@ -83,7 +83,7 @@ interface Run {
   errors: number;
 }
 
-/** Lesson completions rotate over (learner, lesson) pairs so that every request writes a new row. */
+/** Writes rotate over learners (and lessons), so every request writes a new row for a learner with a short history. */
 let nextWrite = 100;
 function load(key: string, target: "app" | "bare", seconds: number, rate?: number): Promise<Run> {
   const r = info.requests[key];
@@ -91,7 +91,7 @@ function load(key: string, target: "app" | "bare", seconds: number, rate?: numbe
   const headers: Record<string, string> = { origin: info.url };
   if (r.body) headers["content-type"] = "application/json";
   if (r.signedIn) headers.cookie = info.cookie(0);
-  const rotate = target === "app" && key === "lessonComplete";
+  const rotate = target === "app" && (key === "lessonComplete" || key === "quizSubmit");
   return autocannon({
     url,
     method: r.method,
@@ -107,12 +107,12 @@ function load(key: string, target: "app" | "bare", seconds: number, rate?: numbe
               setupRequest: (req: any) => {
                 const n = nextWrite++;
                 const lessons = info.openLessons;
-                const learner = 100 + Math.floor(n / lessons.length);
-                return {
-                  ...req,
-                  path: r.url.replace(/lessons\/[^/]+\/complete$/, `lessons/${lessons[n % lessons.length]}/complete`),
-                  headers: { ...req.headers, cookie: info.cookie(learner % info.learners) },
-                };
+                const learner = 100 + (key === "quizSubmit" ? n : Math.floor(n / lessons.length));
+                const path =
+                  key === "quizSubmit"
+                    ? r.url
+                    : r.url.replace(/lessons\/[^/]+\/complete$/, `lessons/${lessons[n % lessons.length]}/complete`);
+                return { ...req, path, headers: { ...req.headers, cookie: info.cookie(learner % info.learners) } };
               },
             },
           ],

@@ -5,7 +5,7 @@ import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
-import { serializerCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
@@ -28,6 +28,7 @@ import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerSecurity } from "./plugins/security.ts";
+import { responseSerializerCompiler } from "./plugins/serialization.ts";
 import { plainTextValidatorCompiler } from "./plugins/validation.ts";
 
 export interface AppDeps {
@@ -77,7 +78,8 @@ export async function buildApp({
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(plainTextValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Responses are checked against their zod schemas everywhere but in production.
+  app.setSerializerCompiler(responseSerializerCompiler(config.env !== "production"));
 
   const mail = mailer ?? createMailer(config, app.log);
   const auth = createAuth({

@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import { BRAND_NAME, DEFAULT_SUPPORT_EMAIL } from "#shared/constants.ts";
 
 const optionalUrl = z
   .string()
@@ -42,13 +43,13 @@ const settingsSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined))
     .pipe(z.url({ protocol: /^smtps?$/ }).optional()),
-  MAIL_FROM: z.string().min(3).default("Holistic Wellness Academy <no-reply@localhost>"),
+  MAIL_FROM: z.string().min(3).default(`${BRAND_NAME} <no-reply@localhost>`),
   MAIL_OUTBOX_DIR: z.string().min(1).default("data/outbox"),
   ADMIN_EMAILS: emailList,
   STORE_URL: optionalUrl,
   PRACTITIONER_APP_URL: optionalUrl,
   MARKETPLACE_URL: optionalUrl,
-  SUPPORT_EMAIL: z.email().default("support@wellness-academy.example"),
+  SUPPORT_EMAIL: z.email().default(DEFAULT_SUPPORT_EMAIL),
   TRUST_PROXY: z
     .string()
     .default("false")

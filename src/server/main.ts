@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { buildApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { importContentIfChanged } from "./content/content-import.ts";
@@ -31,9 +32,7 @@ async function serve(config: Config, database: Database, started: number) {
   const app = await buildApp({ config, database, logger: true });
   await app.listen({ port: config.port, host: config.host });
   if (cluster.isPrimary) {
-    app.log.info(
-      `Holistic Wellness Academy ready at ${config.appUrl} in ${Math.round(performance.now() - started)} ms`,
-    );
+    app.log.info(`${BRAND_NAME} ready at ${config.appUrl} in ${Math.round(performance.now() - started)} ms`);
   } else {
     process.send?.({ type: "listening" });
   }
@@ -63,7 +62,7 @@ function superviseWorkers(config: Config, started: number) {
       listening++;
       if (listening === count) {
         console.log(
-          `Holistic Wellness Academy ready at ${config.appUrl} with ${count} workers in ${Math.round(performance.now() - started)} ms`,
+          `${BRAND_NAME} ready at ${config.appUrl} with ${count} workers in ${Math.round(performance.now() - started)} ms`,
         );
       }
     });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
 import { completeCourse } from "../setup/assessments.ts";
-import { createTestApp, enrol, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
+import {
+  createTestApp,
+  enrol,
+  request,
+  signUpUser,
+  type TestApp,
+  type TestUser,
+  verifyEmail,
+} from "../setup/test-app.ts";
 
 let t: TestApp;
 let admin: TestUser;
@@ -10,6 +18,7 @@ let learner: TestUser;
 beforeAll(async () => {
   t = await createTestApp({ env: { ADMIN_EMAILS: "head@academy.example" } });
   admin = await signUpUser(t.app, { email: "head@academy.example" });
+  await verifyEmail(t, admin);
   learner = await signUpUser(t.app);
 });
 afterAll(async () => t?.close());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, request, signUpUser, TEST_ORIGIN, type TestApp } from "../setup/test-app.ts";
+import { createTestApp, request, signUpUser, TEST_ORIGIN, type TestApp, verifyEmail } from "../setup/test-app.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -180,8 +180,9 @@ describe("accounts", () => {
     expect(unknown.json().message).toBe(wrong.json().message);
   });
 
-  it("gives the admin role to ADMIN_EMAILS, and the x-user-email header grants nothing", async () => {
+  it("gives the admin role to a verified ADMIN_EMAILS address, and the x-user-email header grants nothing", async () => {
     const boss = await signUpUser(t.app, { email: "boss@example.com" });
+    await verifyEmail(t, boss);
     expect((await request(t.app, "GET", "/api/auth/user", { cookie: boss.cookie })).json().role).toBe("admin");
     const learner = await signUpUser(t.app);
     const spoof = await request(t.app, "GET", "/api/auth/user", {

@@ -4,9 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "#server/app.ts";
 import { openDatabase } from "#server/db/database.ts";
 import { newCertificateId } from "#server/modules/certificates/certificates.service.ts";
+import { reconcilePayments } from "#server/modules/checkout/reconciliation.ts";
+import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
 import { type FakeStripe, startFakeStripe } from "../setup/fake-stripe.ts";
-import { createTestApp, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
+import { createTestApp, request, signUpUser, TEST_ORIGIN, type TestApp, type TestUser } from "../setup/test-app.ts";
 
 const card = (number: string = SANDBOX_CARDS.success) => ({
   number,
@@ -224,6 +226,185 @@ describe("money on the sandbox provider", () => {
       expect(await enrolled(user)).toBe(true);
     });
   });
+
+  describe("coupon limits at payment time", () => {
+    it("a max-1 coupon is redeemed once, even when five learners started paying before anyone finished", async () => {
+      await createCoupon(db(), { code: "ONLYONE", percentOff: 50, maxRedemptions: 1 });
+      const users = await Promise.all(Array.from({ length: 5 }, () => signUpUser(t.app)));
+      const intents: { paymentIntentId: string; clientSecret: string }[] = [];
+      for (const user of users) {
+        const intent = (
+          await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: "onlyone" })
+        ).json();
+        expect(intent.amount).toBe(1000);
+        expect((await payIntent(user, intent)).json().status).toBe("succeeded");
+        intents.push(intent);
+      }
+      const results = await Promise.all(
+        users.map((user, i) => post(user, "/api/confirm-enrollment", { paymentIntentId: intents[i].paymentIntentId })),
+      );
+      expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+      for (const r of results.filter((r) => r.statusCode !== 200)) {
+        expect(r.statusCode).toBe(409);
+        expect(r.json().message).toBe(
+          "The coupon no longer applied when the payment arrived, so the payment was refunded.",
+        );
+      }
+      const coupon = await db()
+        .selectFrom("coupon")
+        .selectAll()
+        .where("code", "=", "ONLYONE")
+        .executeTakeFirstOrThrow();
+      expect(coupon.redemptionCount).toBe(1);
+      const settled = await db()
+        .selectFrom("order")
+        .select(["status", "refundReason"])
+        .where("couponId", "=", coupon.id)
+        .where("status", "!=", "created")
+        .execute();
+      expect(settled.filter((o) => o.status === "paid")).toHaveLength(1);
+      expect(settled.filter((o) => o.status === "refunded" && o.refundReason === "coupon")).toHaveLength(4);
+      // A sixth learner is now told at once, before paying anything.
+      const late = await signUpUser(t.app);
+      const refused = await post(late, "/api/create-payment-intent", {
+        courseId: "fixture-basics",
+        couponCode: "ONLYONE",
+      });
+      expect(refused.json().message).toBe("This coupon has reached its redemption limit");
+    });
+
+    it("paid and free orders share the limit", async () => {
+      await createCoupon(db(), { code: "TWOFREE", percentOff: 100, maxRedemptions: 2 });
+      await createCoupon(db(), { code: "TWOHALF", percentOff: 50, maxRedemptions: 2 });
+      const coupon = await db()
+        .selectFrom("coupon")
+        .selectAll()
+        .where("code", "=", "TWOFREE")
+        .executeTakeFirstOrThrow();
+      const users = await Promise.all(Array.from({ length: 4 }, () => signUpUser(t.app)));
+      for (const user of users)
+        await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: "TWOFREE" });
+      const claims = await Promise.all(
+        users.map((user) =>
+          post(user, "/api/confirm-enrollment", { paymentIntentId: "free-coupon", courseId: "fixture-basics" }),
+        ),
+      );
+      expect(claims.filter((r) => r.statusCode === 200)).toHaveLength(2);
+      expect(
+        (
+          await db()
+            .selectFrom("coupon")
+            .select("redemptionCount")
+            .where("id", "=", coupon.id)
+            .executeTakeFirstOrThrow()
+        ).redemptionCount,
+      ).toBe(2);
+    });
+
+    it("a coupon deactivated or expired after the intent was made stops applying before the card is charged", async () => {
+      await createCoupon(db(), { code: "SOONGONE", percentOff: 25 });
+      await createCoupon(db(), { code: "SOONOLD", percentOff: 25 });
+      for (const [code, change] of [
+        ["SOONGONE", { active: 0 }],
+        ["SOONOLD", { expiresAt: new Date(Date.now() - 1000).toISOString() }],
+      ] as const) {
+        const user = await signUpUser(t.app);
+        const intent = (
+          await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: code })
+        ).json();
+        await db().updateTable("coupon").set(change).where("code", "=", code).execute();
+        const pay = await payIntent(user, intent);
+        expect(pay.statusCode).toBe(400);
+        expect(pay.json().message).toMatch(/Invalid coupon code|This coupon has expired/);
+        const provider = await db()
+          .selectFrom("sandboxPayment")
+          .select("status")
+          .where("id", "=", intent.paymentIntentId)
+          .executeTakeFirstOrThrow();
+        expect(provider.status).toBe("requires_payment_method");
+        expect(await enrolled(user)).toBe(false);
+      }
+    });
+  });
+
+  describe("nothing paid stays unfulfilled", () => {
+    it("the reconciliation sweep fulfils a payment whose confirmation never arrived", async () => {
+      const user = await signUpUser(t.app);
+      const intent = await startIntent(user);
+      await payIntent(user, intent);
+      const session = (await post(user, "/api/create-checkout-session", { courseId: "fixture-other" })).json();
+      await post(user, `/api/sandbox/checkout-sessions/${session.sessionId}/pay`, { card: card() });
+      expect(await enrolled(user)).toBe(false);
+      const report = await reconcilePayments({ db: db(), provider: t.app.deps.payments! });
+      expect(report.fulfilled).toBeGreaterThanOrEqual(2);
+      expect(await enrolled(user)).toBe(true);
+      expect(await enrolled(user, "fixture-other")).toBe(true);
+      // The success page after that changes nothing.
+      expect(
+        (await post(user, "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode,
+      ).toBe(200);
+      expect((await orders(user.id)).filter((o) => o.status === "paid")).toHaveLength(2);
+    });
+
+    it("auto-enroll-all asks the provider about the learner's card payments too", async () => {
+      const user = await signUpUser(t.app);
+      const intent = await startIntent(user);
+      await payIntent(user, intent);
+      expect((await post(user, "/api/auto-enroll-all")).json()).toEqual({ enrolled: ["fixture-basics"], pending: [] });
+      expect(await enrolled(user)).toBe(true);
+    });
+
+    it("the sweep finishes a refund that was cut off after the order moved to refunding", async () => {
+      const user = await signUpUser(t.app);
+      await buy(user, "fixture-other");
+      const order = await paidOrderOf(user.id);
+      const longAgo = new Date(Date.now() - 10 * 60_000).toISOString();
+      await db()
+        .updateTable("order")
+        .set({ status: "refunding", refundReason: "admin", updatedAt: longAgo })
+        .where("id", "=", order.id)
+        .execute();
+      const report = await reconcilePayments({ db: db(), provider: t.app.deps.payments! });
+      expect(report.refundsRetried).toBeGreaterThanOrEqual(1);
+      expect((await orders(user.id)).map((o) => o.status)).toEqual(["refunded"]);
+      expect(await enrolled(user, "fixture-other")).toBe(false);
+    });
+
+    it("fulfils against the stored quote: a price change during checkout does not strand the payer", async () => {
+      const user = await signUpUser(t.app);
+      const intent = await startIntent(user);
+      await db().updateTable("course").set({ price: 3500 }).where("id", "=", "fixture-basics").execute();
+      try {
+        await payIntent(user, intent);
+        const res = await post(user, "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId });
+        expect(res.statusCode).toBe(200);
+        expect((await paidOrderOf(user.id)).amount).toBe(2000);
+      } finally {
+        await db().updateTable("course").set({ price: 2000 }).where("id", "=", "fixture-basics").execute();
+      }
+    });
+  });
+
+  describe("bodiless POSTs of the spec's client", () => {
+    it("accept no body and no content type, as well as {}", async () => {
+      const admin = await makeAdmin(await signUpUser(t.app));
+      const user = await signUpUser(t.app);
+      await buy(user);
+      const bare = (who: TestUser, url: string) =>
+        t.app.inject({ method: "POST", url, headers: { origin: TEST_ORIGIN, cookie: who.cookie } });
+      expect((await bare(user, "/api/auto-enroll-all")).statusCode).toBe(200);
+      expect((await post(user, "/api/auto-enroll-all", {})).statusCode).toBe(200);
+      expect((await bare(user, "/api/progress/fixture-basics/lessons/alpha-one/complete")).statusCode).toBe(200);
+      expect((await post(user, "/api/progress/fixture-basics/lessons/alpha-two/complete", {})).statusCode).toBe(200);
+      const certificateId = await giveCertificate(user);
+      expect((await bare(user, `/api/certificates/${certificateId}/reissue`)).statusCode).toBe(200);
+      expect((await post(user, `/api/certificates/${certificateId}/reissue`, {})).statusCode).toBe(200);
+      const coupon = await createCoupon(db(), { code: "BARE1", percentOff: 5 });
+      expect((await bare(admin, `/api/admin/coupons/${coupon.id}/deactivate`)).statusCode).toBe(200);
+      expect((await post(admin, `/api/admin/coupons/${coupon.id}/deactivate`, {})).statusCode).toBe(200);
+      expect((await bare(admin, `/api/admin/orders/${(await paidOrderOf(user.id)).id}/refund`)).statusCode).toBe(200);
+    });
+  });
 });
 
 describe("money on Stripe (local fake of Stripe's API), two app servers on one database", () => {
@@ -265,9 +446,9 @@ describe("money on Stripe (local fake of Stripe's API), two app servers on one d
     expect((await post(user, "/api/confirm-enrollment", { paymentIntentId })).statusCode).toBe(200);
     return paymentIntentId as string;
   }
-  function sendEvent(type: string, object: Record<string, unknown>) {
+  function sendEvent(type: string, object: Record<string, unknown>, id = `evt_${Math.random().toString(36).slice(2)}`) {
     const payload = JSON.stringify({
-      id: `evt_${Math.random().toString(36).slice(2)}`,
+      id,
       object: "event",
       type,
       api_version: "2024-06-20",
@@ -339,5 +520,57 @@ describe("money on Stripe (local fake of Stripe's API), two app servers on one d
       expect(verify.status).toBe("revoked");
       expect(verify.revokedReason).toBe(type === "charge.refunded" ? "refunded" : "payment disputed");
     }
+  });
+
+  it("a coupon that expired before the money arrived: the payment is refunded at Stripe, nobody enrolled", async () => {
+    await createCoupon(db(), { code: "STRIPEOLD", amountOff: 500 });
+    const user = await signUpUser(t.app);
+    const { paymentIntentId } = (
+      await post(user, "/api/create-payment-intent", { courseId: "fixture-basics", couponCode: "STRIPEOLD" })
+    ).json();
+    await db()
+      .updateTable("coupon")
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where("code", "=", "STRIPEOLD")
+      .execute();
+    fake.setIntentStatus(paymentIntentId, "succeeded");
+    const res = await post(user, "/api/confirm-enrollment", { paymentIntentId });
+    expect(res.statusCode).toBe(409);
+    expect(
+      fake.requests.some((r) => r.path === "/v1/refunds" && r.idempotencyKey === `refund:${paymentIntentId}`),
+    ).toBe(true);
+    expect(await enrolled(user)).toBe(false);
+  });
+
+  it("the webhook answers 5xx when fulfilment fails, records nothing, and the redelivery fulfils", async () => {
+    const user = await signUpUser(t.app);
+    const { paymentIntentId } = (await post(user, "/api/create-payment-intent", { courseId: "fixture-other" })).json();
+    fake.setIntentStatus(paymentIntentId, "succeeded");
+    const object = { id: paymentIntentId, object: "payment_intent" };
+    const eventId = `evt_outage_${paymentIntentId}`;
+    fake.failing = true;
+    try {
+      const first = await sendEvent("payment_intent.succeeded", object, eventId);
+      expect(first.statusCode).toBe(500);
+    } finally {
+      fake.failing = false;
+    }
+    expect(await db().selectFrom("webhookEvent").select("id").where("id", "=", eventId).execute()).toHaveLength(0);
+    expect(await enrolled(user, "fixture-other")).toBe(false);
+    const retry = await sendEvent("payment_intent.succeeded", object, eventId);
+    expect(retry.statusCode).toBe(200);
+    expect(await enrolled(user, "fixture-other")).toBe(true);
+    expect(await db().selectFrom("webhookEvent").select("id").where("id", "=", eventId).execute()).toHaveLength(1);
+  });
+
+  it("auto-enroll-all and the sweep ask Stripe about payments whose confirmation never arrived", async () => {
+    const user = await signUpUser(t.app);
+    const a = (await post(user, "/api/create-payment-intent", { courseId: "fixture-basics" })).json();
+    fake.setIntentStatus(a.paymentIntentId, "succeeded");
+    expect((await post(user, "/api/auto-enroll-all")).json().enrolled).toEqual(["fixture-basics"]);
+    const b = (await post(user, "/api/create-checkout-session", { courseId: "fixture-other" })).json();
+    fake.paySession(b.sessionId);
+    await reconcilePayments({ db: db(), provider: t.app.deps.payments! });
+    expect(await enrolled(user, "fixture-other")).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { verificationLinkIn } from "../setup/test-smtp.ts";
 import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E({ env: { ADMIN_EMAILS: "owner@academy.example" } });
@@ -30,6 +31,11 @@ describe("admin in the browser", () => {
       email: "owner@academy.example",
       password: "sunrise-valley-64",
     });
+    // The owner's address becomes admin only once verified: nothing to see before the mailed link is opened.
+    expect(await admin.getByRole("link", { name: "Admin" }).count()).toBe(0);
+    await expect.poll(() => e2e.inbox.filter((m) => m.to.includes("owner@academy.example")).length).toBeGreaterThan(0);
+    const mail = e2e.inbox.find((m) => m.to.includes("owner@academy.example") && m.raw.includes("verify-email"))!;
+    await admin.goto(verificationLinkIn(mail));
     await admin.getByRole("link", { name: "Admin" }).click();
     await admin.getByRole("heading", { name: "Manual enrollment" }).waitFor();
     await expectAccessible(admin, "admin enrollments");

@@ -11,6 +11,8 @@ export interface FakeStripe {
   intents: Map<string, Record<string, any>>;
   sessions: Map<string, Record<string, any>>;
   requests: { method: string; path: string; idempotencyKey?: string }[];
+  /** While true, every request gets Stripe's 500 api_error (an outage). */
+  failing: boolean;
   setIntentStatus(id: string, status: string, extra?: Record<string, unknown>): void;
   paySession(id: string): string;
   close(): Promise<void>;
@@ -52,6 +54,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     return pi;
   };
 
+  const fake = { failing: false } as FakeStripe;
   const server: Server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
@@ -65,6 +68,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       };
       const missing = () =>
         send(404, { error: { type: "invalid_request_error", message: "No such object", code: "resource_missing" } });
+      if (fake.failing)
+        return send(500, { error: { type: "api_error", message: "Stripe is having trouble (test outage)" } });
       if (req.method === "POST" && key && byKey.has(`${path}:${key}`)) return send(200, byKey.get(`${path}:${key}`));
       const params = parseForm(body);
       let result: unknown;
@@ -105,7 +110,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as { port: number }).port;
-  return {
+  Object.assign(fake, <Omit<FakeStripe, "failing">>{
     url: `http://127.0.0.1:${port}`,
     port,
     intents,
@@ -122,5 +127,6 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return pi.id;
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
-  };
+  });
+  return fake;
 }

@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { buildApp } from "#server/app.ts";
 import { type Config, loadConfig } from "#server/config.ts";
@@ -117,4 +118,29 @@ export function request(
     headers: { origin: TEST_ORIGIN, ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
     ...(options.payload !== undefined ? { payload: options.payload as object } : {}),
   });
+}
+
+/** The verification link Better Auth mailed to this address (the outbox folder), with its path and query. */
+export function verificationLinkFor(testApp: TestApp, email: string): string | null {
+  const dir = testApp.config.mailOutboxDir;
+  if (!existsSync(dir)) return null;
+  for (const file of readdirSync(dir).sort().reverse()) {
+    // Quoted-printable: soft line breaks and '=' escapes.
+    const text = readFileSync(join(dir, file), "utf8")
+      .replace(/=\r?\n/g, "")
+      .replace(/=3D/g, "=");
+    if (!text.includes(`To: ${email}`)) continue;
+    const match = text.match(/https?:\/\/[^\s"<>]+\/api\/auth\/verify-email\?[^\s"<>]+/);
+    if (match) return new URL(match[0]).pathname + new URL(match[0]).search;
+  }
+  return null;
+}
+
+/** Opens the mailed verification link, as the learner would. */
+export async function verifyEmail(testApp: TestApp, user: TestUser) {
+  const link = verificationLinkFor(testApp, user.email);
+  if (!link) throw new Error(`no verification e-mail for ${user.email}`);
+  const response = await testApp.app.inject({ method: "GET", url: link, headers: { cookie: user.cookie } });
+  if (response.statusCode >= 400) throw new Error(`verification failed: ${response.statusCode} ${response.body}`);
+  return response;
 }

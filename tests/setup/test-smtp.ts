@@ -42,3 +42,11 @@ export function resetLinkIn(mail: ReceivedMail): string {
   if (!match) throw new Error(`no reset link in mail:\n${mail.raw}`);
   return match[1];
 }
+
+/** The e-mail verification link in a received message (quoted-printable soft breaks undone). */
+export function verificationLinkIn(mail: ReceivedMail): string {
+  const unfolded = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+  const match = /(https?:\/\/\S+\/api\/auth\/verify-email\?\S+)/.exec(unfolded);
+  if (!match) throw new Error(`no verification link in mail:\n${mail.raw}`);
+  return match[1];
+}

@@ -1,5 +1,23 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "#client/lib/api-client.ts";
+import type { MutationConfig } from "#client/lib/query-client.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
 import type { Certificate } from "#shared/schemas/certificates.ts";
 
 /** Issues (or returns) the caller's certificate for a completed course; the course page asks for it. */
-export const issueCertificate = (courseId: string) => api.post<Certificate>("/api/certificate", { courseId });
+export function useIssueCertificate(courseId: string, config: MutationConfig<Certificate> = {}) {
+  const queryClient = useQueryClient();
+  const { onSuccess, ...rest } = config;
+  return useMutation({
+    ...rest,
+    mutationFn: () => api.post<Certificate>("/api/certificate", { courseId }),
+    onSuccess: async (...args) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.courses.detail(courseId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.certificates.course(courseId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.certificates.all() }),
+      ]);
+      await onSuccess?.(...args);
+    },
+  });
+}

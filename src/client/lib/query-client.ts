@@ -1,4 +1,4 @@
-import { QueryClient } from "@tanstack/react-query";
+import { QueryClient, type UseMutationOptions } from "@tanstack/react-query";
 
 // Spec: no automatic retry, no polling, refetch on window focus, data always stale.
 export const queryClient = new QueryClient({
@@ -7,3 +7,6 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+/** What a page may add to a feature's mutation hook: its own callbacks (toasts, navigation). */
+export type MutationConfig<TData, TVariables = void> = Omit<UseMutationOptions<TData, Error, TVariables>, "mutationFn">;

@@ -1,17 +1,22 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, getOrNullOn401 } from "#client/lib/api-client.ts";
 import { queryClient } from "#client/lib/query-client.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 
 export const getCurrentUser = () => getOrNullOn401<CurrentUser>("/api/auth/user");
 
-export const currentUserQueryOptions = () => queryOptions({ queryKey: ["/api/auth/user"], queryFn: getCurrentUser });
+export const currentUserQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.currentUser(), queryFn: getCurrentUser });
 
 /** Who is signed in; the header, the routes and several pages read it. */
 export function useCurrentUser() {
   const query = useQuery(currentUserQueryOptions());
   return { user: query.data ?? null, loading: query.isPending, isAuthenticated: !!query.data };
 }
+
+/** After sign-in, sign-up or a profile change: everything that depends on the user is read again. */
+export const refreshCurrentUser = () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUser() });
 
 export async function signOut() {
   await api.post("/api/auth/sign-out");

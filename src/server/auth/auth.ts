@@ -1,6 +1,7 @@
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Kysely } from "kysely";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { profileInputSchema } from "#shared/schemas/certificates.ts";
 import type { Config } from "../config.ts";
 import type { Engine } from "../db/database.ts";
@@ -21,7 +22,7 @@ export interface AuthDeps {
 
 export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDeps) {
   return betterAuth({
-    appName: "Holistic Wellness Academy",
+    appName: BRAND_NAME,
     baseURL: config.appUrl,
     basePath: "/api/auth",
     secret: config.authSecret,
@@ -44,9 +45,24 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
       async sendResetPassword({ user, url }) {
         await mailer.send({
           to: user.email,
-          subject: "Reset your Holistic Wellness Academy password",
+          subject: `Reset your ${BRAND_NAME} password`,
           link: url,
-          text: `Hello,\n\nSomeone asked to reset the password of your Holistic Wellness Academy account. Open this link within one hour to choose a new password:\n\n${url}\n\nIf it was not you, ignore this message; your password stays as it is.\n`,
+          text: `Hello,\n\nSomeone asked to reset the password of your ${BRAND_NAME} account. Open this link within one hour to choose a new password:\n\n${url}\n\nIf it was not you, ignore this message; your password stays as it is.\n`,
+        });
+      },
+    },
+    // Sent on sign-up. Unverified learners learn and buy as usual; an ADMIN_EMAILS address becomes
+    // admin only once verified (plugins/auth.ts).
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 60 * 60 * 24,
+      async sendVerificationEmail({ user, url }) {
+        await mailer.send({
+          to: user.email,
+          subject: "Confirm your Holistic Wellness Academy e-mail address",
+          link: url,
+          text: `Hello,\n\nPlease confirm that this is your e-mail address by opening this link within 24 hours:\n\n${url}\n\nIf you did not create an account, ignore this message.\n`,
         });
       },
     },

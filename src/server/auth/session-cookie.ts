@@ -39,7 +39,15 @@ export function createSessionLookup(db: Kysely<DB>, secret: string, secure: bool
     const row = await db
       .selectFrom("session")
       .innerJoin("user", "user.id", "session.userId")
-      .select(["user.id", "user.email", "user.firstName", "user.lastName", "user.role", "session.expiresAt"])
+      .select([
+        "user.id",
+        "user.email",
+        "user.emailVerified",
+        "user.firstName",
+        "user.lastName",
+        "user.role",
+        "session.expiresAt",
+      ])
       .where("session.token", "=", token)
       .executeTakeFirst();
     if (!row || new Date(row.expiresAt).getTime() <= Date.now()) return null;

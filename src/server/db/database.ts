@@ -12,6 +12,7 @@ import {
   SqliteDriver,
 } from "kysely";
 import pg from "pg";
+import { enableGroupCommit } from "./group-commit.ts";
 import type { DB } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
@@ -89,6 +90,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), log });
+    enableGroupCommit(db);
     return { db, engine: "sqlite", url, queryCount: () => count, close: () => db.destroy() };
   }
   const pool = new pg.Pool({

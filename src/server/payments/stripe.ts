@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { CURRENCY } from "#shared/constants.ts";
 import type {
   CreateCheckoutInput,
   CreatePaymentInput,
@@ -39,7 +40,7 @@ function toSession(s: Stripe.Checkout.Session): ProviderCheckoutSession {
     status: (s.status ?? "open") as ProviderCheckoutSession["status"],
     paid: s.payment_status === "paid",
     amount: s.amount_total ?? 0,
-    currency: s.currency ?? "usd",
+    currency: s.currency ?? CURRENCY,
     metadata: metadataOf(s.metadata),
     paymentIntentId: typeof s.payment_intent === "string" ? s.payment_intent : (s.payment_intent?.id ?? null),
   };

@@ -157,5 +157,3 @@ export const pagedAuditSchema = z.object({
   page: z.number().int(),
   pageSize: z.number().int(),
 });
-
-export const REFUND_WINDOW_DAYS = 7;

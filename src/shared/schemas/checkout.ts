@@ -34,8 +34,6 @@ export const paymentIntentResponseSchema = z.object({
 });
 export type PaymentIntentResponse = z.infer<typeof paymentIntentResponseSchema>;
 
-export const FREE_COUPON_PAYMENT = "free-coupon";
-
 export const confirmEnrollmentInputSchema = z.strictObject({
   paymentIntentId: z.string().min(1).max(200),
   courseId: z.string().min(1).max(100).optional(),

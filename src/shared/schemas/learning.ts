@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PASS_MARK } from "../constants.ts";
 
 export const quizScoreSchema = z.object({
   /** Latest attempt's score, in percent. */
@@ -92,7 +93,7 @@ export const quizResultSchema = z.object({
   incorrectCount: z.number().int(),
   total: z.number().int(),
   passed: z.boolean(),
-  passMark: z.literal(80),
+  passMark: z.literal(PASS_MARK),
   recorded: z.boolean(),
   bestScore: z.number().int().nullable(),
   /** Empty after a fail: a failed attempt never says which questions were right or wrong. */

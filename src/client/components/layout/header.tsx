@@ -4,6 +4,7 @@ import { Link, NavLink, useLocation } from "react-router";
 import { paths } from "#client/config/paths.ts";
 import { signOut, useCurrentUser } from "#client/lib/session.ts";
 import { useSiteConfig } from "#client/lib/site-config.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { ExternalLink } from "./external-link.tsx";
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
@@ -14,7 +15,7 @@ export function Logo() {
   return (
     <Link to={paths.home} className="flex items-center gap-2 font-serif text-lg font-bold text-brand-900">
       <img src="/favicon.svg" alt="" width={32} height={32} />
-      <span>Holistic Wellness Academy</span>
+      <span>{BRAND_NAME}</span>
     </Link>
   );
 }

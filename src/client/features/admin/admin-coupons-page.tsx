@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
@@ -8,13 +7,14 @@ import { ApiError } from "#client/lib/api-client.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
 import { AdminLayout, tableClass, tdClass, thClass } from "./admin-layout.tsx";
-import { createAdminCoupon, deactivateAdminCoupon, useAdminCoupons } from "./api.ts";
+import { useAdminCoupons, useCreateCoupon, useDeactivateCoupon } from "./api.ts";
 
 export default function AdminCouponsPage() {
   const coupons = useAdminCoupons();
   const courses = useCourses();
   const toast = useToast();
-  const queryClient = useQueryClient();
+  const createCoupon = useCreateCoupon();
+  const deactivateCoupon = useDeactivateCoupon();
   const [form, setForm] = useState({ code: "", kind: "percent", value: "", courseId: "", expires: "", max: "" });
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [k]: e.target.value }));
@@ -29,7 +29,7 @@ export default function AdminCouponsPage() {
     event.preventDefault();
     const value = Number(form.value);
     try {
-      await createAdminCoupon({
+      await createCoupon.mutateAsync({
         code: form.code.trim(),
         ...(form.kind === "percent" ? { percentOff: value } : { amountOff: Math.round(value * 100) }),
         ...(form.courseId ? { courseId: form.courseId } : {}),
@@ -38,7 +38,6 @@ export default function AdminCouponsPage() {
       });
       toast({ title: "Coupon Created", description: form.code.trim().toUpperCase() });
       setForm({ code: "", kind: "percent", value: "", courseId: "", expires: "", max: "" });
-      await queryClient.invalidateQueries({ queryKey: ["/api/admin/coupons"] });
     } catch (error) {
       fail(error);
     }
@@ -46,8 +45,7 @@ export default function AdminCouponsPage() {
 
   const deactivate = async (id: string) => {
     try {
-      await deactivateAdminCoupon(id);
-      await queryClient.invalidateQueries({ queryKey: ["/api/admin/coupons"] });
+      await deactivateCoupon.mutateAsync(id);
     } catch (error) {
       fail(error);
     }

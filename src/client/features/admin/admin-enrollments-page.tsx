@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { type ChangeEvent, type FormEvent, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
@@ -8,7 +7,7 @@ import { ApiError } from "#client/lib/api-client.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import type { BulkRowResult } from "#shared/schemas/admin.ts";
 import { AdminLayout, tableClass, tdClass, thClass } from "./admin-layout.tsx";
-import { adminEnrollUser, bulkEnroll } from "./api.ts";
+import { useAdminEnroll, useBulkEnroll } from "./api.ts";
 
 const RESULT_LABELS: Record<BulkRowResult["result"], string> = {
   enrolled: "Enrolled",
@@ -20,6 +19,7 @@ const RESULT_LABELS: Record<BulkRowResult["result"], string> = {
 };
 
 function BulkEnrol() {
+  const bulkEnroll = useBulkEnroll();
   const toast = useToast();
   const [csv, setCsv] = useState("");
   const [busy, setBusy] = useState(false);
@@ -31,7 +31,7 @@ function BulkEnrol() {
   const submit = async () => {
     setBusy(true);
     try {
-      const result = await bulkEnroll(csv);
+      const result = await bulkEnroll.mutateAsync(csv);
       setRows(result.rows);
       toast({
         title: "Bulk Enrollment Done",
@@ -111,7 +111,7 @@ function BulkEnrol() {
 export default function AdminEnrollmentsPage() {
   const courses = useCourses();
   const toast = useToast();
-  const queryClient = useQueryClient();
+  const adminEnroll = useAdminEnroll();
   const [email, setEmail] = useState("");
   const [courseId, setCourseId] = useState("");
   const [busy, setBusy] = useState(false);
@@ -128,7 +128,7 @@ export default function AdminEnrollmentsPage() {
     }
     setBusy(true);
     try {
-      const result = await adminEnrollUser(email.trim(), courseId);
+      const result = await adminEnroll.mutateAsync({ userEmail: email.trim(), courseId });
       if (!result.success) {
         toast({
           title: "Enrollment Failed",
@@ -143,7 +143,6 @@ export default function AdminEnrollmentsPage() {
         );
         setEmail("");
         setCourseId("");
-        await queryClient.invalidateQueries({ queryKey: ["/api/admin/learners"] });
       }
     } catch (error) {
       toast({

@@ -6,6 +6,7 @@ import { PageContainer } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 
 const SECTIONS = [
   { to: paths.adminEnrollments, label: "Enrollments" },
@@ -16,7 +17,7 @@ const SECTIONS = [
 ];
 
 export function ForbiddenPage() {
-  useDocumentMeta({ title: "403 Access Denied | Holistic Wellness Academy" });
+  useDocumentMeta({ title: `403 Access Denied | ${BRAND_NAME}` });
   return (
     <PageContainer className="max-w-xl py-20 text-center">
       <ShieldAlert className="mx-auto text-red-700" size={48} aria-hidden="true" />
@@ -32,7 +33,7 @@ export function ForbiddenPage() {
 /** Admin pages: a 403 page for anyone who is not an admin (the server checks too). */
 export function AdminLayout({ title, children }: { title: string; children: ReactNode }) {
   const { user } = useCurrentUser();
-  useDocumentMeta({ title: `${title} | Admin | Holistic Wellness Academy` });
+  useDocumentMeta({ title: `${title} | Admin | ${BRAND_NAME}` });
   if (user?.role !== "admin") return <ForbiddenPage />;
   return (
     <PageContainer>

@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
@@ -6,18 +5,17 @@ import { Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { ApiError } from "#client/lib/api-client.ts";
 import { AdminLayout, Pager, tableClass, tdClass, thClass } from "./admin-layout.tsx";
-import { revokeCertificate, useAdminLearners } from "./api.ts";
+import { useAdminLearners, useRevokeCertificate } from "./api.ts";
 
 function RevokeButton({ certificateId }: { certificateId: string }) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
   const toast = useToast();
-  const queryClient = useQueryClient();
+  const revokeCertificate = useRevokeCertificate();
   const revoke = async () => {
     try {
-      await revokeCertificate(certificateId, reason);
+      await revokeCertificate.mutateAsync({ certificateId, reason });
       toast({ title: "Certificate Revoked", description: certificateId });
-      await queryClient.invalidateQueries({ queryKey: ["/api/admin/learners"] });
     } catch (error) {
       toast({
         title: "Not Revoked",

@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
@@ -7,7 +6,7 @@ import { useToast } from "#client/components/ui/toast.tsx";
 import { ApiError } from "#client/lib/api-client.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
 import { AdminLayout, Pager, tableClass, tdClass, thClass } from "./admin-layout.tsx";
-import { refundOrder, useAdminOrders } from "./api.ts";
+import { useAdminOrders, useRefundOrder } from "./api.ts";
 
 export default function AdminOrdersPage() {
   const [q, setQ] = useState("");
@@ -15,13 +14,12 @@ export default function AdminOrdersPage() {
   const [confirming, setConfirming] = useState<string | null>(null);
   const orders = useAdminOrders(q, page);
   const toast = useToast();
-  const queryClient = useQueryClient();
+  const refundOrder = useRefundOrder();
 
   const refund = async (id: string) => {
     try {
-      await refundOrder(id);
+      await refundOrder.mutateAsync(id);
       toast({ title: "Order Refunded", description: "The learner's enrolment has ended." });
-      await queryClient.invalidateQueries({ queryKey: ["/api/admin/orders"] });
     } catch (error) {
       toast({
         title: "Refund Failed",

@@ -1,57 +1,92 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
 import { api } from "#client/lib/api-client.ts";
-import type { AdminCoupon, AdminLearner, AdminOrder, BulkRowResult } from "#shared/schemas/admin.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
+import type {
+  adminCouponSchema,
+  adminEnrollInputSchema,
+  adminEnrollResponseSchema,
+  bulkEnrollResponseSchema,
+  createCouponInputSchema,
+  pagedAuditSchema,
+  pagedLearnersSchema,
+  pagedOrdersSchema,
+} from "#shared/schemas/admin.ts";
 
-export interface Paged<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-export interface AuditEntry {
-  id: string;
-  actorEmail: string;
-  action: string;
-  target: string;
-  details: Record<string, unknown>;
-  createdAt: string;
-}
+type AdminCoupon = z.infer<typeof adminCouponSchema>;
+export type CreateCouponInput = z.input<typeof createCouponInputSchema>;
 
+const enc = encodeURIComponent;
 const qs = (q: string, page: number, pageSize = 20) =>
   new URLSearchParams({ ...(q ? { q } : {}), page: String(page), pageSize: String(pageSize) }).toString();
 
-export const adminEnrollUser = (userEmail: string, courseId: string) =>
-  api.post<{ success: boolean; message: string; outcome: string }>("/api/admin-enroll-user", { userEmail, courseId });
-export const bulkEnroll = (csv: string) =>
-  api.post<{ rows: BulkRowResult[]; counts: Record<string, number> }>("/api/admin/enrollments/bulk", { csv });
-
 export const useAdminCoupons = () =>
-  useQuery({ queryKey: ["/api/admin/coupons"], queryFn: () => api.get<AdminCoupon[]>("/api/admin/coupons") });
-export const createAdminCoupon = (body: Record<string, unknown>) => api.post<AdminCoupon>("/api/admin/coupons", body);
-export const deactivateAdminCoupon = (id: string) =>
-  api.post<AdminCoupon>(`/api/admin/coupons/${encodeURIComponent(id)}/deactivate`);
+  useQuery({ queryKey: queryKeys.admin.coupons(), queryFn: () => api.get<AdminCoupon[]>("/api/admin/coupons") });
 
 export const useAdminOrders = (q: string, page: number) =>
   useQuery({
-    queryKey: ["/api/admin/orders", q, page],
-    queryFn: () => api.get<Paged<AdminOrder>>(`/api/admin/orders?${qs(q, page)}`),
+    queryKey: queryKeys.admin.orders(q, page),
+    queryFn: () => api.get<z.infer<typeof pagedOrdersSchema>>(`/api/admin/orders?${qs(q, page)}`),
     placeholderData: keepPreviousData,
   });
-export const refundOrder = (id: string) =>
-  api.post<{ status: string }>(`/api/admin/orders/${encodeURIComponent(id)}/refund`);
 
 export const useAdminLearners = (q: string, page: number) =>
   useQuery({
-    queryKey: ["/api/admin/learners", q, page],
-    queryFn: () => api.get<Paged<AdminLearner>>(`/api/admin/learners?${qs(q, page)}`),
+    queryKey: queryKeys.admin.learners(q, page),
+    queryFn: () => api.get<z.infer<typeof pagedLearnersSchema>>(`/api/admin/learners?${qs(q, page)}`),
     placeholderData: keepPreviousData,
   });
-export const revokeCertificate = (certificateId: string, reason: string) =>
-  api.post(`/api/admin/certificates/${encodeURIComponent(certificateId)}/revoke`, { reason });
 
 export const useAuditLog = (q: string, page: number) =>
   useQuery({
-    queryKey: ["/api/admin/audit", q, page],
-    queryFn: () => api.get<Paged<AuditEntry>>(`/api/admin/audit?${qs(q, page, 50)}`),
+    queryKey: queryKeys.admin.audit(q, page),
+    queryFn: () => api.get<z.infer<typeof pagedAuditSchema>>(`/api/admin/audit?${qs(q, page, 50)}`),
     placeholderData: keepPreviousData,
   });
+
+// Mutations: each refreshes the lists it changes (and the audit log, which every admin action writes).
+
+function useAdminMutation<TInput, TResult>(
+  mutationFn: (input: TInput) => Promise<TResult>,
+  changes: (keyof typeof queryKeys.admin)[],
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () =>
+      Promise.all(
+        [...changes, "audit" as const].map((list) =>
+          queryClient.invalidateQueries({ queryKey: queryKeys.admin[list]() }),
+        ),
+      ),
+  });
+}
+
+export const useCreateCoupon = () =>
+  useAdminMutation((body: CreateCouponInput) => api.post<AdminCoupon>("/api/admin/coupons", body), ["coupons"]);
+
+export const useDeactivateCoupon = () =>
+  useAdminMutation((id: string) => api.post<AdminCoupon>(`/api/admin/coupons/${enc(id)}/deactivate`), ["coupons"]);
+
+export const useRefundOrder = () =>
+  useAdminMutation((id: string) => api.post<unknown>(`/api/admin/orders/${enc(id)}/refund`), ["orders", "learners"]);
+
+export const useRevokeCertificate = () =>
+  useAdminMutation(
+    ({ certificateId, reason }: { certificateId: string; reason: string }) =>
+      api.post<unknown>(`/api/admin/certificates/${enc(certificateId)}/revoke`, { reason }),
+    ["learners"],
+  );
+
+export const useAdminEnroll = () =>
+  useAdminMutation(
+    (body: z.input<typeof adminEnrollInputSchema>) =>
+      api.post<z.infer<typeof adminEnrollResponseSchema>>("/api/admin-enroll-user", body),
+    ["learners", "orders"],
+  );
+
+export const useBulkEnroll = () =>
+  useAdminMutation(
+    (csv: string) => api.post<z.infer<typeof bulkEnrollResponseSchema>>("/api/admin/enrollments/bulk", { csv }),
+    ["learners", "orders"],
+  );

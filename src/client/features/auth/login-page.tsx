@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { Tabs } from "radix-ui";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
@@ -8,8 +7,9 @@ import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
-import { currentUserQueryOptions } from "#client/lib/session.ts";
+import { refreshCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
 import { requestPasswordReset, signIn, signUp } from "./api.ts";
 
@@ -22,7 +22,6 @@ function safeNext(next: string | null): string {
 
 function SignInForm() {
   const toast = useToast();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [email, setEmail] = useState("");
@@ -36,7 +35,7 @@ function SignInForm() {
     try {
       await signIn(email, password);
       toast({ title: "Welcome back!", description: "You've successfully signed in to your account." });
-      await queryClient.invalidateQueries(currentUserQueryOptions());
+      await refreshCurrentUser();
       navigate(safeNext(params.get("next")), { replace: true });
     } catch (error) {
       toast({
@@ -108,7 +107,6 @@ function SignInForm() {
 
 function SignUpForm() {
   const toast = useToast();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [form, setForm] = useState({ firstName: "", lastName: "", email: "", password: "" });
   const [busy, setBusy] = useState(false);
@@ -127,7 +125,7 @@ function SignUpForm() {
       });
       toast({ title: "Account Created!", description: "Redirecting you to the dashboard..." });
       setTimeout(async () => {
-        await queryClient.invalidateQueries(currentUserQueryOptions());
+        await refreshCurrentUser();
         navigate(paths.home, { replace: true });
       }, 2000);
     } catch (error) {
@@ -201,8 +199,8 @@ function SignUpForm() {
 
 export default function LoginPage() {
   useDocumentMeta({
-    title: "Sign In | Holistic Wellness Academy",
-    description: "Sign in or create your Holistic Wellness Academy account.",
+    title: `Sign In | ${BRAND_NAME}`,
+    description: `Sign in or create your ${BRAND_NAME} account.`,
   });
   const [params, setParams] = useSearchParams();
   const tab = params.get("tab") === "signup" ? "signup" : "signin";
@@ -211,7 +209,7 @@ export default function LoginPage() {
   return (
     <PageContainer className="grid max-w-5xl gap-8 lg:grid-cols-2 lg:items-start">
       <Card className="p-6 sm:p-8">
-        <h1 className="text-2xl font-bold">Welcome to Holistic Wellness Academy</h1>
+        <h1 className="text-2xl font-bold">Welcome to {BRAND_NAME}</h1>
         <p className="mt-1 text-sm text-muted">
           Sign in to continue your certification, or create an account to start.
         </p>

@@ -7,11 +7,12 @@ import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
 import { resetPassword } from "./api.ts";
 
 export default function ResetPasswordPage() {
-  useDocumentMeta({ title: "Choose a new password | Holistic Wellness Academy" });
+  useDocumentMeta({ title: `Choose a new password | ${BRAND_NAME}` });
   const [params] = useSearchParams();
   const token = params.get("token");
   const linkError = params.get("error");

@@ -6,6 +6,7 @@ import { Badge, Card, LevelBadge, PageContainer, Skeleton } from "#client/compon
 import { paths } from "#client/config/paths.ts";
 import { useCourses, useEnrollments } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { formatPrice } from "#shared/format.ts";
 import type { CourseCard } from "#shared/schemas/courses.ts";
 
@@ -79,7 +80,7 @@ function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: bo
 
 export default function CataloguePage() {
   useDocumentMeta({
-    title: "Holistic Wellness Coach Certification Programs | Holistic Wellness Academy",
+    title: `Holistic Wellness Coach Certification Programs | ${BRAND_NAME}`,
     description:
       "Wellness coach certification courses online: nutrition coaching, functional nutrition, integrative health and business skills for holistic practitioners.",
   });

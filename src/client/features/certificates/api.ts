@@ -1,24 +1,44 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "#client/lib/api-client.ts";
+import type { MutationConfig } from "#client/lib/query-client.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import type { Certificate, Verification } from "#shared/schemas/certificates.ts";
 
 const enc = encodeURIComponent;
 
 export const getCertificate = (courseId: string) => api.get<Certificate>(`/api/certificate/${enc(courseId)}`);
 export const certificateQueryOptions = (courseId: string) =>
-  queryOptions({ queryKey: ["/api/certificate", courseId], queryFn: () => getCertificate(courseId) });
+  queryOptions({ queryKey: queryKeys.certificates.course(courseId), queryFn: () => getCertificate(courseId) });
 export const useCertificate = (courseId: string) => useQuery(certificateQueryOptions(courseId));
 
 export const getCertificates = () => api.get<Certificate[]>("/api/certificates");
 export const useCertificates = () =>
-  useQuery({ queryKey: ["/api/certificates"], queryFn: getCertificates, retry: false });
+  useQuery({ queryKey: queryKeys.certificates.all(), queryFn: getCertificates, retry: false });
 
 export const getVerification = (certificateId: string) => api.get<Verification>(`/api/verify/${enc(certificateId)}`);
 export const useVerification = (certificateId: string) =>
-  useQuery({ queryKey: ["/api/verify", certificateId], queryFn: () => getVerification(certificateId) });
+  useQuery({
+    queryKey: queryKeys.certificates.verification(certificateId),
+    queryFn: () => getVerification(certificateId),
+  });
 
-export const reissueCertificate = (certificateId: string) =>
-  api.post<Certificate>(`/api/certificates/${enc(certificateId)}/reissue`);
+/** Reissues a certificate with the learner's current name; the certificate's reads are refreshed. */
+export function useReissueCertificate(courseId: string, config: MutationConfig<Certificate, string> = {}) {
+  const queryClient = useQueryClient();
+  const { onSuccess, ...rest } = config;
+  return useMutation({
+    ...rest,
+    mutationFn: (certificateId: string) => api.post<Certificate>(`/api/certificates/${enc(certificateId)}/reissue`),
+    onSuccess: async (...args) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.certificates.course(courseId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.certificates.all() }),
+      ]);
+      await onSuccess?.(...args);
+    },
+  });
+}
 
 /** Fetches the PDF and saves it as a file. */
 export async function downloadCertificatePdf(certificateId: string) {
@@ -55,7 +75,7 @@ export function linkedInUrl(c: Certificate): string {
   const params = new URLSearchParams({
     startTask: "CERTIFICATION_NAME",
     name: `${c.courseTitle} Certification`,
-    organizationName: "Holistic Wellness Academy",
+    organizationName: BRAND_NAME,
     issueYear: String(issued.getUTCFullYear()),
     issueMonth: String(issued.getUTCMonth() + 1),
     expirationYear: String(expires.getUTCFullYear()),

@@ -1,5 +1,6 @@
 import { Award } from "lucide-react";
 import { Badge } from "#client/components/ui/misc.tsx";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import type { CertificateStatus } from "#shared/schemas/certificates.ts";
 
@@ -26,7 +27,7 @@ export function CertificateDocument(props: {
     <div className="rounded-2xl border-4 border-brand-700 bg-white p-2 shadow-sm" data-testid="certificate-document">
       <div className="rounded-xl border border-brand-100 px-6 py-10 text-center sm:px-12">
         <Award className="mx-auto text-brand-700" size={40} aria-hidden="true" />
-        <p className="mt-2 text-xs font-bold tracking-[0.2em] text-brand-700 uppercase">Holistic Wellness Academy</p>
+        <p className="mt-2 text-xs font-bold tracking-[0.2em] text-brand-700 uppercase">{BRAND_NAME}</p>
         <h1 className="mt-3 font-serif text-3xl font-bold sm:text-4xl">Certificate of Completion</h1>
         <p className="mt-5 text-muted">This certifies that</p>
         <p
@@ -58,7 +59,7 @@ export function CertificateDocument(props: {
         </dl>
         <div className="mt-10 w-56 border-t border-ink pt-2 text-left">
           <p className="text-sm font-semibold">Authorized Institution</p>
-          <p className="text-xs text-muted">Holistic Wellness Academy</p>
+          <p className="text-xs text-muted">{BRAND_NAME}</p>
         </div>
       </div>
     </div>

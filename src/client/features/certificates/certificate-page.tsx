@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { BadgeCheck, Download, Share2 } from "lucide-react";
 import { Link, useParams } from "react-router";
 import { ExternalLink } from "#client/components/layout/external-link.tsx";
@@ -8,7 +7,8 @@ import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useSiteConfig } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { linkedInUrl, reissueCertificate, useCertificate } from "./api.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
+import { linkedInUrl, useCertificate, useReissueCertificate } from "./api.ts";
 import { CertificateDocument } from "./certificate-card.tsx";
 import { useCertificateActions } from "./use-certificate-actions.ts";
 
@@ -18,16 +18,11 @@ export default function CertificatePage() {
   const { practitionerAppUrl } = useSiteConfig();
   const actions = useCertificateActions();
   const toast = useToast();
-  const queryClient = useQueryClient();
   useDocumentMeta({
-    title: cert
-      ? `Certificate: ${cert.courseTitle} | Holistic Wellness Academy`
-      : "Certificate | Holistic Wellness Academy",
+    title: cert ? `Certificate: ${cert.courseTitle} | ${BRAND_NAME}` : `Certificate | ${BRAND_NAME}`,
   });
-  const reissue = useMutation({
-    mutationFn: () => reissueCertificate(cert!.certificateId),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["/api/certificate", courseId] });
+  const reissue = useReissueCertificate(courseId, {
+    onSuccess: () => {
       toast({ title: "Certificate Reissued", description: "Your certificate now shows your current name." });
     },
   });
@@ -88,7 +83,7 @@ export default function CertificatePage() {
             Your profile name has changed since this certificate was issued. It keeps its ID if you reissue it with your
             current name.
           </p>
-          <Button variant="secondary" onClick={() => reissue.mutate()} disabled={reissue.isPending}>
+          <Button variant="secondary" onClick={() => reissue.mutate(cert.certificateId)} disabled={reissue.isPending}>
             Reissue with my current name
           </Button>
         </Card>

@@ -5,13 +5,14 @@ import { Card, PageContainer, Skeleton, StatCard } from "#client/components/ui/m
 import { paths } from "#client/config/paths.ts";
 import { useEnrollments } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import { useCertificates } from "./api.ts";
 import { StatusBadge } from "./certificate-card.tsx";
 import { useCertificateActions } from "./use-certificate-actions.ts";
 
 export default function CertificatesPage() {
-  useDocumentMeta({ title: "My Certificates | Holistic Wellness Academy" });
+  useDocumentMeta({ title: `My Certificates | ${BRAND_NAME}` });
   const certificates = useCertificates();
   const enrollments = useEnrollments();
   const actions = useCertificateActions();

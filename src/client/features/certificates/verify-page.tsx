@@ -4,6 +4,7 @@ import { buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import { useVerification } from "./api.ts";
 import { CertificateDocument } from "./certificate-card.tsx";
@@ -12,8 +13,8 @@ export default function VerifyPage() {
   const { certificateId = "" } = useParams();
   const { data, isPending, isError } = useVerification(certificateId);
   useDocumentMeta({
-    title: "Certificate verification | Holistic Wellness Academy",
-    description: "Check that a Holistic Wellness Academy certificate is genuine and valid.",
+    title: `Certificate verification | ${BRAND_NAME}`,
+    description: `Check that a ${BRAND_NAME} certificate is genuine and valid.`,
   });
   if (isPending)
     return (
@@ -28,7 +29,7 @@ export default function VerifyPage() {
         <ShieldX className="mx-auto text-red-700" size={48} aria-hidden="true" />
         <h1 className="mt-3 text-3xl font-bold">Certificate Not Found</h1>
         <p className="mt-3 text-muted">
-          No Holistic Wellness Academy certificate has the ID {certificateId}. Check the ID and try again.
+          No {BRAND_NAME} certificate has the ID {certificateId}. Check the ID and try again.
         </p>
         <Link to={paths.home} className={buttonClasses("primary", "md", "mt-6")}>
           Back to Home

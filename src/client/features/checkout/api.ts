@@ -1,57 +1,113 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
 import { api } from "#client/lib/api-client.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
 import type {
-  ConfirmEnrollmentResponse,
+  autoEnrollResponseSchema,
   CouponSummary,
+  checkoutSessionResponseSchema,
+  confirmEnrollmentInputSchema,
+  confirmEnrollmentResponseSchema,
   PaymentIntentResponse,
   PaymentsConfig,
+  sandboxCardSchema,
+  sandboxConfirmResponseSchema,
+  sandboxPayResponseSchema,
+  sandboxSessionSchema,
+  validateCouponResponseSchema,
 } from "#shared/schemas/checkout.ts";
+import type { enrollmentStatusSchema } from "#shared/schemas/courses.ts";
 
-export interface SandboxCardInput {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvc: string;
-}
+export type SandboxCardInput = z.input<typeof sandboxCardSchema>;
+const enc = encodeURIComponent;
 
 export const paymentsConfigQueryOptions = () =>
   queryOptions({
-    queryKey: ["/api/payments/config"],
+    queryKey: queryKeys.payments.config(),
     queryFn: () => api.get<PaymentsConfig>("/api/payments/config"),
     staleTime: Infinity,
   });
 export const usePaymentsConfig = () => useQuery(paymentsConfigQueryOptions());
 
+export const useSandboxSession = (sessionId: string) =>
+  useQuery({
+    queryKey: queryKeys.payments.sandboxSession(sessionId),
+    queryFn: () => api.get<z.infer<typeof sandboxSessionSchema>>(`/api/sandbox/checkout-sessions/${enc(sessionId)}`),
+    refetchOnWindowFocus: false,
+  });
+
+const POLL_MS = 1500;
+const POLL_LIMIT = 20;
+/**
+ * Whether the caller is enrolled in a course. With `poll`, asks again every 1.5 s (at most 20 times)
+ * until the enrolment appears: a 'processing' payment settles and enrols on the server. The polling
+ * stops when the component using it unmounts.
+ */
+export function useCourseEnrollment(courseId: string, { enabled = true, poll = false } = {}) {
+  const queryClient = useQueryClient();
+  const queryKey = queryKeys.enrollments.course(courseId);
+  const attempts = (state?: { dataUpdateCount: number; errorUpdateCount: number }) =>
+    state ? state.dataUpdateCount + state.errorUpdateCount : 0;
+  const query = useQuery({
+    queryKey,
+    queryFn: () => api.get<z.infer<typeof enrollmentStatusSchema>>(`/api/enrollments/${enc(courseId)}`),
+    enabled,
+    refetchOnWindowFocus: false,
+    refetchInterval: (q) => (poll && !q.state.data?.enrolled && attempts(q.state) < POLL_LIMIT ? POLL_MS : false),
+  });
+  const enrolled = !!query.data?.enrolled;
+  const gaveUp = poll && !enrolled && attempts(queryClient.getQueryState(queryKey)) >= POLL_LIMIT;
+  return { ...query, enrolled, gaveUp };
+}
+
+/** After an enrolment, every read that shows enrolments or progress is stale. */
+function useEnrolmentChanged() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.enrollments.all() }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.courses.all() }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.myLearning() }),
+    ]);
+}
+
 export const validateCoupon = (couponCode: string, courseId: string) =>
-  api.post<{ valid: true; coupon: CouponSummary }>("/api/validate-coupon", { couponCode, courseId });
+  api.post<z.infer<typeof validateCouponResponseSchema>>("/api/validate-coupon", { couponCode, courseId });
 export const createPaymentIntent = (courseId: string, couponCode?: string) =>
   api.post<PaymentIntentResponse>("/api/create-payment-intent", { courseId, ...(couponCode ? { couponCode } : {}) });
-export const confirmEnrollment = (body: { paymentIntentId: string; courseId?: string; couponCode?: string }) =>
-  api.post<ConfirmEnrollmentResponse>("/api/confirm-enrollment", body);
 export const createCheckoutSession = (courseId: string) =>
-  api.post<{ checkoutUrl: string; sessionId: string }>("/api/create-checkout-session", { courseId });
-export const autoEnrollAll = () => api.post<{ enrolled: string[]; pending: string[] }>("/api/auto-enroll-all");
-
+  api.post<z.infer<typeof checkoutSessionResponseSchema>>("/api/create-checkout-session", { courseId });
 export const confirmSandboxPayment = (paymentIntentId: string, clientSecret: string, card: SandboxCardInput) =>
-  api.post<{ status: string; error: string | null }>(
-    `/api/sandbox/payment-intents/${encodeURIComponent(paymentIntentId)}/confirm`,
-    { clientSecret, card },
+  api.post<z.infer<typeof sandboxConfirmResponseSchema>>(
+    `/api/sandbox/payment-intents/${enc(paymentIntentId)}/confirm`,
+    {
+      clientSecret,
+      card,
+    },
   );
-export const getSandboxSession = (sessionId: string) =>
-  api.get<{
-    id: string;
-    status: string;
-    amount: number;
-    currency: string;
-    courseTitle: string;
-    successUrl: string;
-    cancelUrl: string;
-  }>(`/api/sandbox/checkout-sessions/${encodeURIComponent(sessionId)}`);
 export const paySandboxSession = (sessionId: string, card: SandboxCardInput) =>
-  api.post<{ redirectUrl: string | null; error: string | null }>(
-    `/api/sandbox/checkout-sessions/${encodeURIComponent(sessionId)}/pay`,
-    { card },
-  );
+  api.post<z.infer<typeof sandboxPayResponseSchema>>(`/api/sandbox/checkout-sessions/${enc(sessionId)}/pay`, {
+    card,
+  });
+
+/** Confirms a paid (or free) enrolment; the learner's enrolments, courses and My Learning are read again. */
+export function useConfirmEnrollment() {
+  const changed = useEnrolmentChanged();
+  return useMutation({
+    mutationFn: (body: z.input<typeof confirmEnrollmentInputSchema>) =>
+      api.post<z.infer<typeof confirmEnrollmentResponseSchema>>("/api/confirm-enrollment", body),
+    onSuccess: changed,
+  });
+}
+
+/** Asks the server to check this learner's hosted checkouts with the provider; it enrols only paid ones. */
+export function useSettleCheckouts() {
+  const changed = useEnrolmentChanged();
+  return useMutation({
+    mutationFn: () => api.post<z.infer<typeof autoEnrollResponseSchema>>("/api/auto-enroll-all"),
+    onSuccess: changed,
+  });
+}
 
 export function describeCoupon(c: CouponSummary): string {
   return c.percentOff ? `${c.percentOff}% off` : `$${((c.amountOff ?? 0) / 100).toFixed(2)} off`;

@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Gift } from "lucide-react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
@@ -10,14 +9,16 @@ import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME, FREE_COUPON_PAYMENT } from "#shared/constants.ts";
 import { formatPrice } from "#shared/format.ts";
 import type { CouponSummary, PaymentIntentResponse } from "#shared/schemas/checkout.ts";
 import {
-  confirmEnrollment,
   confirmSandboxPayment,
   createPaymentIntent,
   describeCoupon,
   type SandboxCardInput,
+  useConfirmEnrollment,
+  useCourseEnrollment,
   usePaymentsConfig,
   validateCoupon,
 } from "./api.ts";
@@ -39,14 +40,17 @@ export default function CheckoutPage() {
   const payments = usePaymentsConfig();
   const toast = useToast();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const confirm = useConfirmEnrollment();
+  // A 'processing' payment: the server enrols the learner once it settles; this page asks until then.
+  const [processingIntentId, setProcessingIntentId] = useState<string | null>(null);
+  const settled = useCourseEnrollment(courseId, { enabled: !!processingIntentId, poll: true });
   const [intent, setIntent] = useState<PaymentIntentResponse | null>(null);
   const [intentError, setIntentError] = useState(false);
   const [code, setCode] = useState("");
   const [coupon, setCoupon] = useState<CouponState>({ status: "idle" });
   const [busy, setBusy] = useState(false);
   const latestCheck = useRef(0);
-  useDocumentMeta({ title: `Checkout${course.data ? `: ${course.data.title}` : ""} | Holistic Wellness Academy` });
+  useDocumentMeta({ title: `Checkout${course.data ? `: ${course.data.title}` : ""} | ${BRAND_NAME}` });
 
   const loadIntent = useCallback(
     async (couponCode?: string) => {
@@ -89,7 +93,6 @@ export default function CheckoutPage() {
   }, [course.data, intent, intentError, loadIntent]);
 
   const succeed = async (message: string) => {
-    await queryClient.invalidateQueries();
     toast({ title: "Enrollment Successful!", description: message });
     setTimeout(() => navigate(paths.course(courseId)), REDIRECT_AFTER_PAYMENT_MS);
   };
@@ -124,7 +127,7 @@ export default function CheckoutPage() {
   const handleStatus = async (paymentIntentId: string, result: { status: string; error: string | null }) => {
     if (result.status === "succeeded") {
       try {
-        const confirmed = await confirmEnrollment({ paymentIntentId });
+        const confirmed = await confirm.mutateAsync({ paymentIntentId });
         await succeed(confirmed.message);
       } catch {
         toast({
@@ -145,22 +148,7 @@ export default function CheckoutPage() {
     }
     if (result.status === "processing") {
       toast({ title: "Payment Processing", description: "Your payment is being processed. Please wait..." });
-      // The provider settles it shortly; ask the server until it has enrolled the learner.
-      for (let i = 0; i < 20; i++) {
-        await new Promise((r) => setTimeout(r, 1500));
-        try {
-          const confirmed = await confirmEnrollment({ paymentIntentId });
-          await succeed(confirmed.message);
-          return;
-        } catch (error) {
-          if (!(error instanceof ApiError && error.status === 402)) break;
-        }
-      }
-      toast({
-        title: "Payment Issue",
-        description: "Payment status: processing. Please try again or contact support.",
-        variant: "destructive",
-      });
+      setProcessingIntentId(paymentIntentId);
       return;
     }
     toast({
@@ -169,6 +157,21 @@ export default function CheckoutPage() {
       variant: "destructive",
     });
   };
+
+  // The processing payment settled (enrolled) or the polling gave up.
+  const { enrolled: settledEnrolled, gaveUp: settleGaveUp } = settled;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: handleStatus is new each render; this runs once per outcome
+  useEffect(() => {
+    if (!processingIntentId || (!settledEnrolled && !settleGaveUp)) return;
+    setProcessingIntentId(null);
+    if (settledEnrolled) void handleStatus(processingIntentId, { status: "succeeded", error: null });
+    else
+      toast({
+        title: "Payment Issue",
+        description: "Payment status: processing. Please try again or contact support.",
+        variant: "destructive",
+      });
+  }, [processingIntentId, settledEnrolled, settleGaveUp, toast]);
 
   const paySandbox = async (card: SandboxCardInput) => {
     if (!intent?.paymentIntentId || !intent.clientSecret) return;
@@ -190,8 +193,8 @@ export default function CheckoutPage() {
   const claimFree = async () => {
     setBusy(true);
     try {
-      const confirmed = await confirmEnrollment({
-        paymentIntentId: "free-coupon",
+      const confirmed = await confirm.mutateAsync({
+        paymentIntentId: FREE_COUPON_PAYMENT,
         courseId,
         couponCode: intent?.coupon?.code,
       });

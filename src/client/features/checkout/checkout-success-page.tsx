@@ -1,14 +1,14 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, CheckCircle2 } from "lucide-react";
+import { useEffect } from "react";
 import { Link, useSearchParams } from "react-router";
 import { buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
-import { api } from "#client/lib/api-client.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
 import { useSiteConfig } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { autoEnrollAll } from "./api.ts";
+import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
+import { useCourseEnrollment, useSettleCheckouts } from "./api.ts";
 
 /** /checkout/success: asks the server to check this learner's checkouts with the provider; it enrols only paid ones. */
 export default function CheckoutSuccessPage() {
@@ -17,24 +17,20 @@ export default function CheckoutSuccessPage() {
   const courseId = params.get("course_id");
   const { user } = useCurrentUser();
   const { supportEmail } = useSiteConfig();
-  const queryClient = useQueryClient();
   const ready = !!(sessionId && courseId && user);
-  const result = useQuery({
-    queryKey: ["auto-enroll-all", sessionId],
-    queryFn: async () => {
-      const r = await autoEnrollAll();
-      await queryClient.invalidateQueries({ queryKey: ["/api/enrollments"] });
-      // Also true when a webhook enrolled the learner before this page asked.
-      const { enrolled } = await api.get<{ enrolled: boolean }>(`/api/enrollments/${encodeURIComponent(courseId!)}`);
-      return { ...r, enrolledInCourse: enrolled };
-    },
-    enabled: ready,
-    refetchOnWindowFocus: false,
-  });
-  useDocumentMeta({ title: "Checkout | Holistic Wellness Academy" });
+  const settle = useSettleCheckouts();
+  const { mutate: settleCheckouts } = settle;
+  // Once per visit; the server enrols only checkouts the provider reports as paid.
+  useEffect(() => {
+    if (ready) settleCheckouts();
+  }, [ready, settleCheckouts]);
+  // Read after settling; also true when a webhook enrolled the learner before this page asked.
+  const enrollment = useCourseEnrollment(courseId ?? "", { enabled: ready && !settle.isIdle && !settle.isPending });
+  useDocumentMeta({ title: `Checkout | ${BRAND_NAME}` });
 
-  if (ready && result.isPending) return <Spinner label="Confirming your payment" />;
-  const ok = ready && result.data?.enrolledInCourse;
+  if (ready && (settle.isIdle || settle.isPending || enrollment.isPending))
+    return <Spinner label="Confirming your payment" />;
+  const ok = ready && enrollment.enrolled;
   return (
     <PageContainer className="max-w-xl py-12">
       {ok ? (
@@ -44,7 +40,7 @@ export default function CheckoutSuccessPage() {
           <p className="mt-2 text-muted">You are enrolled. Here is what happens next:</p>
           <ul className="mx-auto mt-4 max-w-sm list-disc space-y-1 pl-5 text-left text-slate-700">
             <li>Your course is waiting in My Learning</li>
-            <li>Work through each module and pass its quiz with 80% or more</li>
+            <li>Work through each module and pass its quiz with {PASS_MARK}% or more</li>
             <li>Earn your certificate when every module is complete</li>
           </ul>
           <div className="mt-6 flex flex-wrap justify-center gap-3">

@@ -2,6 +2,7 @@ import { ExternalLink as ExternalIcon } from "lucide-react";
 import { useParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { formatPrice } from "#shared/format.ts";
 import { CheckoutShell } from "./checkout-shell.tsx";
 import { useHostedCheckout } from "./use-hosted-checkout.ts";
@@ -10,7 +11,7 @@ import { useHostedCheckout } from "./use-hosted-checkout.ts";
 export default function HostedCheckoutPage() {
   const { courseId = "" } = useParams();
   const { start, busy } = useHostedCheckout(courseId);
-  useDocumentMeta({ title: "Buy course | Holistic Wellness Academy" });
+  useDocumentMeta({ title: `Buy course | ${BRAND_NAME}` });
   return (
     <CheckoutShell courseId={courseId} className="text-center">
       {(course) => (

@@ -1,4 +1,3 @@
-import { useQuery } from "@tanstack/react-query";
 import { Lock } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
@@ -7,17 +6,13 @@ import { useToast } from "#client/components/ui/toast.tsx";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { formatPrice } from "#shared/format.ts";
-import { getSandboxSession, paySandboxSession, type SandboxCardInput } from "./api.ts";
+import { paySandboxSession, type SandboxCardInput, useSandboxSession } from "./api.ts";
 import { SandboxCardForm, TestPaymentsBanner } from "./card-form.tsx";
 
 /** The sandbox's hosted checkout: a page that stands in for the provider's payment page. */
 export default function SandboxCheckoutPage() {
   const { sessionId = "" } = useParams();
-  const session = useQuery({
-    queryKey: ["sandbox-session", sessionId],
-    queryFn: () => getSandboxSession(sessionId),
-    refetchOnWindowFocus: false,
-  });
+  const session = useSandboxSession(sessionId);
   const toast = useToast();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);

@@ -3,6 +3,7 @@ import { useParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
 import { useCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { formatPrice } from "#shared/format.ts";
 import { CheckoutShell } from "./checkout-shell.tsx";
 import { useHostedCheckout } from "./use-hosted-checkout.ts";
@@ -19,7 +20,7 @@ export default function SimpleCheckoutPage() {
   const { courseId = "" } = useParams();
   const { user } = useCurrentUser();
   const { start, busy } = useHostedCheckout(courseId);
-  useDocumentMeta({ title: "Checkout | Holistic Wellness Academy" });
+  useDocumentMeta({ title: `Checkout | ${BRAND_NAME}` });
   return (
     <CheckoutShell courseId={courseId}>
       {(course) => (

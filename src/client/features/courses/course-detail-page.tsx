@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Award, CheckCircle2, Circle, ClipboardCheck, GraduationCap, Lock, PlayCircle } from "lucide-react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
@@ -6,10 +5,11 @@ import { Badge, Card, LevelBadge, PageContainer, ProgressBar, Skeleton } from "#
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
-import { issueCertificate } from "#client/lib/certificates.ts";
+import { useIssueCertificate } from "#client/lib/certificates.ts";
 import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { formatPrice, PASS_MARK } from "#shared/format.ts";
+import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
+import { formatPrice } from "#shared/format.ts";
 import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
 
 const stateBadge: Record<ModuleState, { label: string; className: string }> = {
@@ -74,7 +74,7 @@ function ModuleCard({ course, module, index }: { course: CourseDetail; module: M
             <div>
               <p className="font-medium">{module.quiz.title}</p>
               <p className="text-xs text-muted">
-                {module.quiz.questionCount} questions · pass mark 80%
+                {module.quiz.questionCount} questions · pass mark {PASS_MARK}%
                 {module.quiz.bestScore !== null && ` · best score ${module.quiz.bestScore}%`}
               </p>
             </div>
@@ -136,11 +136,8 @@ function ExamCard({ course }: { course: CourseDetail }) {
 function CertificationBanner({ course }: { course: CourseDetail }) {
   const toast = useToast();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const issue = useMutation({
-    mutationFn: () => issueCertificate(course.id),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["/api/courses", course.id] });
+  const issue = useIssueCertificate(course.id, {
+    onSuccess: () => {
       navigate(paths.courseCertificate(course.id));
     },
     onError: (error) =>
@@ -201,7 +198,7 @@ export default function CourseDetailPage() {
   useDocumentMeta(
     course
       ? { title: course.seo.title, description: course.seo.description, keywords: course.seo.keywords }
-      : { title: isError ? "Course Not Found | Holistic Wellness Academy" : "Course | Holistic Wellness Academy" },
+      : { title: isError ? `Course Not Found | ${BRAND_NAME}` : `Course | ${BRAND_NAME}` },
   );
   if (isPending) return <CourseSkeleton />;
   if (isError || !course) {

@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, ChevronLeft, ChevronRight, Clock, Lock } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
@@ -9,7 +8,8 @@ import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { completeLesson, useLesson } from "./api.ts";
+import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
+import { useCompleteLesson, useLesson } from "./api.ts";
 
 function PreviewOnly({ courseId }: { courseId: string }) {
   return (
@@ -49,10 +49,10 @@ export default function LessonPage() {
   const course = useCourse(courseId);
   const navigate = useNavigate();
   const toast = useToast();
-  const queryClient = useQueryClient();
+  const completeLesson = useCompleteLesson(courseId);
   const [saving, setSaving] = useState(false);
   useDocumentMeta({
-    title: lesson.data ? `${lesson.data.title} | Holistic Wellness Academy` : "Lesson | Holistic Wellness Academy",
+    title: lesson.data ? `${lesson.data.title} | ${BRAND_NAME}` : `Lesson | ${BRAND_NAME}`,
   });
 
   if (lesson.isPending) {
@@ -81,7 +81,7 @@ export default function LessonPage() {
         <Message
           courseId={courseId}
           title="Lesson Locked"
-          text="Pass the previous module's quiz with at least 80% to unlock this lesson."
+          text={`Pass the previous module's quiz with at least ${PASS_MARK}% to unlock this lesson.`}
         />
       );
     return <Message courseId={courseId} title="Lesson could not be loaded" text={lesson.error.message} />;
@@ -94,8 +94,7 @@ export default function LessonPage() {
     if (!enrolled || data.completed) return true;
     setSaving(true);
     try {
-      await completeLesson(courseId, data.id);
-      await queryClient.invalidateQueries({ queryKey: ["/api/courses", courseId] });
+      await completeLesson.mutateAsync(data.id);
       return true;
     } catch (error) {
       toast({

@@ -7,6 +7,7 @@ import { paths } from "#client/config/paths.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import { useSiteConfig } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { formatPrice } from "#shared/format.ts";
 import { landing } from "./landing-content.ts";
 
@@ -57,7 +58,7 @@ function FeaturedCourses() {
 
 export default function LandingPage() {
   useDocumentMeta({
-    title: "Holistic Wellness Academy: Wellness Coach Certification Online",
+    title: `${BRAND_NAME}: Wellness Coach Certification Online`,
     description:
       "Self-paced certification courses for wellness and holistic-health coaches: nutrition, functional nutrition, integrative health and practice business skills.",
   });

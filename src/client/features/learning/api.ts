@@ -1,31 +1,59 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "#client/lib/api-client.ts";
+import type { MutationConfig } from "#client/lib/query-client.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
 import type { MyLearningCourse, Progress, Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
 
 const enc = encodeURIComponent;
 
 /** A module quiz, or the course's final exam when `moduleId` is null. */
-export const assessmentUrl = (courseId: string, moduleId: string | null) =>
+const assessmentUrl = (courseId: string, moduleId: string | null) =>
   moduleId === null ? `/api/exam/${enc(courseId)}` : `/api/quiz/${enc(courseId)}/${enc(moduleId)}`;
+const assessmentKey = (courseId: string, moduleId: string | null) =>
+  moduleId === null ? queryKeys.exam(courseId) : queryKeys.quiz(courseId, moduleId);
 
-/** Starts an attempt, or resumes the open one. */
+/** Starts an attempt (the server draws its questions), or resumes the open one. */
 export const getAssessment = (courseId: string, moduleId: string | null) =>
   api.get<Quiz>(assessmentUrl(courseId, moduleId));
 export const assessmentQueryOptions = (courseId: string, moduleId: string | null) =>
   queryOptions({
-    queryKey: moduleId === null ? ["/api/exam", courseId] : ["/api/quiz", courseId, moduleId],
+    queryKey: assessmentKey(courseId, moduleId),
     queryFn: () => getAssessment(courseId, moduleId),
     refetchOnWindowFocus: false,
     retry: false,
   });
-export const useAssessment = (courseId: string, moduleId: string | null, enabled = true) =>
-  useQuery({ ...assessmentQueryOptions(courseId, moduleId), enabled });
+export const useAssessment = (courseId: string, moduleId: string | null) =>
+  useQuery(assessmentQueryOptions(courseId, moduleId));
 
-export const submitAssessment = (courseId: string, moduleId: string | null, body: QuizSubmission) =>
-  api.post<QuizResult>(assessmentUrl(courseId, moduleId), body);
+/** Grades the attempt; the course (unlocks, percent) and My Learning are read again. */
+export function useSubmitAssessment(
+  courseId: string,
+  moduleId: string | null,
+  config: MutationConfig<QuizResult, QuizSubmission> = {},
+) {
+  const queryClient = useQueryClient();
+  const { onSuccess, ...rest } = config;
+  return useMutation({
+    ...rest,
+    mutationFn: (body: QuizSubmission) => api.post<QuizResult>(assessmentUrl(courseId, moduleId), body),
+    onSuccess: async (...args) => {
+      await onSuccess?.(...args);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.courses.detail(courseId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.myLearning() }),
+      ]);
+    },
+  });
+}
+
+/** A new attempt: drops the graded one so the next read draws new questions. */
+export function useStartNewAttempt(courseId: string, moduleId: string | null) {
+  const queryClient = useQueryClient();
+  return () => queryClient.resetQueries({ queryKey: assessmentKey(courseId, moduleId) });
+}
 
 export const getProgress = (courseId: string) => api.get<Progress>(`/api/progress/${enc(courseId)}`);
 
 export const getMyLearning = () => api.get<MyLearningCourse[]>("/api/my-learning");
-export const myLearningQueryOptions = () => queryOptions({ queryKey: ["/api/my-learning"], queryFn: getMyLearning });
+export const myLearningQueryOptions = () => queryOptions({ queryKey: queryKeys.myLearning(), queryFn: getMyLearning });
 export const useMyLearning = () => useQuery(myLearningQueryOptions());

@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, Clock, XCircle } from "lucide-react";
 import { RadioGroup } from "radix-ui";
 import { useEffect, useState } from "react";
@@ -9,8 +8,9 @@ import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
-import { assessmentQueryOptions, submitAssessment, useAssessment } from "./api.ts";
+import { useAssessment, useStartNewAttempt, useSubmitAssessment } from "./api.ts";
 
 export function Screen({ title, text, children }: { title: string; text: string; children?: React.ReactNode }) {
   return (
@@ -255,25 +255,20 @@ export function AssessmentRunner({
   const kind = moduleId === null ? "exam" : "quiz";
   const query = useAssessment(courseId, moduleId);
   const toast = useToast();
-  const queryClient = useQueryClient();
+  const startNewAttempt = useStartNewAttempt(courseId, moduleId);
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [index, setIndex] = useState(0);
   const [retaking, setRetaking] = useState(false);
   const [result, setResult] = useState<QuizResult | null>(null);
   useDocumentMeta({
-    title: `${query.data?.title ?? (kind === "exam" ? "Final exam" : "Quiz")} | Holistic Wellness Academy`,
+    title: `${query.data?.title ?? (kind === "exam" ? "Final exam" : "Quiz")} | ${BRAND_NAME}`,
   });
 
-  const submit = useMutation({
-    mutationFn: (quiz: Quiz) => submitAssessment(courseId, moduleId, { answers, attemptId: quiz.attemptId }),
-    onSuccess: async (r) => {
+  const submit = useSubmitAssessment(courseId, moduleId, {
+    onSuccess: (r) => {
       setResult(r);
       toast({ title: kind === "exam" ? "Exam Completed!" : "Quiz Completed!", description: `You scored ${r.score}%` });
       window.scrollTo({ top: 0 });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["/api/courses", courseId] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/my-learning"] }),
-      ]);
     },
     onError: (error) =>
       toast({
@@ -288,7 +283,7 @@ export function AssessmentRunner({
     setIndex(0);
     setRetaking(true);
     // A new attempt: the server draws new questions once the last one is graded.
-    if (result) await queryClient.resetQueries({ queryKey: assessmentQueryOptions(courseId, moduleId).queryKey });
+    if (result) await startNewAttempt();
     setResult(null);
   };
 
@@ -384,7 +379,10 @@ export function AssessmentRunner({
           Previous
         </Button>
         {last ? (
-          <Button onClick={() => submit.mutate(quiz)} disabled={!answered || submit.isPending}>
+          <Button
+            onClick={() => submit.mutate({ answers, attemptId: quiz.attemptId })}
+            disabled={!answered || submit.isPending}
+          >
             {submit.isPending ? "Submitting..." : kind === "exam" ? "Submit Exam" : "Submit Quiz"}
           </Button>
         ) : (

@@ -3,14 +3,14 @@ import { Link, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { PASS_MARK } from "#shared/format.ts";
+import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
 import { AssessmentRunner, Screen } from "./assessment-runner.tsx";
 
 /** The final exam. Its questions are drawn (and a timed exam's clock starts) only when the learner starts. */
 export default function ExamPage() {
   const { courseId = "" } = useParams();
   const [started, setStarted] = useState(false);
-  useDocumentMeta({ title: "Final exam | Holistic Wellness Academy" });
+  useDocumentMeta({ title: `Final exam | ${BRAND_NAME}` });
   if (started) return <AssessmentRunner courseId={courseId} moduleId={null} nextHref={() => paths.course(courseId)} />;
   return (
     <Screen

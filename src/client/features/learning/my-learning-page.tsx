@@ -4,6 +4,7 @@ import { buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, LevelBadge, PageContainer, ProgressBar, Skeleton, StatCard } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import type { MyLearningCourse } from "#shared/schemas/learning.ts";
 import { useMyLearning } from "./api.ts";
@@ -58,7 +59,7 @@ function CompletedCard({ c }: { c: MyLearningCourse }) {
 }
 
 export default function MyLearningPage() {
-  useDocumentMeta({ title: "My Learning | Holistic Wellness Academy" });
+  useDocumentMeta({ title: `My Learning | ${BRAND_NAME}` });
   const { data, isPending, isError, error } = useMyLearning();
   if (isPending)
     return (

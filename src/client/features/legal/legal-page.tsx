@@ -4,11 +4,12 @@ import { buttonClasses } from "#client/components/ui/button.tsx";
 import { PageContainer } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 
 export const LEGAL_DATE = "January 31, 2025";
 
 export function LegalPage({ title, sections }: { title: string; sections: { heading: string; body: ReactNode }[] }) {
-  useDocumentMeta({ title: `${title} | Holistic Wellness Academy` });
+  useDocumentMeta({ title: `${title} | ${BRAND_NAME}` });
   return (
     <PageContainer className="max-w-3xl">
       <Link to={paths.home} className={buttonClasses("secondary", "sm")}>

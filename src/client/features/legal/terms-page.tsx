@@ -1,4 +1,5 @@
 import { useSiteConfig } from "#client/lib/site-config.ts";
+import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
 import { LegalPage } from "./legal-page.tsx";
 
 export default function TermsPage() {
@@ -11,8 +12,8 @@ export default function TermsPage() {
           heading: "Agreement",
           body: (
             <p>
-              By creating an account or buying a course from Holistic Wellness Academy you agree to these terms. You
-              must be at least 18 years old to use the academy.
+              By creating an account or buying a course from {BRAND_NAME} you agree to these terms. You must be at least
+              18 years old to use the academy.
             </p>
           ),
         },
@@ -22,7 +23,7 @@ export default function TermsPage() {
             <>
               <p>
                 Enrollment gives you lifetime access to the course you bought or were enrolled in. Certification
-                requires completing all modules, passing each module quiz with at least 80%, and completing any
+                requires completing all modules, passing each module quiz with at least {PASS_MARK}%, and completing any
                 practical assessments the course sets.
               </p>
               <p>
@@ -46,8 +47,8 @@ export default function TermsPage() {
           heading: "Intellectual property",
           body: (
             <p>
-              Course text, quizzes, images and certificates belong to Holistic Wellness Academy. You may use them for
-              your own learning, but not copy, resell or republish them.
+              Course text, quizzes, images and certificates belong to {BRAND_NAME}. You may use them for your own
+              learning, but not copy, resell or republish them.
             </p>
           ),
         },

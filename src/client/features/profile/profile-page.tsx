@@ -1,18 +1,19 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
-import { ApiError, api } from "#client/lib/api-client.ts";
-import { currentUserQueryOptions, useCurrentUser } from "#client/lib/session.ts";
+import { ApiError } from "#client/lib/api-client.ts";
+import { useCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
+import { useUpdateProfile } from "./api.ts";
 
 export default function ProfilePage() {
-  useDocumentMeta({ title: "Your profile | Holistic Wellness Academy" });
+  useDocumentMeta({ title: `Your profile | ${BRAND_NAME}` });
   const { user } = useCurrentUser();
   const toast = useToast();
-  const queryClient = useQueryClient();
+  const updateProfile = useUpdateProfile();
   const [firstName, setFirstName] = useState(user?.firstName ?? "");
   const [lastName, setLastName] = useState(user?.lastName ?? "");
   const [busy, setBusy] = useState(false);
@@ -21,8 +22,7 @@ export default function ProfilePage() {
     event.preventDefault();
     setBusy(true);
     try {
-      await api.put("/api/profile", { firstName: firstName.trim(), lastName: lastName.trim() });
-      await queryClient.invalidateQueries(currentUserQueryOptions());
+      await updateProfile.mutateAsync({ firstName: firstName.trim(), lastName: lastName.trim() });
       toast({
         title: "Profile Updated",
         description: "Certificates you earn from now on use this name. Existing ones can be reissued from their page.",

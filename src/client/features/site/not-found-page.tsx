@@ -3,9 +3,10 @@ import { buttonClasses } from "#client/components/ui/button.tsx";
 import { PageContainer } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 
 export default function NotFoundPage() {
-  useDocumentMeta({ title: "404 Page Not Found | Holistic Wellness Academy" });
+  useDocumentMeta({ title: `404 Page Not Found | ${BRAND_NAME}` });
   return (
     <PageContainer className="flex flex-col items-center py-24 text-center">
       <h1 className="text-3xl font-bold">404 Page Not Found</h1>

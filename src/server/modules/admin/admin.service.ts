@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import { type AdminCoupon, type AdminLearner, type AdminOrder, REFUND_WINDOW_DAYS } from "#shared/schemas/admin.ts";
+import { REFUND_WINDOW_DAYS } from "#shared/constants.ts";
+import type { AdminCoupon, AdminLearner, AdminOrder } from "#shared/schemas/admin.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import { toIso } from "../../db/database.ts";
 import type { CouponTable, DB } from "../../db/schema.ts";

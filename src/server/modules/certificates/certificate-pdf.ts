@@ -1,22 +1,21 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
 import QRCode from "qrcode";
 import subsetFont from "subset-font";
+import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 
-const require = createRequire(import.meta.url);
-const fontFile = (pkg: string, file: string) =>
-  require.resolve(`@expo-google-fonts/${pkg}/package.json`).replace(/package\.json$/, file);
+const fontFile = (file: string) => fileURLToPath(new URL(`../../../../assets/fonts/${file}`, import.meta.url));
 
-// Noto covers Latin, Greek and Cyrillic in one face; CJK, Arabic and Hebrew have their own.
+// Noto covers Latin, Greek and Cyrillic in one face; CJK, Arabic and Hebrew have their own (assets/fonts, OFL).
 const FONT_FILES = {
-  regular: fontFile("noto-sans", "400Regular/NotoSans_400Regular.ttf"),
-  bold: fontFile("noto-sans", "700Bold/NotoSans_700Bold.ttf"),
-  cjk: fontFile("noto-sans-sc", "400Regular/NotoSansSC_400Regular.ttf"),
-  arabic: fontFile("noto-sans-arabic", "700Bold/NotoSansArabic_700Bold.ttf"),
-  hebrew: fontFile("noto-sans-hebrew", "700Bold/NotoSansHebrew_700Bold.ttf"),
+  regular: fontFile("NotoSans-Regular.ttf"),
+  bold: fontFile("NotoSans-Bold.ttf"),
+  cjk: fontFile("NotoSansSC-Regular.ttf"),
+  arabic: fontFile("NotoSansArabic-Bold.ttf"),
+  hebrew: fontFile("NotoSansHebrew-Bold.ttf"),
 } as const;
 type FontKey = keyof typeof FONT_FILES;
 
@@ -60,8 +59,7 @@ export interface CertificatePdfData {
   status: "valid" | "expired" | "revoked";
 }
 
-const STATIC_TEXT =
-  "HOLISTIC WELLNESS ACADEMY Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution Holistic Wellness Academy Verify this certificate: REVOKED EXPIRED 0123456789";
+const STATIC_TEXT = `${BRAND_NAME.toUpperCase()} Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution ${BRAND_NAME} Verify this certificate: REVOKED EXPIRED 0123456789`;
 
 const INK = rgb(0.06, 0.09, 0.16);
 const BRAND = rgb(0.06, 0.46, 0.43);
@@ -122,7 +120,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   pdf.setTitle(`Certificate of Completion - ${data.courseTitle}`);
-  pdf.setAuthor("Holistic Wellness Academy");
+  pdf.setAuthor(BRAND_NAME);
   pdf.setSubject(`${data.holderName} - ${data.certificateId}`);
   const fonts = new Map<FontKey, PDFFont>();
   // Fonts are cut down with HarfBuzz to the characters this certificate uses (pdf-lib's own
@@ -210,7 +208,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   });
   page.drawLine({ start: { x: 90, y: 98 }, end: { x: 300, y: 98 }, thickness: 0.8, color: INK });
   page.drawText("Authorized Institution", { x: 90, y: 84, size: 10, font: bold, color: INK });
-  page.drawText("Holistic Wellness Academy", { x: 90, y: 70, size: 9, font: regular, color: MUTED });
+  page.drawText(BRAND_NAME, { x: 90, y: 70, size: 9, font: regular, color: MUTED });
 
   const qr = await QRCode.toBuffer(data.verifyUrl, { type: "png", margin: 1, width: 240, errorCorrectionLevel: "M" });
   const qrImage = await pdf.embedPng(qr);

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
+import { BRAND_NAME } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
 import type { Config } from "../../config.ts";
@@ -197,7 +198,7 @@ export async function verifyCertificate(
     expiresAt: toIso(row.expiresAt),
     status: certificateStatus(row),
     revokedReason: row.revokedAt ? row.revokedReason : null,
-    issuer: "Holistic Wellness Academy",
+    issuer: BRAND_NAME,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { FREE_COUPON_PAYMENT } from "#shared/constants.ts";
 import {
   autoEnrollResponseSchema,
   checkoutSessionResponseSchema,
@@ -6,7 +7,6 @@ import {
   confirmEnrollmentResponseSchema,
   createCheckoutSessionInputSchema,
   createPaymentIntentInputSchema,
-  FREE_COUPON_PAYMENT,
   paymentIntentResponseSchema,
   paymentsConfigSchema,
   validateCouponInputSchema,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
+import { CURRENCY } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { ConfirmEnrollmentResponse, PaymentIntentResponse } from "#shared/schemas/checkout.ts";
 import type { DB } from "../../db/schema.ts";
@@ -60,7 +61,7 @@ export async function createPaymentIntent(
     publishableKey: deps.provider.publishableKey,
     amount,
     originalAmount,
-    currency: "usd",
+    currency: CURRENCY,
     coupon: coupon ? toCouponSummary(coupon) : null,
   };
   const quote = {
@@ -110,7 +111,7 @@ export async function createPaymentIntent(
   const orderId = randomUUID();
   const intent = await deps.provider.createPaymentIntent({
     amount,
-    currency: "usd",
+    currency: CURRENCY,
     description: course.card.title,
     metadata: paymentMetadata(orderId, user, course, coupon?.code),
     idempotencyKey: `order:${orderId}`,
@@ -222,7 +223,7 @@ export async function createCheckoutSession(
   const orderId = randomUUID();
   const session = await deps.provider.createCheckoutSession({
     amount,
-    currency: "usd",
+    currency: CURRENCY,
     description: course.card.title,
     productName: `${course.card.title} (certification course)`,
     metadata: paymentMetadata(orderId, user, course, coupon?.code),

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
+import { CURRENCY } from "#shared/constants.ts";
 import type { DB, OrderStatus, OrderTable } from "../../db/schema.ts";
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -30,7 +31,7 @@ export async function insertCreatedOrder(db: Db, order: NewOrder): Promise<Order
     kind: order.kind,
     amount: order.amount,
     originalAmount: order.originalAmount,
-    currency: "usd",
+    currency: CURRENCY,
     couponId: order.coupon?.id ?? null,
     couponCode: order.coupon?.code ?? null,
     provider: order.provider,

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import { REFUND_WINDOW_DAYS } from "#shared/schemas/admin.ts";
+import { REFUND_WINDOW_DAYS } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import { toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
 import type { Config } from "../../config.ts";
+import { writeTransaction } from "../../db/group-commit.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, conflict, forbidden, notFound, tooManyAttempts, unauthorized } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
@@ -325,7 +326,7 @@ export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: Q
   }
   const graded = gradeAnswers(a, open.questions, body.answers);
   const submittedAt = now.toISOString();
-  await deps.db.transaction().execute(async (trx) => {
+  await writeTransaction(deps.db, async (trx) => {
     if (!(await closeAttempt(trx, open.id, { submittedAt, score: graded.score, passed: graded.passed })))
       throw conflict("This attempt has already been submitted. Start a new attempt.");
     await ensureProgressRow(trx, user.id, a.course.card.id);

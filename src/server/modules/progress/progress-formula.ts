@@ -14,7 +14,7 @@ export function progressPercent(
   return Math.round((70 * lessonsDone) / lessonsTotal + (30 * quizzesPassed) / quizzesTotal);
 }
 
-export { PASS_MARK } from "#shared/format.ts";
+export { PASS_MARK } from "#shared/constants.ts";
 
 /** Quiz score in whole percent. */
 export function scorePercent(correct: number, total: number): number {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { MyLearningCourse, Progress } from "#shared/schemas/learning.ts";
+import { writeTransaction } from "../../db/group-commit.ts";
 import type { DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
@@ -76,8 +77,8 @@ export async function completeLesson(db: Kysely<DB>, user: CurrentUser, course: 
   const state = computeCourseState(course, records);
   if (!canReadLesson(course, lessonId, records, state))
     throw forbidden("This lesson is locked. Pass the previous module's quiz to unlock it.");
-  // One transaction, so one commit (and one fsync on SQLite) per completion.
-  await db.transaction().execute(async (trx) => {
+  // One transaction; on SQLite it shares its commit (and fsync) with writes arriving together.
+  await writeTransaction(db, async (trx) => {
     await ensureProgressRow(trx, user.id, course.card.id);
     await trx
       .insertInto("lessonCompletion")

@@ -1,0 +1,38 @@
+// Every query key the client uses, in one factory: features read with these keys and their mutation
+// hooks invalidate with them, so no page spells a key. A key's prefix covers the keys under it
+// (invalidating a course's detail also refreshes its lessons).
+export const queryKeys = {
+  currentUser: () => ["/api/auth/user"] as const,
+  siteConfig: () => ["/api/config"] as const,
+  courses: {
+    all: () => ["/api/courses"] as const,
+    detail: (courseId: string) => ["/api/courses", courseId] as const,
+    lesson: (courseId: string, lessonId: string) => ["/api/courses", courseId, "lessons", lessonId] as const,
+  },
+  enrollments: {
+    all: () => ["/api/enrollments"] as const,
+    course: (courseId: string) => ["/api/enrollments", courseId] as const,
+  },
+  myLearning: () => ["/api/my-learning"] as const,
+  quiz: (courseId: string, moduleId: string) => ["/api/quiz", courseId, moduleId] as const,
+  exam: (courseId: string) => ["/api/exam", courseId] as const,
+  certificates: {
+    all: () => ["/api/certificates"] as const,
+    course: (courseId: string) => ["/api/certificate", courseId] as const,
+    verification: (certificateId: string) => ["/api/verify", certificateId] as const,
+  },
+  payments: {
+    config: () => ["/api/payments/config"] as const,
+    sandboxSession: (sessionId: string) => ["/api/sandbox/checkout-sessions", sessionId] as const,
+    checkoutResult: (sessionId: string) => ["/api/auto-enroll-all", sessionId] as const,
+  },
+  admin: {
+    coupons: () => ["/api/admin/coupons"] as const,
+    orders: (q?: string, page?: number) =>
+      q === undefined ? (["/api/admin/orders"] as const) : (["/api/admin/orders", q, page] as const),
+    learners: (q?: string, page?: number) =>
+      q === undefined ? (["/api/admin/learners"] as const) : (["/api/admin/learners", q, page] as const),
+    audit: (q?: string, page?: number) =>
+      q === undefined ? (["/api/admin/audit"] as const) : (["/api/admin/audit", q, page] as const),
+  },
+};

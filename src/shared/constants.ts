@@ -1,0 +1,13 @@
+// Product constants both sides use. Texts that show them interpolate these values.
+
+export const BRAND_NAME = "Holistic Wellness Academy";
+/** Quiz score (whole percent) that passes a module. */
+export const PASS_MARK = 80;
+/** Days after enrolment in which an admin may refund an order. */
+export const REFUND_WINDOW_DAYS = 7;
+/** The one currency prices are in (Stripe's lower-case code). */
+export const CURRENCY = "usd";
+/** Support address when SUPPORT_EMAIL is not set. */
+export const DEFAULT_SUPPORT_EMAIL = "support@wellness-academy.example";
+/** The payment id a learner sends to claim a course a coupon makes free. */
+export const FREE_COUPON_PAYMENT = "free-coupon";
