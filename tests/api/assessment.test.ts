@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Quiz } from "#shared/schemas/learning.ts";
 import { answerKey, answersFor, completeCourse, takeAssessment } from "../setup/assessments.ts";
-import { createTestApp, enrol, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
+import {
+  createTestApp,
+  enrol,
+  request,
+  signUpUser,
+  type TestApp,
+  type TestUser,
+  verifyEmail,
+} from "../setup/test-app.ts";
 
 let t: TestApp;
 let admin: TestUser;
@@ -9,6 +17,7 @@ let admin: TestUser;
 beforeAll(async () => {
   t = await createTestApp({ env: { ADMIN_EMAILS: "assessor@academy.example" } });
   admin = await signUpUser(t.app, { email: "assessor@academy.example" });
+  await verifyEmail(t, admin);
 });
 afterAll(async () => t?.close());
 
