@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
@@ -38,6 +38,8 @@ export interface AppDeps {
   /** Folder of the built client; not served when missing (API-only tests). */
   clientDir?: string;
   logger?: boolean;
+  /** Told of every route as it is registered (the route fuzzer enumerates the API this way). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 declare module "fastify" {
@@ -65,6 +67,7 @@ export async function buildApp({
   mailer,
   clientDir = resolve("dist/client"),
   logger = false,
+  onRoute,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: "info" } : false,
@@ -77,6 +80,7 @@ export async function buildApp({
       return typeof given === "string" && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
     },
   }).withTypeProvider<ZodTypeProvider>();
+  if (onRoute) app.addHook("onRoute", onRoute);
   app.setValidatorCompiler(plainTextValidatorCompiler);
   // Responses are checked against their zod schemas everywhere but in production.
   app.setSerializerCompiler(responseSerializerCompiler(config.env !== "production"));

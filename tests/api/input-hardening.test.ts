@@ -193,3 +193,22 @@ describe("one set of name rules wherever a name is written", () => {
     expect(row).toEqual({ firstName: "Grace", lastName: "Hopper", name: "Grace Hopper" });
   });
 });
+
+describe("Better Auth's routes answer odd bodies with a 4xx and a message", () => {
+  it.each([
+    ["/api/auth/send-verification-email", 100],
+    ["/api/auth/sign-up/email", ["a"]],
+    ["/api/auth/sign-in/email", "x"],
+    ["/api/auth/no-such-endpoint", {}],
+  ])("POST %s with %j", async (url, payload) => {
+    const res = await t.app.inject({
+      method: "POST",
+      url,
+      headers: { origin: TEST_ORIGIN, "content-type": "application/json" },
+      payload: JSON.stringify(payload),
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(typeof res.json().message).toBe("string");
+  });
+});

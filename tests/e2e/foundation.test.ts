@@ -110,6 +110,7 @@ describe("accounts in the browser", () => {
     await signUpInBrowser(page, user);
     await page.getByRole("link", { name: /Your profile/ }).waitFor();
     expect(await page.getByRole("link", { name: /Your profile/ }).innerText()).toBe("G");
+    expect(await page.getByRole("link", { name: /^G: Your profile/ }).count()).toBe(1);
     await expectAccessible(page, "catalogue");
 
     await page.getByRole("button", { name: "Logout" }).click();

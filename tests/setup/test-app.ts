@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { buildApp } from "#server/app.ts";
+import { type AppDeps, buildApp } from "#server/app.ts";
 import { type Config, loadConfig } from "#server/config.ts";
 import { loadContent } from "#server/content/content-files.ts";
 import { importContent } from "#server/content/content-import.ts";
@@ -23,6 +23,7 @@ export interface TestAppOptions {
   /** Import the fixture courses (default true). */
   content?: boolean;
   clientDir?: string;
+  onRoute?: AppDeps["onRoute"];
 }
 
 /** The real app over a fresh database of its own, with the fixture courses imported. */
@@ -46,6 +47,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     database: testDb.database,
     clientDir: options.clientDir ?? resolve(testDb.dir, "no-client"),
+    onRoute: options.onRoute,
   });
   await app.ready();
   return {

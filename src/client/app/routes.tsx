@@ -2,6 +2,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { Footer } from "#client/components/layout/footer.tsx";
 import { Header } from "#client/components/layout/header.tsx";
+import { RouteFocus } from "#client/components/layout/route-focus.tsx";
 import { Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
@@ -43,7 +44,8 @@ function Layout() {
         Skip to content
       </a>
       <Header />
-      <main id="main" className="flex-1">
+      <RouteFocus />
+      <main id="main" tabIndex={-1} className="flex-1">
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>

@@ -88,7 +88,9 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        // Better Auth validates the body after this hook: it may still be anything here.
+        const body: Record<string, unknown> =
+          typeof ctx.body === "object" && ctx.body !== null && !Array.isArray(ctx.body) ? ctx.body : {};
         if (ctx.path === "/sign-up/email" || ctx.path === "/reset-password") {
           const password = ctx.path === "/sign-up/email" ? body.password : body.newPassword;
           if (typeof password === "string" && isCommonPassword(password)) {

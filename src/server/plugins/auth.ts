@@ -65,13 +65,15 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     const cookies = response.headers.getSetCookie();
     if (cookies.length) reply.header("set-cookie", cookies);
     const text = await response.text();
-    if (response.status >= 400 && text) {
-      // Better Auth errors carry `message`; keep that shape.
+    if (response.status >= 400) {
+      // Better Auth errors carry `message`; keep that shape, and give one to the errors that have none.
+      const fallback = response.statusText || (response.status === 404 ? "Not found" : "Request refused");
       try {
-        const body = JSON.parse(text) as { message?: string };
-        return reply.type("application/json").send({ message: body.message ?? response.statusText, ...body });
+        const body = JSON.parse(text) as { message?: unknown };
+        const message = typeof body.message === "string" && body.message ? body.message : fallback;
+        return reply.type("application/json").send({ ...body, message });
       } catch {
-        return reply.type("application/json").send({ message: text });
+        return reply.type("application/json").send({ message: text || fallback });
       }
     }
     return reply.send(text || null);

@@ -1,5 +1,5 @@
 import { Menu, X } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { paths } from "#client/config/paths.ts";
 import { signOut, useCurrentUser } from "#client/lib/session.ts";
@@ -24,12 +24,24 @@ export function Header() {
   const { user } = useCurrentUser();
   const site = useSiteConfig();
   const [open, setOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
   const [lastPath, setLastPath] = useState(location.pathname);
   if (lastPath !== location.pathname) {
     setLastPath(location.pathname);
     setOpen(false);
   }
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      toggleRef.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
 
   const logout = async () => {
     await signOut();
@@ -79,14 +91,15 @@ export function Header() {
     </>
   );
 
+  const initial = (user?.email?.[0] ?? "U").toUpperCase();
   const account = user ? (
     <div className="flex items-center gap-3">
       <Link
         to={paths.profile}
-        aria-label={`Your profile (${user.email})`}
+        aria-label={`${initial}: Your profile (${user.email})`}
         className="flex h-9 w-9 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white"
       >
-        {(user.email?.[0] ?? "U").toUpperCase()}
+        {initial}
       </Link>
       <button type="button" onClick={logout} className={plainClass}>
         Logout
@@ -110,6 +123,7 @@ export function Header() {
         </nav>
         <div className="hidden lg:block">{account}</div>
         <button
+          ref={toggleRef}
           type="button"
           className="rounded-md p-2 text-slate-700 hover:bg-slate-100 lg:hidden"
           aria-expanded={open}

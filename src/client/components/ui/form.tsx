@@ -1,15 +1,57 @@
 import { Eye, EyeOff } from "lucide-react";
-import { type InputHTMLAttributes, useId, useState } from "react";
+import { type InputHTMLAttributes, useEffect, useId, useState } from "react";
 
 const inputClass =
-  "h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-ink placeholder:text-slate-500 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
+  "h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-ink placeholder:text-slate-500 focus:border-brand-600 aria-[invalid=true]:border-danger";
 
 export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   hint?: string;
+  /** Id of the form's error text; set only while that error concerns this field. */
+  errorId?: string;
 }
 
-export function TextField({ label, hint, id, className = "", ...props }: FieldProps) {
+function describedBy(...ids: (string | undefined)[]) {
+  const joined = ids.filter(Boolean).join(" ");
+  return joined || undefined;
+}
+
+/**
+ * A form's current error and the fields it concerns. Showing an error moves focus to the first
+ * of those fields, whose description then reads the error; `field(name)` gives a field its id
+ * and, while the error concerns it, the error's id.
+ */
+export function useFormError<Field extends string>() {
+  const baseId = useId();
+  const errorId = `${baseId}-error`;
+  const [error, setError] = useState<{ message: string; fields: Field[] } | null>(null);
+  const fieldId = (name: Field) => `${baseId}-${name}`;
+
+  useEffect(() => {
+    const first = error?.fields[0];
+    if (first) document.getElementById(`${baseId}-${first}`)?.focus();
+  }, [error, baseId]);
+
+  return {
+    errorId,
+    message: error?.message ?? null,
+    show: (message: string, ...fields: Field[]) => setError({ message, fields }),
+    clear: () => setError(null),
+    field: (name: Field) => ({ id: fieldId(name), errorId: error?.fields.includes(name) ? errorId : undefined }),
+  };
+}
+
+/** A form's error, next to the form: announced at once, and referenced by the fields it concerns. */
+export function FormError({ id, message }: { id: string; message: string | null }) {
+  if (!message) return null;
+  return (
+    <p id={id} role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-900">
+      {message}
+    </p>
+  );
+}
+
+export function TextField({ label, hint, errorId, id, className = "", ...props }: FieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const hintId = hint ? `${inputId}-hint` : undefined;
@@ -18,7 +60,13 @@ export function TextField({ label, hint, id, className = "", ...props }: FieldPr
       <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input id={inputId} aria-describedby={hintId} className={inputClass} {...props} />
+      <input
+        id={inputId}
+        aria-describedby={describedBy(errorId, hintId)}
+        aria-invalid={errorId ? true : undefined}
+        className={inputClass}
+        {...props}
+      />
       {hint && (
         <p id={hintId} className="mt-1 text-xs text-muted">
           {hint}
@@ -28,7 +76,7 @@ export function TextField({ label, hint, id, className = "", ...props }: FieldPr
   );
 }
 
-export function PasswordField({ label, hint, id, className = "", ...props }: FieldProps) {
+export function PasswordField({ label, hint, errorId, id, className = "", ...props }: FieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const hintId = hint ? `${inputId}-hint` : undefined;
@@ -42,7 +90,8 @@ export function PasswordField({ label, hint, id, className = "", ...props }: Fie
         <input
           id={inputId}
           type={visible ? "text" : "password"}
-          aria-describedby={hintId}
+          aria-describedby={describedBy(errorId, hintId)}
+          aria-invalid={errorId ? true : undefined}
           className={`${inputClass} pr-12`}
           {...props}
         />

@@ -2,7 +2,7 @@ import { Tabs } from "radix-ui";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
-import { PasswordField, TextField } from "#client/components/ui/form.tsx";
+import { FormError, PasswordField, TextField, useFormError } from "#client/components/ui/form.tsx";
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
@@ -28,21 +28,21 @@ function SignInForm() {
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [resetSent, setResetSent] = useState(false);
+  const error = useFormError<"email" | "password">();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
+    error.clear();
     try {
       await signIn(email, password);
       toast({ title: "Welcome back!", description: "You've successfully signed in to your account." });
       await refreshCurrentUser();
       navigate(safeNext(params.get("next")), { replace: true });
-    } catch (error) {
-      toast({
-        title: "Sign In Failed",
-        description: providerMessage(error) ?? "Please check your credentials and try again.",
-        variant: "destructive",
-      });
+    } catch (failure) {
+      const description = providerMessage(failure) ?? "Please check your credentials and try again.";
+      toast({ title: "Sign In Failed", description, variant: "destructive" });
+      error.show(description, "email", "password");
       setBusy(false);
     }
   };
@@ -50,24 +50,26 @@ function SignInForm() {
   const forgot = async () => {
     if (!email.trim()) {
       toast({ title: "Email Required", description: "Please enter your email address first.", variant: "destructive" });
+      error.show("Please enter your email address first.", "email");
       return;
     }
+    error.clear();
     try {
       await requestPasswordReset(email.trim());
       setResetSent(true);
       toast({ title: "Password Reset Sent", description: "Check your email for password reset instructions." });
-    } catch (error) {
-      toast({
-        title: "Reset Failed",
-        description: providerMessage(error) ?? "Please try again.",
-        variant: "destructive",
-      });
+    } catch (failure) {
+      const description = providerMessage(failure) ?? "Please try again.";
+      toast({ title: "Reset Failed", description, variant: "destructive" });
+      error.show(description, "email");
     }
   };
 
   return (
     <form onSubmit={submit} className="space-y-4" noValidate={false}>
+      <FormError id={error.errorId} message={error.message} />
       <TextField
+        {...error.field("email")}
         label="Email"
         type="email"
         name="email"
@@ -77,6 +79,7 @@ function SignInForm() {
         onChange={(e) => setEmail(e.target.value)}
       />
       <PasswordField
+        {...error.field("password")}
         label="Password"
         name="password"
         autoComplete="current-password"
@@ -105,17 +108,27 @@ function SignInForm() {
   );
 }
 
+/** The sign-up field a server message is about, so focus lands where the fix is. */
+function fieldOfSignUpError(message: string): "firstName" | "lastName" | "email" | "password" {
+  if (/password/i.test(message)) return "password";
+  if (/first name/i.test(message)) return "firstName";
+  if (/last name/i.test(message)) return "lastName";
+  return "email";
+}
+
 function SignUpForm() {
   const toast = useToast();
   const navigate = useNavigate();
   const [form, setForm] = useState({ firstName: "", lastName: "", email: "", password: "" });
   const [busy, setBusy] = useState(false);
+  const error = useFormError<keyof typeof form>();
   const set = (field: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [field]: e.target.value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
+    error.clear();
     try {
       await signUp({
         ...form,
@@ -128,20 +141,20 @@ function SignUpForm() {
         await refreshCurrentUser();
         navigate(paths.home, { replace: true });
       }, 2000);
-    } catch (error) {
-      toast({
-        title: "Sign Up Failed",
-        description: providerMessage(error) ?? "Please try again with a different email.",
-        variant: "destructive",
-      });
+    } catch (failure) {
+      const description = providerMessage(failure) ?? "Please try again with a different email.";
+      toast({ title: "Sign Up Failed", description, variant: "destructive" });
+      error.show(description, fieldOfSignUpError(description));
       setBusy(false);
     }
   };
 
   return (
     <form onSubmit={submit} className="space-y-4">
+      <FormError id={error.errorId} message={error.message} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
+          {...error.field("firstName")}
           label="First name"
           name="firstName"
           autoComplete="given-name"
@@ -151,6 +164,7 @@ function SignUpForm() {
           onChange={set("firstName")}
         />
         <TextField
+          {...error.field("lastName")}
           label="Last name"
           name="lastName"
           autoComplete="family-name"
@@ -161,6 +175,7 @@ function SignUpForm() {
         />
       </div>
       <TextField
+        {...error.field("email")}
         label="Email"
         type="email"
         name="email"
@@ -170,6 +185,7 @@ function SignUpForm() {
         onChange={set("email")}
       />
       <PasswordField
+        {...error.field("password")}
         label="Password"
         name="password"
         autoComplete="new-password"

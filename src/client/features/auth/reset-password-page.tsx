@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
-import { PasswordField } from "#client/components/ui/form.tsx";
+import { FormError, PasswordField, useFormError } from "#client/components/ui/form.tsx";
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
@@ -21,6 +21,7 @@ export default function ResetPasswordPage() {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [busy, setBusy] = useState(false);
+  const error = useFormError<"password" | "confirm">();
 
   if (!token || linkError) {
     return (
@@ -40,19 +41,19 @@ export default function ResetPasswordPage() {
     event.preventDefault();
     if (password !== confirm) {
       toast({ title: "Reset Failed", description: "The two passwords do not match.", variant: "destructive" });
+      error.show("The two passwords do not match.", "confirm");
       return;
     }
     setBusy(true);
+    error.clear();
     try {
       await resetPassword(token, password);
       toast({ title: "Password Updated", description: "Sign in with your new password." });
       navigate(paths.login, { replace: true });
-    } catch (error) {
-      toast({
-        title: "Reset Failed",
-        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
-        variant: "destructive",
-      });
+    } catch (failure) {
+      const description = (failure instanceof ApiError && failure.serverMessage) || "Please try again.";
+      toast({ title: "Reset Failed", description, variant: "destructive" });
+      error.show(description, "password");
       setBusy(false);
     }
   };
@@ -63,7 +64,9 @@ export default function ResetPasswordPage() {
         <h1 className="text-2xl font-bold">Choose a new password</h1>
         <p className="mt-1 text-sm text-muted">Setting a new password signs you out everywhere else.</p>
         <form onSubmit={submit} className="mt-6 space-y-4">
+          <FormError id={error.errorId} message={error.message} />
           <PasswordField
+            {...error.field("password")}
             label="New password"
             name="newPassword"
             autoComplete="new-password"
@@ -74,6 +77,7 @@ export default function ResetPasswordPage() {
             onChange={(e) => setPassword(e.target.value)}
           />
           <PasswordField
+            {...error.field("confirm")}
             label="Confirm new password"
             name="confirmPassword"
             autoComplete="new-password"
