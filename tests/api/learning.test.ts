@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerKey, answersFor, completeCourse, takeAssessment } from "../setup/assessments.ts";
-import { createTestApp, enrol, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
+import { completeLessons, newLearner, passQuiz } from "../setup/factories.ts";
+import { createTestApp, request, type TestApp } from "../setup/test-app.ts";
 
 let t: TestApp;
-let student: TestUser;
-let other: TestUser;
-let outsider: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  student = await signUpUser(t.app);
-  other = await signUpUser(t.app);
-  outsider = await signUpUser(t.app);
-  await enrol(t, student, "fixture-basics");
-  await enrol(t, student, "fixture-other");
-  await enrol(t, other, "fixture-basics");
 });
 afterAll(async () => t?.close());
 
@@ -23,6 +15,8 @@ const get = (url: string, cookie?: string) => request(t.app, "GET", url, { cooki
 
 describe("progress", () => {
   it("is for enrolled learners only, and starts as the default empty progress", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-other"] });
+    const outsider = await newLearner(t);
     expect((await get("/api/progress/fixture-basics")).statusCode).toBe(401);
     expect((await get("/api/progress/fixture-basics", outsider.cookie)).statusCode).toBe(403);
     expect((await get("/api/progress/no-course", student.cookie)).statusCode).toBe(404);
@@ -43,6 +37,8 @@ describe("progress", () => {
   });
 
   it("records a completed lesson once, however often it is sent, and needs enrolment and an unlocked module", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    const outsider = await newLearner(t);
     const url = "/api/progress/fixture-basics/lessons/alpha-one/complete";
     expect((await post(url)).statusCode).toBe(401);
     expect((await post(url, outsider.cookie)).statusCode).toBe(403);
@@ -59,6 +55,9 @@ describe("progress", () => {
   });
 
   it("never shows or changes another learner's progress", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    const other = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    await completeLessons(t, student, "fixture-basics", ["alpha-one"]);
     const theirs = (await get("/api/progress/fixture-basics", other.cookie)).json();
     expect(theirs.userId).toBe(other.id);
     expect(theirs.completedLessons).toEqual([]);
@@ -67,6 +66,8 @@ describe("progress", () => {
   });
 
   it("refuses to complete the course with 409 until every module is complete, and ignores the client's time", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    await completeLessons(t, student, "fixture-basics", ["alpha-one"]);
     const res = await request(t.app, "PUT", "/api/progress/fixture-basics", {
       cookie: student.cookie,
       payload: { isCompleted: true, completedAt: "1999-01-01T00:00:00.000Z" },
@@ -85,6 +86,8 @@ describe("progress", () => {
 
 describe("quizzes graded on the server", () => {
   it("serves drawn questions without answers; the first module's quiz to anyone, others by unlock", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    const outsider = await newLearner(t);
     const open = await get("/api/quiz/fixture-basics/alpha");
     expect(open.statusCode).toBe(200);
     expect(open.json().questions).toHaveLength(5);
@@ -103,34 +106,36 @@ describe("quizzes graded on the server", () => {
   });
 
   it("needs every drawn question answered once with a valid option", async () => {
-    const learner = await signUpUser(t.app);
-    await enrol(t, learner, "fixture-basics");
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
     const url = "/api/quiz/fixture-basics/alpha";
-    const quiz = (await get(url, learner.cookie)).json();
+    const quiz = (await get(url, student.cookie)).json();
     const right = answersFor(quiz, answerKey("fixture-basics", "alpha"), 5);
     const [first, second] = quiz.questions.map((q: { id: string }) => q.id);
-    expect((await post(url, learner.cookie, { answers: { [first]: right[first] } })).statusCode).toBe(400);
-    expect((await post(url, learner.cookie, { answers: { ...right, [second]: "z" } })).statusCode).toBe(400);
-    expect((await post(url, learner.cookie, { answers: { ...right, q99: "a" } })).statusCode).toBe(400);
-    expect((await post(url, learner.cookie, { answers: right, score: 100 })).statusCode).toBe(400);
-    expect((await post(url, learner.cookie, { answers: right })).json()).toMatchObject({ score: 100, passed: true });
+    expect((await post(url, student.cookie, { answers: { [first]: right[first] } })).statusCode).toBe(400);
+    expect((await post(url, student.cookie, { answers: { ...right, [second]: "z" } })).statusCode).toBe(400);
+    expect((await post(url, student.cookie, { answers: { ...right, q99: "a" } })).statusCode).toBe(400);
+    expect((await post(url, student.cookie, { answers: right, score: 100 })).statusCode).toBe(400);
+    expect((await post(url, student.cookie, { answers: right })).json()).toMatchObject({ score: 100, passed: true });
   });
 
   it("grades a visitor's preview attempt without storing it", async () => {
+    const count = async (table: "quizAttempt" | "assessmentAttempt") =>
+      Number(
+        (
+          await t.testDb.database.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = [await count("quizAttempt"), await count("assessmentAttempt")];
     const { result } = await takeAssessment(t.app, undefined, "fixture-basics", "alpha");
     expect(result).toMatchObject({ score: 100, passed: true, recorded: false, attemptsLeft: null });
-    const count = await t.testDb.database.db
-      .selectFrom("quizAttempt")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("courseId", "=", "fixture-basics")
-      .where("userId", "=", "nobody")
-      .executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBe(0);
-    const rows = await t.testDb.database.db.selectFrom("assessmentAttempt").selectAll().execute();
-    expect(rows.filter((r) => r.userId === student.id)).toEqual([]);
+    expect([await count("quizAttempt"), await count("assessmentAttempt")]).toEqual(before);
   });
 
   it("fails at 60% naming lessons only, then passes at 80% with explanations, keeping the best score and unlocking the next module", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
     const fail = (await takeAssessment(t.app, student.cookie, "fixture-basics", "alpha", 3)).result;
     expect(fail).toMatchObject({
       score: 60,
@@ -167,6 +172,7 @@ describe("quizzes graded on the server", () => {
   });
 
   it("fails below 80% and passes at 80% or more", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-other"] });
     const r75 = (await takeAssessment(t.app, student.cookie, "fixture-other", "delta", 6)).result;
     expect(r75).toMatchObject({ score: 75, passed: false });
     const r88 = (await takeAssessment(t.app, student.cookie, "fixture-other", "delta", 7)).result;
@@ -174,10 +180,9 @@ describe("quizzes graded on the server", () => {
   });
 
   it("completes the whole course, then allows PUT progress with the server's time", async () => {
-    const learner = await signUpUser(t.app);
-    await enrol(t, learner, "fixture-basics");
-    await completeCourse(t.app, learner.cookie, "fixture-basics");
-    const detail = (await get("/api/courses/fixture-basics", learner.cookie)).json();
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+    await completeCourse(t.app, student.cookie, "fixture-basics");
+    const detail = (await get("/api/courses/fixture-basics", student.cookie)).json();
     expect(detail.allModulesComplete).toBe(true);
     expect(detail.courseComplete).toBe(true);
     expect(detail.percent).toBe(100);
@@ -185,7 +190,7 @@ describe("quizzes graded on the server", () => {
 
     const before = Date.now();
     const res = await request(t.app, "PUT", "/api/progress/fixture-basics", {
-      cookie: learner.cookie,
+      cookie: student.cookie,
       payload: { isCompleted: true, completedAt: "1999-01-01T00:00:00.000Z" },
     });
     expect(res.statusCode).toBe(200);
@@ -196,6 +201,10 @@ describe("quizzes graded on the server", () => {
 
 describe("My Learning", () => {
   it("lists only the caller's enrolled courses, with the same progress figure as the course page", async () => {
+    const student = await newLearner(t, { enrolledIn: ["fixture-basics", "fixture-other"] });
+    const outsider = await newLearner(t);
+    await completeLessons(t, student, "fixture-basics", ["alpha-one"]);
+    await passQuiz(t, student, "alpha");
     expect((await get("/api/my-learning")).statusCode).toBe(401);
     const mine = (await get("/api/my-learning", student.cookie)).json();
     expect(mine.map((c: { courseId: string }) => c.courseId).sort()).toEqual(["fixture-basics", "fixture-other"]);
@@ -219,8 +228,7 @@ describe("My Learning", () => {
 
 describe("races", () => {
   it("loses no write when the same learner completes lessons in parallel, and grades an attempt once", async () => {
-    const racer = await signUpUser(t.app);
-    await enrol(t, racer, "fixture-basics");
+    const racer = await newLearner(t, { enrolledIn: ["fixture-basics"] });
     const url = "/api/quiz/fixture-basics/alpha";
     const quiz = (await get(url, racer.cookie)).json();
     const answers = answersFor(quiz, answerKey("fixture-basics", "alpha"), 5);

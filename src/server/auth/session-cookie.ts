@@ -1,8 +1,28 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
+import { preparedQuery } from "../db/prepared.ts";
 import type { DB } from "../db/schema.ts";
 
 const COOKIE = "better-auth.session_token";
+
+/** Session and user in one indexed read (session.token is unique), compiled once. */
+const sessionUser = preparedQuery(
+  (db, token: string) =>
+    db
+      .selectFrom("session")
+      .innerJoin("user", "user.id", "session.userId")
+      .select([
+        "user.id",
+        "user.email",
+        "user.emailVerified",
+        "user.firstName",
+        "user.lastName",
+        "user.role",
+        "session.expiresAt",
+      ])
+      .where("session.token", "=", token),
+  1,
+);
 
 function readCookie(header: string, name: string): string | undefined {
   for (const part of header.split(";")) {
@@ -36,20 +56,7 @@ export function createSessionLookup(db: Kysely<DB>, secret: string, secure: bool
     const given = Buffer.from(value.slice(dot + 1), "base64");
     const expected = createHmac("sha256", secret).update(token).digest();
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    const row = await db
-      .selectFrom("session")
-      .innerJoin("user", "user.id", "session.userId")
-      .select([
-        "user.id",
-        "user.email",
-        "user.emailVerified",
-        "user.firstName",
-        "user.lastName",
-        "user.role",
-        "session.expiresAt",
-      ])
-      .where("session.token", "=", token)
-      .executeTakeFirst();
+    const [row] = await sessionUser(db, token);
     if (!row || new Date(row.expiresAt).getTime() <= Date.now()) return null;
     return row;
   };

@@ -13,6 +13,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import { enableGroupCommit } from "./group-commit.ts";
+import { registerDirectReads } from "./prepared.ts";
 import type { DB } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
@@ -89,8 +90,17 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
-    const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), log });
+    const statements = withStatementCache(sqlite);
+    const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }), log });
     enableGroupCommit(db);
+    registerDirectReads(db, {
+      read: (sql, parameters) => {
+        // Inside an open transaction (a group commit in progress) reads queue behind it in Kysely.
+        if (sqlite.inTransaction) return undefined;
+        count++;
+        return statements.prepare(sql).all(parameters as unknown[]);
+      },
+    });
     return { db, engine: "sqlite", url, queryCount: () => count, close: () => db.destroy() };
   }
   const pool = new pg.Pool({

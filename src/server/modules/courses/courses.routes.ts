@@ -9,13 +9,19 @@ import { readLesson, toCourseDetail } from "./courses.service.ts";
 export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
     const db = app.deps.database.db;
-    // Visitors' course pages are the same for everyone: serialised once per import.
-    const visitorDetail = new Map<string, string>();
+    // The course list and visitors' course pages are the same for everyone: encoded once per import.
+    const visitorDetail = new Map<string, Buffer>();
     let visitorDetailOf: unknown = null;
+    const cardsBytes = new WeakMap<object, Buffer>();
 
     app.get("/api/courses", async (_request, reply) => {
-      const { cardsJson } = await catalogue.get();
-      return reply.type("application/json; charset=utf-8").send(cardsJson);
+      const current = await catalogue.get();
+      let bytes = cardsBytes.get(current);
+      if (!bytes) {
+        bytes = Buffer.from(current.cardsJson);
+        cardsBytes.set(current, bytes);
+      }
+      return reply.type("application/json; charset=utf-8").send(bytes);
     });
 
     app.get("/api/courses/:courseId", { schema: { params: courseParamsSchema } }, async (request, reply) => {
@@ -30,7 +36,7 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
         }
         let json = visitorDetail.get(course.card.id);
         if (!json) {
-          json = JSON.stringify(toCourseDetail(course));
+          json = Buffer.from(JSON.stringify(toCourseDetail(course)));
           visitorDetail.set(course.card.id, json);
         }
         return reply.type("application/json; charset=utf-8").send(json);

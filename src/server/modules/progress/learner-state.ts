@@ -1,6 +1,7 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { ModuleState } from "#shared/schemas/courses.ts";
 import { toIso } from "../../db/database.ts";
+import { preparedQuery } from "../../db/prepared.ts";
 import type { DB } from "../../db/schema.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
 import { PASS_MARK, progressPercent } from "./progress-formula.ts";
@@ -30,7 +31,7 @@ export const NO_RECORDS: LearnerRecords = {
   progress: null,
 };
 
-/** Everything about one learner in one course, in a fixed number of queries whatever the number of learners. */
+/** Everything about one learner in one course, in one query whatever the number of learners. */
 export async function loadLearnerRecords(db: Kysely<DB>, userId: string, courseId: string): Promise<LearnerRecords> {
   return (
     (await loadRecords(db, userId, courseId)).get(courseId) ?? {
@@ -41,40 +42,49 @@ export async function loadLearnerRecords(db: Kysely<DB>, userId: string, courseI
   );
 }
 
-/** The same for every course the learner has records in (My Learning), still in four queries. */
+/** The same for every course the learner has records in (My Learning), in one query too. */
 export function loadAllLearnerRecords(db: Kysely<DB>, userId: string): Promise<Map<string, LearnerRecords>> {
   return loadRecords(db, userId);
 }
 
+interface RecordRow {
+  /** e: enrolment, l: completed lesson, q: quiz attempt, p: progress row */
+  kind: "e" | "l" | "q" | "p";
+  courseId: string;
+  /** Lesson id, module id (attempt) or progress row id. */
+  item: string | null;
+  /** Attempt score, or the progress row's isCompleted. */
+  num: number | null;
+  at: Date | string | null;
+  completedAt: Date | string | null;
+  seq: string | null;
+}
+
+/**
+ * All of a learner's records as one indexed row set (each branch reads its (userId, courseId)
+ * index), attempts in the order they were made. Compiled once per database.
+ */
+function recordsQuery(allCourses: boolean) {
+  return preparedQuery((_db, userId: string, courseId: string) => {
+    const scope = allCourses ? sql`"userId" = ${userId}` : sql`"userId" = ${userId} and "courseId" = ${courseId}`;
+    // The branches with typed columns come first: PostgreSQL resolves a union's types left to right.
+    return sql<RecordRow>`
+      select 'q' as kind, "courseId", "moduleId" as item, score as num, "createdAt" as at, null as "completedAt", id as seq
+        from "quizAttempt" where ${scope}
+      union all
+      select 'p', "courseId", id, "isCompleted", "createdAt", "completedAt", null from "courseProgress" where ${scope}
+      union all
+      select 'l', "courseId", "lessonId", null, null, null, null from "lessonCompletion" where ${scope}
+      union all
+      select 'e', "courseId", null, null, null, null, null from enrollment where ${scope}
+      order by kind, at, seq`;
+  }, 2);
+}
+const oneCourseRecords = recordsQuery(false);
+const allCourseRecords = recordsQuery(true);
+
 async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): Promise<Map<string, LearnerRecords>> {
-  const [enrollments, completions, attempts, progressRows] = await Promise.all([
-    db
-      .selectFrom("enrollment")
-      .select("courseId")
-      .where("userId", "=", userId)
-      .$if(!!courseId, (q) => q.where("courseId", "=", courseId!))
-      .execute(),
-    db
-      .selectFrom("lessonCompletion")
-      .select(["courseId", "lessonId"])
-      .where("userId", "=", userId)
-      .$if(!!courseId, (q) => q.where("courseId", "=", courseId!))
-      .execute(),
-    db
-      .selectFrom("quizAttempt")
-      .select(["courseId", "moduleId", "score", "createdAt"])
-      .where("userId", "=", userId)
-      .$if(!!courseId, (q) => q.where("courseId", "=", courseId!))
-      .orderBy("createdAt")
-      .orderBy("id")
-      .execute(),
-    db
-      .selectFrom("courseProgress")
-      .selectAll()
-      .where("userId", "=", userId)
-      .$if(!!courseId, (q) => q.where("courseId", "=", courseId!))
-      .execute(),
-  ]);
+  const rows = courseId ? await oneCourseRecords(db, userId, courseId) : await allCourseRecords(db, userId, "");
   const byCourse = new Map<string, LearnerRecords>();
   const of = (id: string) => {
     let r = byCourse.get(id);
@@ -84,26 +94,28 @@ async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): P
     }
     return r;
   };
-  for (const e of enrollments) of(e.courseId).enrolled = true;
-  for (const c of completions) of(c.courseId).completedLessons.add(c.lessonId);
-  for (const a of attempts) {
-    const stats = of(a.courseId).quizStats;
-    const prev = stats.get(a.moduleId);
-    const bestScore = Math.max(prev?.bestScore ?? 0, a.score);
-    stats.set(a.moduleId, {
-      score: a.score,
-      bestScore,
-      attempts: (prev?.attempts ?? 0) + 1,
-      passed: bestScore >= PASS_MARK,
-    });
-  }
-  for (const p of progressRows) {
-    of(p.courseId).progress = {
-      id: p.id,
-      isCompleted: p.isCompleted === 1,
-      completedAt: toIso(p.completedAt),
-      createdAt: toIso(p.createdAt),
-    };
+  for (const row of rows) {
+    const records = of(row.courseId);
+    if (row.kind === "e") records.enrolled = true;
+    else if (row.kind === "l") records.completedLessons.add(row.item!);
+    else if (row.kind === "q") {
+      const score = Number(row.num);
+      const prev = records.quizStats.get(row.item!);
+      const bestScore = Math.max(prev?.bestScore ?? 0, score);
+      records.quizStats.set(row.item!, {
+        score,
+        bestScore,
+        attempts: (prev?.attempts ?? 0) + 1,
+        passed: bestScore >= PASS_MARK,
+      });
+    } else {
+      records.progress = {
+        id: row.item!,
+        isCompleted: Number(row.num) === 1,
+        completedAt: toIso(row.completedAt),
+        createdAt: toIso(row.at!),
+      };
+    }
   }
   return byCourse;
 }
