@@ -6,9 +6,15 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { isClientRoute } from "#shared/client-routes.ts";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
+import { watchContentVersion } from "./content/content-watch.ts";
 import type { Database } from "./db/database.ts";
+import { createDatabaseJobRunner } from "./jobs/database-job-runner.ts";
+import type { JobLog, JobRunner } from "./jobs/job-runner.ts";
+import { deleteEndedWindows } from "./limits/hit-counter.repository.ts";
+import { databaseRateLimitStore } from "./limits/rate-limit-store.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { applyPendingEnrollments } from "./modules/admin/admin-enrollments.service.ts";
@@ -18,11 +24,13 @@ import { checkoutRoutes } from "./modules/checkout/checkout.routes.ts";
 import { configRoutes } from "./modules/config/config.routes.ts";
 import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
 import { coursesRoutes } from "./modules/courses/courses.routes.ts";
+import { credentialsRoutes } from "./modules/credentials/credentials.routes.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { assessmentRoutes } from "./modules/learning/assessment.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
+import { siteRoutes } from "./modules/site/site.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -38,6 +46,8 @@ export interface AppDeps {
   /** Folder of the built client; not served when missing (API-only tests). */
   clientDir?: string;
   logger?: boolean;
+  /** Background jobs; by default the in-process runner over our own tables (main.ts picks pg-boss on PostgreSQL). */
+  createJobs?: (log: JobLog) => JobRunner;
   /** Told of every route as it is registered (the route fuzzer enumerates the API this way). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -51,6 +61,7 @@ declare module "fastify" {
       mailer: Mailer;
       catalogue: CourseCatalogue;
       payments: PaymentProvider | null;
+      jobs: JobRunner;
     };
   }
 }
@@ -67,6 +78,7 @@ export async function buildApp({
   mailer,
   clientDir = resolve("dist/client"),
   logger = false,
+  createJobs = (log) => createDatabaseJobRunner(database.db, log),
   onRoute,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -95,8 +107,17 @@ export async function buildApp({
   });
   const catalogue = new CourseCatalogue(database.db);
   const payments = createPaymentProvider(config, database.db);
-  app.decorate("deps", { config, database, auth, mailer: mail, catalogue, payments });
-  app.addHook("onClose", async () => catalogue.dispose());
+  const jobs = createJobs(app.log);
+  app.decorate("deps", { config, database, auth, mailer: mail, catalogue, payments, jobs });
+  const contentWatch = watchContentVersion(database, app.log);
+  app.addHook("onClose", async () => {
+    catalogue.dispose();
+    await contentWatch.stop();
+  });
+  // Jobs are registered by the plugins below and start once everything is loaded.
+  app.addHook("onReady", async () => jobs.start());
+  app.addHook("onClose", async () => jobs.stop());
+  jobs.every("delete-ended-rate-limit-windows", 60 * 60 * 1000, () => deleteEndedWindows(database.db));
 
   // JSON only: any other body type is refused with 415.
   app.removeContentTypeParser("text/plain");
@@ -106,9 +127,11 @@ export async function buildApp({
   registerErrorHandling(app);
   registerSecurity(app, config);
   await app.register(compress, { threshold: 1024 });
-  // Per-route limits only (public lookups); sign-in limits live in Better Auth, stored in the database.
+  // Per-route limits (verify page, PDF, coupons), counted in the database so every instance shares them;
+  // sign-in, sign-up and reset limits live in Better Auth, also in the database.
   await app.register(rateLimit, {
     global: false,
+    store: databaseRateLimitStore(database.db),
     errorResponseBuilder: (_req, ctx) => ({
       statusCode: 429,
       message: `Too many requests. Try again in ${ctx.after}.`,
@@ -124,9 +147,11 @@ export async function buildApp({
   await app.register(progressRoutes(catalogue));
   await app.register(assessmentRoutes(catalogue));
   await app.register(certificatesRoutes(catalogue));
+  await app.register(credentialsRoutes(catalogue));
   await app.register(profileRoutes);
   await app.register(checkoutRoutes(catalogue, payments));
   await app.register(adminRoutes(catalogue));
+  await app.register(siteRoutes(config, catalogue));
 
   const hasClient = existsSync(resolve(clientDir, "index.html"));
   if (hasClient) {
@@ -151,8 +176,12 @@ export async function buildApp({
     ) {
       return reply.status(404).send({ message: "Not found" });
     }
-    // History fallback: client routes get the app shell.
-    return reply.header("cache-control", "no-cache").sendFile("index.html");
+    // History fallback: every path gets the app shell, which renders its own 404 page for unknown
+    // paths; those answer 404 so crawlers and link checkers see the truth.
+    return reply
+      .status(isClientRoute(path) ? 200 : 404)
+      .header("cache-control", "no-cache")
+      .sendFile("index.html");
   });
 
   return app;

@@ -5,6 +5,7 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { importContentIfChanged } from "./content/content-import.ts";
 import { type Database, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
+import { createJobRunner } from "./jobs/job-runner.ts";
 
 /** A worker that has not finished its requests by then is killed; the whole stop stays within 10 s. */
 const DRAIN_LIMIT_MS = 9000;
@@ -29,7 +30,12 @@ async function prepare(database: Database) {
 }
 
 async function serve(config: Config, database: Database, started: number) {
-  const app = await buildApp({ config, database, logger: true });
+  const app = await buildApp({
+    config,
+    database,
+    logger: true,
+    createJobs: (log) => createJobRunner(database, log),
+  });
   await app.listen({ port: config.port, host: config.host });
   if (cluster.isPrimary) {
     app.log.info(`${BRAND_NAME} ready at ${config.appUrl} in ${Math.round(performance.now() - started)} ms`);

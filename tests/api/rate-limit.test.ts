@@ -41,7 +41,7 @@ describe("rate limits on sign-in", () => {
       url: "/api/auth/sign-in/email",
       remoteAddress: "198.51.100.8",
       headers: { origin: TEST_ORIGIN },
-      payload: { email: "someone@example.com", password: "wrong-password" },
+      payload: { email: "someone-else@example.com", password: "wrong-password" },
     });
     expect(res.statusCode).toBe(401);
   });

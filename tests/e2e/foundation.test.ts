@@ -69,7 +69,7 @@ describe("public pages", () => {
   it("shows '404 Page Not Found' for an unknown route", async () => {
     const page = await e2e.newPage();
     const response = await page.goto("/no/such/page");
-    expect(response?.status()).toBe(200);
+    expect(response?.status()).toBe(404);
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
     await expectAccessible(page, "404");
   });

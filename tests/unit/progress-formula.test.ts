@@ -14,6 +14,17 @@ describe("course progress formula", () => {
     expect(progressPercent(1, 4, 0, 0)).toBe(25);
     expect(progressPercent(0, 0, 1, 2)).toBe(50);
   });
+  it("rounds half up, and is 0 with nothing done and 100 with everything done", () => {
+    // 70 * 1/4 + 30 * 1/4 = 25; 70 * 1/8 = 8.75 -> 9; 70 * 1/2 + 30 * 1/4 = 42.5 -> 43
+    expect(progressPercent(1, 4, 1, 4)).toBe(25);
+    expect(progressPercent(1, 8, 0, 1)).toBe(9);
+    expect(progressPercent(1, 2, 1, 4)).toBe(43);
+    expect(progressPercent(0, 7, 0, 3)).toBe(0);
+    expect(progressPercent(7, 7, 3, 3)).toBe(100);
+  });
+  it("counts lessons alone as 70 at most while a quiz is unpassed", () => {
+    expect(progressPercent(5, 5, 0, 2)).toBe(70);
+  });
 });
 
 describe("quiz score", () => {

@@ -6,6 +6,7 @@ import { RouteFocus } from "#client/components/layout/route-focus.tsx";
 import { Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
+import { routePatterns } from "#shared/client-routes.ts";
 
 const LandingPage = lazy(() => import("#client/features/landing/landing-page.tsx"));
 const LoginPage = lazy(() => import("#client/features/auth/login-page.tsx"));
@@ -83,32 +84,32 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<Layout />}>
-        <Route path={paths.home} element={signedIn ? <CataloguePage /> : <LandingPage />} />
-        <Route path={paths.login} element={signedIn ? <Navigate to={paths.home} replace /> : <LoginPage />} />
-        <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
-        <Route path={paths.terms} element={<TermsPage />} />
-        <Route path={paths.privacy} element={<PrivacyPage />} />
-        <Route path="/course/:courseId" element={<CourseDetailPage />} />
-        <Route path="/course/:courseId/lesson/:lessonId" element={<LessonPage />} />
-        <Route path="/course/:courseId/quiz/:moduleId" element={<QuizPage />} />
-        <Route path="/course/:courseId/exam" element={member(<ExamPage />)} />
-        <Route path="/course/:courseId/certificate" element={member(<CertificatePage />)} />
-        <Route path="/verify/:certificateId" element={<VerifyPage />} />
-        <Route path={paths.myLearning} element={member(<MyLearningPage />)} />
-        <Route path={paths.certificates} element={member(<CertificatesPage />)} />
-        <Route path={paths.adminEnrollments} element={member(<AdminEnrollmentsPage />)} />
-        <Route path="/admin" element={<Navigate to={paths.adminEnrollments} replace />} />
-        <Route path="/admin/coupons" element={member(<AdminCouponsPage />)} />
-        <Route path="/admin/orders" element={member(<AdminOrdersPage />)} />
-        <Route path="/admin/learners" element={member(<AdminLearnersPage />)} />
-        <Route path="/admin/audit" element={member(<AdminAuditPage />)} />
-        <Route path={paths.profile} element={member(<ProfilePage />)} />
-        <Route path={paths.checkoutSuccess} element={member(<CheckoutSuccessPage />)} />
-        <Route path="/checkout/:courseId" element={member(<CheckoutPage />)} />
-        <Route path="/firebase-checkout/:courseId" element={member(<HostedCheckoutPage />)} />
-        <Route path="/simple-checkout/:courseId" element={member(<SimpleCheckoutPage />)} />
-        <Route path="/sandbox-checkout/:sessionId" element={member(<SandboxCheckoutPage />)} />
-        <Route path="/dashboard" element={<Navigate to={paths.home} replace />} />
+        <Route path={routePatterns.home} element={signedIn ? <CataloguePage /> : <LandingPage />} />
+        <Route path={routePatterns.login} element={signedIn ? <Navigate to={paths.home} replace /> : <LoginPage />} />
+        <Route path={routePatterns.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={routePatterns.terms} element={<TermsPage />} />
+        <Route path={routePatterns.privacy} element={<PrivacyPage />} />
+        <Route path={routePatterns.course} element={<CourseDetailPage />} />
+        <Route path={routePatterns.lesson} element={<LessonPage />} />
+        <Route path={routePatterns.quiz} element={<QuizPage />} />
+        <Route path={routePatterns.exam} element={member(<ExamPage />)} />
+        <Route path={routePatterns.courseCertificate} element={member(<CertificatePage />)} />
+        <Route path={routePatterns.verify} element={<VerifyPage />} />
+        <Route path={routePatterns.myLearning} element={member(<MyLearningPage />)} />
+        <Route path={routePatterns.certificates} element={member(<CertificatesPage />)} />
+        <Route path={routePatterns.adminEnrollments} element={member(<AdminEnrollmentsPage />)} />
+        <Route path={routePatterns.admin} element={<Navigate to={paths.adminEnrollments} replace />} />
+        <Route path={routePatterns.adminCoupons} element={member(<AdminCouponsPage />)} />
+        <Route path={routePatterns.adminOrders} element={member(<AdminOrdersPage />)} />
+        <Route path={routePatterns.adminLearners} element={member(<AdminLearnersPage />)} />
+        <Route path={routePatterns.adminAudit} element={member(<AdminAuditPage />)} />
+        <Route path={routePatterns.profile} element={member(<ProfilePage />)} />
+        <Route path={routePatterns.checkoutSuccess} element={member(<CheckoutSuccessPage />)} />
+        <Route path={routePatterns.checkout} element={member(<CheckoutPage />)} />
+        <Route path={routePatterns.hostedCheckout} element={member(<HostedCheckoutPage />)} />
+        <Route path={routePatterns.simpleCheckout} element={member(<SimpleCheckoutPage />)} />
+        <Route path={routePatterns.sandboxCheckout} element={member(<SandboxCheckoutPage />)} />
+        <Route path={routePatterns.dashboard} element={<Navigate to={paths.home} replace />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

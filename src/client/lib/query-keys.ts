@@ -20,6 +20,7 @@ export const queryKeys = {
     all: () => ["/api/certificates"] as const,
     course: (courseId: string) => ["/api/certificate", courseId] as const,
     verification: (certificateId: string) => ["/api/verify", certificateId] as const,
+    credentialCheck: (certificateId: string) => ["/api/verify", certificateId, "credential"] as const,
   },
   payments: {
     config: () => ["/api/payments/config"] as const,

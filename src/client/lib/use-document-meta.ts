@@ -1,8 +1,15 @@
 import { useEffect } from "react";
 
+/** The site-wide description, for pages without one of their own (matches index.html). */
+export const DEFAULT_DESCRIPTION =
+  "Online certification courses for wellness and holistic-health coaches: nutrition coaching, functional nutrition, integrative health and practice business skills.";
+
 function setMeta(name: string, content: string | undefined) {
-  if (content === undefined) return;
   let tag = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
+  if (content === undefined) {
+    tag?.remove();
+    return;
+  }
   if (!tag) {
     tag = document.createElement("meta");
     tag.name = name;
@@ -11,12 +18,16 @@ function setMeta(name: string, content: string | undefined) {
   tag.content = content;
 }
 
-/** Page title, description and keywords. */
+/**
+ * Page title, description and keywords. Every page sets all three, so nothing of the previous
+ * page's metadata survives a navigation: no description means the site's, no keywords means none.
+ */
 export function useDocumentMeta(meta: { title: string; description?: string; keywords?: string[] }) {
   const keywords = meta.keywords?.join(", ");
+  const description = meta.description ?? DEFAULT_DESCRIPTION;
   useEffect(() => {
     document.title = meta.title;
-    setMeta("description", meta.description);
+    setMeta("description", description);
     setMeta("keywords", keywords);
-  }, [meta.title, meta.description, keywords]);
+  }, [meta.title, description, keywords]);
 }

@@ -1,4 +1,5 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { engineOf } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
 import { DEFAULT_CONTENT_DIR, DEFAULT_DRAW, type LoadedContent, loadContent } from "./content-files.ts";
 
@@ -9,6 +10,23 @@ const listeners = new Set<Listener>();
 export function onContentImported(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** Drops every subscribed cache in this process. */
+export function contentChanged() {
+  for (const listener of listeners) listener();
+}
+
+/** PostgreSQL channel an import notifies on commit, so other instances drop their caches at once. */
+export const CONTENT_CHANNEL = "academy_content_imported";
+
+/** Grows with every import; instances compare it to learn of imports made elsewhere. */
+export async function latestContentVersion(db: Kysely<DB>): Promise<number | null> {
+  const row = await db
+    .selectFrom("contentImport")
+    .select((eb) => eb.fn.max("id").as("version"))
+    .executeTakeFirst();
+  return row?.version ?? null;
 }
 
 export interface ImportResult {
@@ -25,9 +43,23 @@ export interface ImportResult {
  * learners' rows (enrolments, progress, attempts, certificates) reference ids only and are never touched.
  */
 export async function importContent(db: Kysely<DB>, content: LoadedContent = loadContent()): Promise<ImportResult> {
+  return (await writeContent(db, content, false)) as ImportResult;
+}
+
+async function writeContent(
+  db: Kysely<DB>,
+  content: LoadedContent,
+  onlyIfChanged: boolean,
+): Promise<ImportResult | null> {
   const now = new Date().toISOString();
   const result: ImportResult = { courses: 0, modules: 0, lessons: 0, quizzes: 0, exams: 0, hash: content.hash };
-  await db.transaction().execute(async (trx) => {
+  const imported = await db.transaction().execute(async (trx) => {
+    // Instances starting together import one at a time (SQLite: BEGIN IMMEDIATE already; PostgreSQL:
+    // a transaction lock), and the later ones find the content already there.
+    if (engineOf(trx as Kysely<any>) === "postgres") {
+      await sql`select pg_advisory_xact_lock(hashtext(${CONTENT_CHANNEL}))`.execute(trx);
+    }
+    if (onlyIfChanged && (await lastImportedHash(trx)) === content.hash) return false;
     for (const [index, { id, course, modules, exam }] of content.courses.entries()) {
       const row = {
         position: course.position ?? (index + 1) * 10,
@@ -45,6 +77,7 @@ export async function importContent(db: Kysely<DB>, content: LoadedContent = loa
         marketplaceUrl: course.marketplaceUrl ?? null,
         maxAttempts: course.assessment?.maxAttempts ?? null,
         cooldownHours: course.assessment?.cooldownHours ?? null,
+        studyHours: course.studyHours ?? null,
         contentHash: content.hash,
         updatedAt: now,
       };
@@ -107,9 +140,22 @@ export async function importContent(db: Kysely<DB>, content: LoadedContent = loa
       result.courses++;
     }
     await trx.insertInto("contentImport").values({ contentHash: content.hash, importedAt: now }).execute();
+    if (engineOf(trx as Kysely<any>) === "postgres") await sql`select pg_notify(${CONTENT_CHANNEL}, '')`.execute(trx);
+    return true;
   });
-  for (const listener of listeners) listener();
+  if (!imported) return null;
+  contentChanged();
   return result;
+}
+
+async function lastImportedHash(db: Kysely<DB>): Promise<string | undefined> {
+  const last = await db
+    .selectFrom("contentImport")
+    .select("contentHash")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return last?.contentHash;
 }
 
 /** On start: import only when the files differ from the last import. */
@@ -118,12 +164,6 @@ export async function importContentIfChanged(
   contentDir = DEFAULT_CONTENT_DIR,
 ): Promise<ImportResult | null> {
   const content = loadContent(contentDir);
-  const last = await db
-    .selectFrom("contentImport")
-    .select("contentHash")
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  if (last?.contentHash === content.hash) return null;
-  return importContent(db, content);
+  if ((await lastImportedHash(db)) === content.hash) return null;
+  return writeContent(db, content, true);
 }

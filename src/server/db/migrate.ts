@@ -7,6 +7,8 @@ import * as m005 from "./migrations/005-buying.ts";
 import * as m006 from "./migrations/006-admin.ts";
 import * as m007 from "./migrations/007-money.ts";
 import * as m008 from "./migrations/008-assessment.ts";
+import * as m009 from "./migrations/009-scale-out.ts";
+import * as m013 from "./migrations/013-credentials.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +20,8 @@ const migrations: Record<string, Migration> = {
   "006-admin": m006,
   "007-money": m007,
   "008-assessment": m008,
+  "009-scale-out": m009,
+  "013-credentials": m013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

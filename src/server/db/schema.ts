@@ -75,6 +75,7 @@ export interface CourseTable {
   /** Attempt rules from course.json; null means the academy's defaults. */
   maxAttempts: number | null;
   cooldownHours: number | null;
+  studyHours: number | null;
   contentHash: string;
   updatedAt: Timestamp;
 }
@@ -112,6 +113,32 @@ export interface ContentImportTable {
   id: Generated<number>;
   contentHash: string;
   importedAt: Timestamp;
+}
+
+// Shared by every app instance (epoch milliseconds).
+export interface HitCounterTable {
+  key: string;
+  count: number;
+  windowEndsAt: number;
+}
+
+export interface ScheduledJobTable {
+  name: string;
+  nextRunAt: number;
+  runs: Generated<number>;
+  lastRunAt: number | null;
+  lastError: string | null;
+}
+
+export interface QueuedJobTable {
+  id: Generated<number>;
+  name: string;
+  data: string;
+  runAt: number;
+  lockedUntil: number | null;
+  attempts: Generated<number>;
+  doneAt: number | null;
+  lastError: string | null;
 }
 
 // Learners' records.
@@ -286,6 +313,34 @@ export interface AuditLogTable {
   createdAt: Timestamp;
 }
 
+// The credential issuer's Ed25519 keys; retired keys stay so older credentials still verify.
+export interface IssuerKeyTable {
+  id: string;
+  publicKeyMultibase: string;
+  secretKeyMultibase: string;
+  activeSlot: string | null;
+  createdAt: Timestamp;
+}
+export interface CredentialStatusTable {
+  certificateId: string;
+  listId: number;
+  statusIndex: number;
+  /** The signed credential JSON, cleared when its content changes (e.g. a reissued name). */
+  credential: string | null;
+  createdAt: Timestamp;
+}
+export interface PractitionerListingTable {
+  userId: string;
+  displayName: string;
+  region: string;
+  /** The region folded for search (lower case, no accents). */
+  regionKey: string;
+  bio: string;
+  contactUrl: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface DB {
   user: UserTable;
   session: SessionTable;
@@ -298,6 +353,9 @@ export interface DB {
   quiz: QuizTable;
   courseExam: CourseExamTable;
   contentImport: ContentImportTable;
+  hitCounter: HitCounterTable;
+  scheduledJob: ScheduledJobTable;
+  queuedJob: QueuedJobTable;
   enrollment: EnrollmentTable;
   lessonCompletion: LessonCompletionTable;
   quizAttempt: QuizAttemptTable;
@@ -314,4 +372,7 @@ export interface DB {
   webhookEvent: WebhookEventTable;
   pendingEnrollment: PendingEnrollmentTable;
   auditLog: AuditLogTable;
+  issuerKey: IssuerKeyTable;
+  credentialStatus: CredentialStatusTable;
+  practitionerListing: PractitionerListingTable;
 }

@@ -7,6 +7,12 @@ import { createSessionLookup } from "../auth/session-cookie.ts";
 import type { Config } from "../config.ts";
 import type { DB } from "../db/schema.ts";
 import { forbidden, unauthorized } from "../errors.ts";
+import {
+  accountLockedMessage,
+  clearFailedSignIns,
+  recordFailedSignIn,
+  signInLockRemaining,
+} from "../limits/sign-in-lockout.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -53,11 +59,14 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   });
 
   // Better Auth's own endpoints: sign-up, sign-in, sign-out, password reset.
-  async function forwardToBetterAuth(request: FastifyRequest, reply: FastifyReply) {
+  async function callBetterAuth(request: FastifyRequest): Promise<Response> {
     const url = new URL(request.url, config.appUrl);
     const init: RequestInit = { method: request.method, headers: toFetchHeaders(request) };
     if (request.method === "POST" && request.body !== undefined) init.body = JSON.stringify(request.body);
-    const response = await auth.handler(new Request(url, init));
+    return auth.handler(new Request(url, init));
+  }
+
+  async function sendAuthResponse(reply: FastifyReply, response: Response) {
     reply.status(response.status);
     response.headers.forEach((value, key) => {
       if (key !== "set-cookie") reply.header(key, value);
@@ -79,11 +88,34 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     return reply.send(text || null);
   }
 
+  async function forwardToBetterAuth(request: FastifyRequest, reply: FastifyReply) {
+    const email = (request.params as { "*": string })["*"] === "sign-in/email" ? emailOf(request.body) : null;
+    if (!email) return sendAuthResponse(reply, await callBetterAuth(request));
+    // Guesses per account, counted in the database whatever address or instance they come from.
+    const locked = await signInLockRemaining(db, email);
+    if (locked > 0) {
+      return reply
+        .status(429)
+        .header("retry-after", String(Math.ceil(locked / 1000)))
+        .send({ message: accountLockedMessage(locked) });
+    }
+    const response = await callBetterAuth(request);
+    if (response.status === 401)
+      await recordFailedSignIn({ db, mailer: app.deps.mailer, appUrl: config.appUrl }, email);
+    if (response.ok) await clearFailedSignIns(db, email);
+    return sendAuthResponse(reply, response);
+  }
+
   // Schemas only so that Better Auth's input passes the shared plain-text refinement first.
   const params = z.object({ "*": z.string() });
   const querystring = z.record(z.string(), z.unknown());
   app.get("/api/auth/*", { schema: { params, querystring } }, forwardToBetterAuth);
   app.post("/api/auth/*", { schema: { params, querystring, body: z.unknown() } }, forwardToBetterAuth);
+}
+
+function emailOf(body: unknown): string | null {
+  const email = (body as { email?: unknown } | null)?.email;
+  return typeof email === "string" && email.length > 0 && email.length <= 320 ? email : null;
 }
 
 export async function requireUser(request: FastifyRequest): Promise<CurrentUser> {

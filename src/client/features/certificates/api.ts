@@ -4,6 +4,7 @@ import type { MutationConfig } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import type { Certificate, Verification } from "#shared/schemas/certificates.ts";
+import type { CredentialCheck } from "#shared/schemas/credentials.ts";
 
 const enc = encodeURIComponent;
 
@@ -13,14 +14,24 @@ export const certificateQueryOptions = (courseId: string) =>
 export const useCertificate = (courseId: string) => useQuery(certificateQueryOptions(courseId));
 
 export const getCertificates = () => api.get<Certificate[]>("/api/certificates");
-export const useCertificates = () =>
-  useQuery({ queryKey: queryKeys.certificates.all(), queryFn: getCertificates, retry: false });
+export const certificatesQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.certificates.all(), queryFn: getCertificates, retry: false });
+export const useCertificates = () => useQuery(certificatesQueryOptions());
 
 export const getVerification = (certificateId: string) => api.get<Verification>(`/api/verify/${enc(certificateId)}`);
 export const useVerification = (certificateId: string) =>
   useQuery({
     queryKey: queryKeys.certificates.verification(certificateId),
     queryFn: () => getVerification(certificateId),
+  });
+
+export const getCredentialCheck = (certificateId: string) =>
+  api.get<CredentialCheck>(`/api/verify/${enc(certificateId)}/credential`);
+export const useCredentialCheck = (certificateId: string) =>
+  useQuery({
+    queryKey: queryKeys.certificates.credentialCheck(certificateId),
+    queryFn: () => getCredentialCheck(certificateId),
+    retry: false,
   });
 
 /** Reissues a certificate with the learner's current name; the certificate's reads are refreshed. */
@@ -40,9 +51,9 @@ export function useReissueCertificate(courseId: string, config: MutationConfig<C
   });
 }
 
-/** Fetches the PDF and saves it as a file. */
-export async function downloadCertificatePdf(certificateId: string) {
-  const response = await fetch(`/api/certificates/${enc(certificateId)}/pdf`, { credentials: "include" });
+/** Fetches a file of the holder's and saves it under the given name. */
+async function downloadFile(source: string, filename: string) {
+  const response = await fetch(source, { credentials: "include" });
   if (!response.ok) {
     const text = await response.text();
     throw new ApiError(response.status, text, `${response.status}: ${text || response.statusText}`);
@@ -50,12 +61,19 @@ export async function downloadCertificatePdf(certificateId: string) {
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement("a");
   link.href = url;
-  link.download = `certificate-${certificateId}.pdf`;
+  link.download = filename;
   document.body.appendChild(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+export const downloadCertificatePdf = (certificateId: string) =>
+  downloadFile(`/api/certificates/${enc(certificateId)}/pdf`, `certificate-${certificateId}.pdf`);
+
+/** The signed Open Badges 3.0 credential, as JSON a wallet can import. */
+export const downloadCredential = (certificateId: string) =>
+  downloadFile(`/api/certificates/${enc(certificateId)}/credential`, `credential-${certificateId}.json`);
 
 /** Web Share where the browser has it; otherwise the verification link goes to the clipboard. */
 export async function shareCertificate(

@@ -8,6 +8,7 @@ import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import { useVerification } from "./api.ts";
 import { CertificateDocument } from "./certificate-card.tsx";
+import { CredentialCheckPanel } from "./credential-check.tsx";
 
 export default function VerifyPage() {
   const { certificateId = "" } = useParams();
@@ -65,6 +66,7 @@ export default function VerifyPage() {
           </p>
         </div>
       </Card>
+      <CredentialCheckPanel certificateId={data.certificateId} />
       <div className="mt-6">
         <CertificateDocument
           holderName={data.holderName}

@@ -53,6 +53,9 @@ export default function LessonPage() {
   const [saving, setSaving] = useState(false);
   useDocumentMeta({
     title: lesson.data ? `${lesson.data.title} | ${BRAND_NAME}` : `Lesson | ${BRAND_NAME}`,
+    description: lesson.data
+      ? `${lesson.data.title}: a lesson of ${course.data?.title ?? "a certification course"} at ${BRAND_NAME}.`
+      : `A lesson of a ${BRAND_NAME} certification course.`,
   });
 
   if (lesson.isPending) {

@@ -262,6 +262,10 @@ export function AssessmentRunner({
   const [result, setResult] = useState<QuizResult | null>(null);
   useDocumentMeta({
     title: `${query.data?.title ?? (kind === "exam" ? "Final exam" : "Quiz")} | ${BRAND_NAME}`,
+    description:
+      kind === "exam"
+        ? `The final exam of a ${BRAND_NAME} course: questions from every module.`
+        : `${query.data?.title ?? "Module quiz"}: check what you learned in this module of a ${BRAND_NAME} course.`,
   });
 
   const submit = useSubmitAssessment(courseId, moduleId, {

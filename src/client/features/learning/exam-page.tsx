@@ -10,7 +10,10 @@ import { AssessmentRunner, Screen } from "./assessment-runner.tsx";
 export default function ExamPage() {
   const { courseId = "" } = useParams();
   const [started, setStarted] = useState(false);
-  useDocumentMeta({ title: `Final exam | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `Final exam | ${BRAND_NAME}`,
+    description: `The final exam of a ${BRAND_NAME} course: questions from every module.`,
+  });
   if (started) return <AssessmentRunner courseId={courseId} moduleId={null} nextHref={() => paths.course(courseId)} />;
   return (
     <Screen

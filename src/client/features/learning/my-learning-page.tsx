@@ -59,7 +59,10 @@ function CompletedCard({ c }: { c: MyLearningCourse }) {
 }
 
 export default function MyLearningPage() {
-  useDocumentMeta({ title: `My Learning | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `My Learning | ${BRAND_NAME}`,
+    description: `Your ${BRAND_NAME} courses: progress, the next lesson to take and your certificates.`,
+  });
   const { data, isPending, isError, error } = useMyLearning();
   if (isPending)
     return (

@@ -88,7 +88,8 @@ export async function applyPendingEnrollments(db: Kysely<DB>, user: { id: string
   });
 }
 
-function parseCsvLine(line: string): string[] {
+/** One CSV line into trimmed cells: commas split, double quotes group, "" is a quote inside quotes. */
+export function parseCsvLine(line: string): string[] {
   const cells: string[] = [];
   let cell = "";
   let quoted = false;

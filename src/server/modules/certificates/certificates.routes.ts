@@ -54,7 +54,8 @@ export function certificatesRoutes(catalogue: CourseCatalogue): FastifyPluginAsy
 
     app.get(
       "/api/certificates/:certificateId/pdf",
-      { schema: { params: certificateIdParamsSchema } },
+      // Rendering a PDF costs real CPU: a bounded number per address.
+      { schema: { params: certificateIdParamsSchema }, config: { rateLimit: { max: 20, timeWindow: "1 minute" } } },
       async (request, reply) => {
         const user = await requireUser(request);
         const row = await getOwnCertificateById(db, user, request.params.certificateId);

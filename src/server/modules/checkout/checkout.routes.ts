@@ -28,7 +28,7 @@ import {
   createPaymentIntent,
 } from "./checkout.service.ts";
 import type { FulfilmentDeps } from "./fulfilment.ts";
-import { startPaymentTimers } from "./payment-timers.ts";
+import { registerPaymentJobs } from "./payment-timers.ts";
 import { sandboxRoutes } from "./sandbox.routes.ts";
 import { webhookRoutes } from "./webhooks.routes.ts";
 
@@ -53,7 +53,11 @@ export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProv
 
     app.post(
       "/api/validate-coupon",
-      { schema: { body: validateCouponInputSchema, response: { 200: validateCouponResponseSchema } } },
+      {
+        schema: { body: validateCouponInputSchema, response: { 200: validateCouponResponseSchema } },
+        // Bounded per address so codes cannot be guessed.
+        config: { rateLimit: { max: 20, timeWindow: "1 minute" } },
+      },
       async (request) => {
         await requireUser(request);
         const coupon = await findValidCoupon(db, request.body.couponCode, request.body.courseId);
@@ -106,6 +110,6 @@ export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProv
 
     if (provider?.name === "stripe") await app.register(webhookRoutes(provider));
     if (provider?.name === "sandbox") await app.register(sandboxRoutes(catalogue, provider as SandboxProvider));
-    if (provider) startPaymentTimers(app, provider, config.paymentsReconcileSeconds);
+    if (provider) registerPaymentJobs(app, provider, config.paymentsReconcileSeconds);
   };
 }

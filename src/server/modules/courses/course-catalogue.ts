@@ -48,6 +48,8 @@ export interface CatalogueCourse {
   exam: QuestionBank | null;
   /** From course.json; null means the academy's defaults. */
   assessment: { maxAttempts: number | null; cooldownHours: number | null };
+  /** Hours of study the course represents (the credential's creditsEarned); null when not stated. */
+  studyHours: number | null;
 }
 export interface Catalogue {
   courses: CatalogueCourse[];
@@ -172,6 +174,7 @@ export class CourseCatalogue {
             }
           : null,
         assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },
+        studyHours: row.studyHours,
       };
     });
     return {

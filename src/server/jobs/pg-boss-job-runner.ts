@@ -1,0 +1,89 @@
+import PgBoss from "pg-boss";
+import type { Database } from "../db/database.ts";
+import type { JobLog, JobRunner, PeriodicJob } from "./job-runner.ts";
+import { recordScheduledError, recordScheduledRun } from "./scheduled-job.repository.ts";
+
+/**
+ * pg-boss (PostgreSQL): jobs are rows in its own schema, taken with SKIP LOCKED. A periodic job is
+ * sent by every instance each interval as a singleton of that time slot, so pg-boss keeps one job per
+ * slot and one instance runs it. pg-boss's cron is minute-grained; the sandbox settles every second.
+ */
+export function createPgBossJobRunner(database: Database, log: JobLog): JobRunner {
+  const boss = new PgBoss({
+    connectionString: database.url,
+    // Tests give each file a schema of its own; pg-boss then gets one beside it.
+    schema: database.schema ? `${database.schema}_jobs` : "pgboss",
+    max: 4,
+    schedule: false,
+    application_name: "academy-jobs",
+  });
+  boss.on("error", (error) => log.error({ err: error }, "job queue error"));
+  const periodic: PeriodicJob[] = [];
+  const workers = new Map<string, (data: object) => Promise<unknown>>();
+  const created = new Set<string>();
+  const timers: NodeJS.Timeout[] = [];
+  let started = false;
+
+  const ensureQueue = async (name: string) => {
+    if (created.has(name)) return;
+    await boss.createQueue(name);
+    created.add(name);
+  };
+
+  const sendTurn = (job: PeriodicJob) =>
+    boss
+      .send(
+        job.name,
+        {},
+        {
+          singletonKey: job.name,
+          singletonSeconds: Math.max(1, Math.round(job.intervalMs / 1000)),
+          retryLimit: 0,
+        },
+      )
+      .catch((error) => log.error({ err: error, job: job.name }, "could not queue periodic job"));
+
+  return {
+    every(name, intervalMs, handler) {
+      periodic.push({ name, intervalMs, handler });
+    },
+    work(name, handler) {
+      workers.set(name, handler as (data: object) => Promise<unknown>);
+    },
+    async send(name, data) {
+      await ensureQueue(name);
+      await boss.send(name, data, { retryLimit: 2, retryDelay: 10, retryBackoff: true });
+    },
+    async start() {
+      await boss.start();
+      started = true;
+      for (const job of periodic) {
+        await ensureQueue(job.name);
+        const poll = Math.min(Math.max(job.intervalMs / 2000, 0.5), 30);
+        await boss.work(job.name, { pollingIntervalSeconds: poll }, async () => {
+          try {
+            await recordScheduledRun(database.db, job.name, job.intervalMs);
+            await job.handler();
+          } catch (error) {
+            log.error({ err: error, job: job.name }, "periodic job failed");
+            await recordScheduledError(database.db, job.name, error).catch(() => {});
+          }
+        });
+        void sendTurn(job);
+        const timer = setInterval(() => void sendTurn(job), Math.min(job.intervalMs, 1000));
+        timer.unref();
+        timers.push(timer);
+      }
+      for (const [name, handler] of workers) {
+        await ensureQueue(name);
+        await boss.work<object>(name, { pollingIntervalSeconds: 1 }, async (jobs) => {
+          for (const job of jobs) await handler(job.data);
+        });
+      }
+    },
+    async stop() {
+      for (const timer of timers) clearInterval(timer);
+      if (started) await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import { DataIntegrityProof } from "@digitalbazaar/data-integrity";
+import { cryptosuite } from "@digitalbazaar/eddsa-rdfc-2022-cryptosuite";
+import * as vc from "@digitalbazaar/vc";
+import * as statusList from "@digitalbazaar/vc-bitstring-status-list";
+import type { Kysely } from "kysely";
+import type { CurrentUser } from "#shared/schemas/auth.ts";
+import type { CredentialCheck } from "#shared/schemas/credentials.ts";
+import type { Config } from "../../config.ts";
+import { toIso } from "../../db/database.ts";
+import type { CertificateTable, DB } from "../../db/schema.ts";
+import { notFound } from "../../errors.ts";
+import { getOwnCertificateById } from "../certificates/certificates.service.ts";
+import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { didDocument, issuerDid, issuerKeys, signerFor, verificationMethod } from "./issuer.ts";
+import { localContext, type RemoteDocument } from "./json-ld-contexts.ts";
+import { openBadgeCredential } from "./open-badge.ts";
+import { allocateStatusEntry, buildStatusListCredential, statusEntryJson } from "./status-list.ts";
+
+type Json = Record<string, unknown>;
+type CertificateRow = Pick<
+  CertificateTable,
+  "id" | "certificateId" | "userId" | "courseId" | "firstName" | "lastName" | "completedAt" | "expiresAt"
+>;
+
+const NO_CREDENTIAL = "No certificate has this ID.";
+const holderName = (row: Pick<CertificateRow, "firstName" | "lastName">) => `${row.firstName} ${row.lastName}`;
+
+/**
+ * Resolves what our own credentials refer to without leaving the process: the bundled JSON-LD
+ * contexts, this issuer's DID document and keys, and our revocation lists (unsigned, built from
+ * the database it would be signed from).
+ */
+function ownDocumentLoader(db: Kysely<DB>, config: Config) {
+  const did = issuerDid(config);
+  const statusPrefix = `${config.appUrl}/credentials/status/`;
+  return async (url: string): Promise<RemoteDocument> => {
+    const context = localContext(url);
+    if (context) return context;
+    if (url === did || url.startsWith(`${did}#`)) {
+      const keys = await issuerKeys(db);
+      if (url === did) return { contextUrl: null, documentUrl: url, document: didDocument(did, keys) };
+      const key = keys.find((k) => `${did}#${k.id}` === url);
+      if (key) return { contextUrl: null, documentUrl: url, document: verificationMethod(did, key) };
+    }
+    if (url.startsWith(statusPrefix)) {
+      const listId = Number(url.slice(statusPrefix.length));
+      if (Number.isSafeInteger(listId) && listId > 0) {
+        const list = await buildStatusListCredential(db, config, listId);
+        return { contextUrl: null, documentUrl: url, document: { ...list, issuer: did } };
+      }
+    }
+    throw new Error(`Not loading "${url}": only local contexts and this issuer's documents are used.`);
+  };
+}
+
+async function sign(db: Kysely<DB>, config: Config, credential: Json): Promise<Json> {
+  const did = issuerDid(config);
+  const [key] = await issuerKeys(db);
+  const suite = new DataIntegrityProof({ signer: await signerFor(did, key), cryptosuite });
+  return vc.issue({ credential, suite, documentLoader: ownDocumentLoader(db, config) });
+}
+
+/**
+ * The certificate's signed OpenBadgeCredential, signed once and kept; signed again only when what
+ * it says changed (the holder's name after a reissue). Parallel callers end with the same one.
+ */
+async function credentialFor(db: Kysely<DB>, config: Config, catalogue: CourseCatalogue, row: CertificateRow) {
+  const entry = await allocateStatusEntry(db, row.certificateId);
+  const storedRow = await db
+    .selectFrom("credentialStatus")
+    .select("credential")
+    .where("certificateId", "=", row.certificateId)
+    .executeTakeFirstOrThrow();
+  const stored = storedRow.credential ? (JSON.parse(storedRow.credential) as Json) : null;
+  if (stored && (stored.credentialSubject as Json | undefined)?.name === holderName(row)) return stored;
+
+  const course = await catalogue.course(row.courseId);
+  if (!course) throw notFound(NO_CREDENTIAL);
+  const holder = await db.selectFrom("user").select("email").where("id", "=", row.userId).executeTakeFirstOrThrow();
+  const signed = await sign(
+    db,
+    config,
+    openBadgeCredential(config, {
+      certificateRowId: row.id,
+      certificateId: row.certificateId,
+      holderName: holderName(row),
+      email: holder.email,
+      completedAt: toIso(row.completedAt),
+      expiresAt: toIso(row.expiresAt),
+      course,
+      issuerDid: issuerDid(config),
+      credentialStatus: statusEntryJson(config, entry),
+    }),
+  );
+  // Only replaces what was read, so a parallel signer's result is kept rather than overwritten.
+  await db
+    .updateTable("credentialStatus")
+    .set({ credential: JSON.stringify(signed) })
+    .where("certificateId", "=", row.certificateId)
+    .where((eb) =>
+      storedRow.credential === null ? eb("credential", "is", null) : eb("credential", "=", storedRow.credential),
+    )
+    .execute();
+  const final = await db
+    .selectFrom("credentialStatus")
+    .select("credential")
+    .where("certificateId", "=", row.certificateId)
+    .executeTakeFirstOrThrow();
+  return final.credential ? (JSON.parse(final.credential) as Json) : signed;
+}
+
+/** GET /api/certificates/:certificateId/credential: the holder's own credential only. */
+export async function getHolderCredential(
+  db: Kysely<DB>,
+  config: Config,
+  catalogue: CourseCatalogue,
+  user: CurrentUser,
+  certificateId: string,
+): Promise<Json> {
+  const row = await getOwnCertificateById(db, user, certificateId);
+  return credentialFor(db, config, catalogue, row);
+}
+
+/**
+ * Verifies the certificate's credential with the same library a wallet uses: proof, issuer key,
+ * and revocation bit. An expired credential is checked as of just before it expired, so the page
+ * can say both that the signature holds and that it has expired.
+ */
+export async function checkCertificateCredential(
+  db: Kysely<DB>,
+  config: Config,
+  catalogue: CourseCatalogue,
+  certificateId: string,
+): Promise<CredentialCheck> {
+  const row = await db
+    .selectFrom("certificate")
+    .select(["id", "certificateId", "userId", "courseId", "firstName", "lastName", "completedAt", "expiresAt"])
+    .where("certificateId", "=", certificateId)
+    .executeTakeFirst();
+  if (!row) throw notFound(NO_CREDENTIAL);
+  const credential = await credentialFor(db, config, catalogue, row);
+  const validUntil = new Date(String(credential.validUntil));
+  const expired = validUntil.getTime() <= Date.now();
+  const result = await vc.verifyCredential({
+    credential,
+    suite: new DataIntegrityProof({ cryptosuite }),
+    documentLoader: ownDocumentLoader(db, config),
+    // The list is built from this database; signing it only to check the signature again adds nothing here.
+    checkStatus: (options) =>
+      statusList.checkStatus({ ...(options as Json), verifyBitstringStatusListCredential: false }),
+    ...(expired ? { now: new Date(validUntil.getTime() - 1000) } : {}),
+  });
+  const status = result.statusResult?.results?.[0];
+  return {
+    signatureVerified: result.verified,
+    revoked: status?.status === true,
+    expired,
+    issuer: issuerDid(config),
+  };
+}
+
+export async function getIssuerDidDocument(db: Kysely<DB>, config: Config) {
+  return didDocument(issuerDid(config), await issuerKeys(db));
+}
+
+/** GET /credentials/status/:listId: the revocation list, signed by the current key. */
+export async function getSignedStatusList(db: Kysely<DB>, config: Config, listId: number): Promise<Json> {
+  const credential = await buildStatusListCredential(db, config, listId);
+  return sign(db, config, {
+    ...credential,
+    issuer: issuerDid(config),
+    validFrom: `${new Date().toISOString().slice(0, 19)}Z`,
+  });
+}

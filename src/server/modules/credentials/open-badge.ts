@@ -1,0 +1,77 @@
+import { createHash, randomBytes } from "node:crypto";
+import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
+import type { Config } from "../../config.ts";
+import type { CatalogueCourse } from "../courses/course-catalogue.ts";
+import { OPEN_BADGES_CONTEXT, VC_V2_CONTEXT } from "./json-ld-contexts.ts";
+
+/** Date-times without milliseconds, as the credential data model's examples write them. */
+const dateTime = (iso: string) => `${iso.slice(0, 19)}Z`;
+
+/** OB 3.0 IdentityObject: sha256 of the e-mail followed by a random salt, so the address is not readable. */
+export function hashedEmailIdentifier(email: string, salt = randomBytes(16).toString("base64url")) {
+  const hash = createHash("sha256")
+    .update(email.trim().toLowerCase() + salt)
+    .digest("hex");
+  return { type: "IdentityObject", identityHash: `sha256$${hash}`, identityType: "emailAddress", hashed: true, salt };
+}
+
+/** What a learner has to do for the certificate, named lesson by lesson. */
+export function criteriaNarrative(course: CatalogueCourse): string {
+  const lessons = course.lessons.map((l) => l.title).join("; ");
+  const quizzes = course.modules.filter((m) => m.quiz).map((m) => m.title);
+  const parts = [`Complete all ${course.lessons.length} lessons: ${lessons}.`];
+  if (quizzes.length) {
+    parts.push(`Pass the quiz of each module with at least ${PASS_MARK}%: ${quizzes.join("; ")}.`);
+  }
+  return parts.join(" ");
+}
+
+export interface OpenBadgeInput {
+  certificateRowId: string;
+  certificateId: string;
+  holderName: string;
+  email: string;
+  completedAt: string;
+  expiresAt: string;
+  course: CatalogueCourse;
+  issuerDid: string;
+  credentialStatus: Record<string, unknown>;
+}
+
+/** The unsigned Open Badges 3.0 OpenBadgeCredential (Verifiable Credentials Data Model 2.0) of a certificate. */
+export function openBadgeCredential(config: Pick<Config, "appUrl">, input: OpenBadgeInput) {
+  const { course } = input;
+  const credits = course.studyHours ?? undefined;
+  return {
+    "@context": [VC_V2_CONTEXT, OPEN_BADGES_CONTEXT],
+    id: `urn:uuid:${input.certificateRowId}`,
+    type: ["VerifiableCredential", "OpenBadgeCredential"],
+    name: `${course.card.title} certificate`,
+    issuer: { id: input.issuerDid, type: ["Profile"], name: BRAND_NAME, url: config.appUrl },
+    validFrom: dateTime(input.completedAt),
+    validUntil: dateTime(input.expiresAt),
+    credentialSubject: {
+      type: ["AchievementSubject"],
+      name: input.holderName,
+      identifier: [hashedEmailIdentifier(input.email)],
+      ...(credits !== undefined ? { creditsEarned: credits } : {}),
+      achievement: {
+        id: `${config.appUrl}/course/${course.card.id}`,
+        type: ["Achievement"],
+        achievementType: "Certificate",
+        name: course.card.title,
+        description: course.card.description,
+        criteria: { narrative: criteriaNarrative(course) },
+        ...(credits !== undefined ? { creditsAvailable: credits } : {}),
+      },
+    },
+    evidence: [
+      {
+        id: `${config.appUrl}/verify/${input.certificateId}`,
+        type: ["Evidence"],
+        name: `Certificate ${input.certificateId}`,
+      },
+    ],
+    credentialStatus: input.credentialStatus,
+  };
+}

