@@ -10,6 +10,7 @@ import { isClientRoute } from "#shared/client-routes.ts";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import { watchContentVersion } from "./content/content-watch.ts";
+import { loadSiteContent } from "./content/site-content.ts";
 import type { Database } from "./db/database.ts";
 import { createDatabaseJobRunner } from "./jobs/database-job-runner.ts";
 import type { JobLog, JobRunner } from "./jobs/job-runner.ts";
@@ -25,6 +26,7 @@ import { configRoutes } from "./modules/config/config.routes.ts";
 import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
 import { coursesRoutes } from "./modules/courses/courses.routes.ts";
 import { credentialsRoutes } from "./modules/credentials/credentials.routes.ts";
+import { credentialFor } from "./modules/credentials/credentials.service.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { assessmentRoutes } from "./modules/learning/assessment.routes.ts";
@@ -46,6 +48,8 @@ export interface AppDeps {
   /** Folder of the built client; not served when missing (API-only tests). */
   clientDir?: string;
   logger?: boolean;
+  /** Folder of the site texts (content/site); read once, here. */
+  siteContentDir?: string;
   /** Background jobs; by default the in-process runner over our own tables (main.ts picks pg-boss on PostgreSQL). */
   createJobs?: (log: JobLog) => JobRunner;
   /** Told of every route as it is registered (the route fuzzer enumerates the API this way). */
@@ -80,6 +84,7 @@ export async function buildApp({
   logger = false,
   createJobs = (log) => createDatabaseJobRunner(database.db, log),
   onRoute,
+  siteContentDir,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: "info" } : false,
@@ -141,12 +146,12 @@ export async function buildApp({
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
-  await app.register(configRoutes(config));
+  await app.register(configRoutes(config, loadSiteContent(siteContentDir)));
   await app.register(coursesRoutes(catalogue));
   await app.register(enrollmentsRoutes);
   await app.register(progressRoutes(catalogue));
   await app.register(assessmentRoutes(catalogue));
-  await app.register(certificatesRoutes(catalogue));
+  await app.register(certificatesRoutes(catalogue, (row) => credentialFor(database.db, config, catalogue, row)));
   await app.register(credentialsRoutes(catalogue));
   await app.register(profileRoutes);
   await app.register(checkoutRoutes(catalogue, payments));

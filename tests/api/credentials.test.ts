@@ -1,4 +1,8 @@
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { contexts as credentialsContexts } from "@digitalbazaar/credentials-context";
 import { DataIntegrityProof } from "@digitalbazaar/data-integrity";
 import dataIntegrityContext from "@digitalbazaar/data-integrity-context";
@@ -157,6 +161,26 @@ describe("Open Badges 3.0 credential", () => {
     expect(after.statusResult?.results?.[0].status).toBe(true);
     const check = (await request(t.app, "GET", `/api/verify/${cert.certificateId}/credential`)).json();
     expect(check).toMatchObject({ signatureVerified: true, revoked: true });
+  });
+
+  it("travels inside the certificate PDF as an attached file that still verifies", async (ctx) => {
+    // pdfdetach comes with Debian's poppler-utils, as pdftotext does for the PDF tests.
+    if (spawnSync("pdfdetach", ["-v"]).error) {
+      if (process.env.CI) throw new Error("pdfdetach is missing: install poppler-utils");
+      ctx.skip();
+    }
+    const { user, cert } = await certifiedLearner();
+    const pdf = await request(t.app, "GET", `/api/certificates/${cert.certificateId}/pdf`, { cookie: user.cookie });
+    expect(pdf.statusCode).toBe(200);
+    const dir = mkdtempSync(join(tmpdir(), "pdf-credential-"));
+    const file = join(dir, "certificate.pdf");
+    writeFileSync(file, pdf.rawPayload);
+    const name = `credential-${cert.certificateId}.json`;
+    expect(execFileSync("pdfdetach", ["-list", file], { encoding: "utf8" })).toContain(name);
+    execFileSync("pdfdetach", ["-save", "1", "-o", join(dir, name), file]);
+    const attached = JSON.parse(readFileSync(join(dir, name), "utf8"));
+    expect(attached.credentialSubject.achievement.name).toBe("Fixture Basics");
+    expect((await verify(attached)).verified).toBe(true);
   });
 
   it("answers unknown IDs and bad list numbers with a 4xx and a message", async () => {

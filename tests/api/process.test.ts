@@ -51,6 +51,20 @@ function slowRequestAcrossSignal(port: number, signal: () => void) {
   });
 }
 
+/** Settings for a server process of its own on a fresh SQLite file. */
+function serverEnv(port: number, workers: number): NodeJS.ProcessEnv {
+  const dir = mkdtempSync(join(tmpdir(), "server-process-"));
+  return {
+    ...process.env,
+    NODE_ENV: "test",
+    PORT: String(port),
+    DATABASE_URL: `sqlite:${join(dir, "academy.db")}`,
+    AUTH_SECRET: "s".repeat(40),
+    MAIL_OUTBOX_DIR: join(dir, "outbox"),
+    WEB_CONCURRENCY: String(workers),
+  };
+}
+
 describe("the server process", () => {
   it("stops at start-up on a bad setting, with a message naming it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bad-setting-"));
@@ -62,46 +76,22 @@ describe("the server process", () => {
   });
 
   it("serves, then on SIGTERM finishes and exits cleanly", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "sigterm-"));
     const port = await freePort();
-    const child = spawn(TSX, ["src/server/main.ts"], {
-      env: {
-        ...process.env,
-        NODE_ENV: "test",
-        PORT: String(port),
-        DATABASE_URL: `sqlite:${join(dir, "academy.db")}`,
-        AUTH_SECRET: "s".repeat(40),
-        MAIL_OUTBOX_DIR: join(dir, "outbox"),
-        WEB_CONCURRENCY: "1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(TSX, ["src/server/main.ts"], { env: serverEnv(port, 1), stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (c) => (output += c));
-    await expect.poll(() => output.includes("ready at"), { timeout: 30_000, interval: 200 }).toBe(true);
+    await expect.poll(() => output.includes("ready at"), { timeout: 90_000, interval: 200 }).toBe(true);
     const response = await slowRequestAcrossSignal(port, () => child.kill("SIGTERM"));
     expect(response.status).toBe(401);
     expect(JSON.parse(response.text).message).toBeTruthy();
     const code = await new Promise<number | null>((done) => child.on("exit", done));
     expect(code).toBe(0);
     expect(output).toContain("finishing requests in flight");
-  });
+  }, 120_000);
 
-  it("npm start runs a worker per process; SIGTERM to npm itself lets a request in flight finish and stops them all", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "npm-start-"));
+  it("npm start runs WEB_CONCURRENCY workers; SIGTERM to npm itself lets a request in flight finish and stops them all", async () => {
     const port = await freePort();
-    const npm = spawn("npm", ["start"], {
-      env: {
-        ...process.env,
-        NODE_ENV: "test",
-        PORT: String(port),
-        DATABASE_URL: `sqlite:${join(dir, "academy.db")}`,
-        AUTH_SECRET: "s".repeat(40),
-        MAIL_OUTBOX_DIR: join(dir, "outbox"),
-        WEB_CONCURRENCY: "2",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const npm = spawn("npm", ["start"], { env: serverEnv(port, 2), stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     npm.stdout.on("data", (c) => (output += c));
     npm.stderr.on("data", (c) => (output += c));

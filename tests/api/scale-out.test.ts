@@ -59,7 +59,7 @@ async function startInstance(port?: number): Promise<Instance> {
   });
   let output = "";
   await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`server not ready in time:\n${output}`)), 60_000);
+    const timer = setTimeout(() => fail(new Error(`server not ready in time:\n${output}`)), 120_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
       if (output.includes("ready at")) {
@@ -127,7 +127,7 @@ beforeAll(async () => {
   await migrateToLatest(database.db);
   await importContent(database.db, loadContent());
   [a, b] = await Promise.all([startInstance(), startInstance()]);
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all([stopInstance(a), stopInstance(b)]);
@@ -221,7 +221,7 @@ describe(`two app processes on one ${testEngine} database`, () => {
     expect(res.status).toBe(429);
     expect(((await res.json()) as { message: string }).message).toContain(LOCKED);
     expect(smtp.inbox.filter((m) => m.to.includes(email)).length).toBe(1);
-  }, 120_000);
+  }, 240_000);
 
   it("runs a scheduled job once across both, and not again after a restart", async () => {
     const runs = async () =>
@@ -239,5 +239,5 @@ describe(`two app processes on one ${testEngine} database`, () => {
     a = await startInstance(port);
     expect((await call(a, "GET", "/readyz")).status).toBe(200);
     expect(await runs()).toBe(1);
-  }, 120_000);
+  }, 240_000);
 });

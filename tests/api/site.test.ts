@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, TEST_ORIGIN, type TestApp } from "../setup/test-app.ts";
+import { parse as parseYaml } from "yaml";
+import { createTestApp, enrol, request, signUpUser, TEST_ORIGIN, type TestApp } from "../setup/test-app.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -53,5 +54,118 @@ describe("what the server tells browsers and crawlers about pages", () => {
     expect(locs).toContain(`${TEST_ORIGIN}/course/fixture-basics`);
     expect(locs).not.toContain(`${TEST_ORIGIN}/course/fixture-soon`);
     expect(locs.some((loc) => loc.includes("/admin") || loc.includes("/checkout"))).toBe(false);
+  });
+});
+
+describe("site texts the owner edits as files", () => {
+  function copyOfSiteContent() {
+    const dir = mkdtempSync(join(tmpdir(), "site-"));
+    cpSync("content/site", dir, { recursive: true });
+    return dir;
+  }
+
+  it("serves the landing figures, claims, testimonials and practitioner texts from content/site", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/api/config" });
+    expect(response.statusCode).toBe(200);
+    const { content } = response.json();
+    const files = {
+      landing: parseYaml(readFileSync("content/site/landing.yaml", "utf8")),
+      testimonials: parseYaml(readFileSync("content/site/testimonials.yaml", "utf8")).testimonials,
+    };
+    expect(content.landing.figures.map((f: { value: string }) => f.value)).toEqual(
+      files.landing.figures.map((f: { value: string }) => f.value),
+    );
+    expect(content.landing.figures.find((f: { value: string }) => f.value === "$50-150").qualifier).toBe(
+      "not a promise of income",
+    );
+    expect(content.testimonials).toHaveLength(files.testimonials.length);
+    expect(content.testimonials.every((x: { sample: boolean }) => typeof x.sample === "boolean")).toBe(true);
+    expect(content.practitionerApp.promo.title).toBe("Start practising on our companion app");
+  });
+
+  it("shows a changed figure after the file is edited and the server restarted", async () => {
+    const dir = copyOfSiteContent();
+    const file = join(dir, "landing.yaml");
+    const figureOf = async (app: TestApp) =>
+      (await app.app.inject({ method: "GET", url: "/api/config" }))
+        .json()
+        .content.landing.figures.find((f: { label: string }) => f.label === "certified practitioners");
+
+    const before = await createTestApp({ content: false, siteContentDir: dir });
+    expect((await figureOf(before)).value).toBe("2,000+");
+    await before.close();
+
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(
+        '  - value: "2,000+"\n    label: certified practitioners',
+        '  - value: "2,400+"\n    label: certified practitioners\n    qualifier: "count from the practitioner app, November 2026"',
+      ),
+    );
+    const testimonials = join(dir, "testimonials.yaml");
+    writeFileSync(testimonials, readFileSync(testimonials, "utf8").replace("    sample: true", "    sample: false"));
+    const after = await createTestApp({ content: false, siteContentDir: dir });
+    try {
+      expect(await figureOf(after)).toEqual({
+        value: "2,400+",
+        label: "certified practitioners",
+        qualifier: "count from the practitioner app, November 2026",
+      });
+      const { content } = (await after.app.inject({ method: "GET", url: "/api/config" })).json();
+      expect(content.testimonials[0].sample).toBe(false);
+      expect(content.testimonials[1].sample).toBe(true);
+    } finally {
+      await after.close();
+    }
+  });
+
+  it("keeps the spec's values for a missing file, and refuses to start on an invalid one, naming file and field", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "site-empty-"));
+    const defaults = await createTestApp({ content: false, siteContentDir: empty });
+    try {
+      const { content } = (await defaults.app.inject({ method: "GET", url: "/api/config" })).json();
+      const values = content.landing.figures.map((f: { value: string }) => f.value);
+      for (const value of ["2,000+", "1000+", "$50-150", "0%"]) expect(values).toContain(value);
+      expect(content.landing.disclaimer.text).toContain("not medical advice");
+    } finally {
+      await defaults.close();
+    }
+
+    const dir = copyOfSiteContent();
+    const file = join(dir, "landing.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace('  - value: "0%"', '  - value: ""'));
+    await expect(createTestApp({ content: false, siteContentDir: dir })).rejects.toThrow(
+      /site\/landing\.yaml: figures\.3\.value: /,
+    );
+    writeFileSync(join(dir, "landing.yaml"), "hero: [unclosed");
+    await expect(createTestApp({ content: false, siteContentDir: dir })).rejects.toThrow(
+      /site\/landing\.yaml: invalid YAML/,
+    );
+  });
+});
+
+describe("review dates", () => {
+  it("the course page gives its last review, reviewer role and title notice; lessons inherit or override them", async () => {
+    const course = (await t.app.inject({ method: "GET", url: "/api/courses/fixture-basics" })).json();
+    expect(course.lastReviewed).toBe("2026-11-20");
+    expect(course.reviewerRole).toBe("Registered dietitian nutritionist (academic reviewer)");
+    expect(course.titleNotice).toContain("protected title");
+
+    const first = (await t.app.inject({ method: "GET", url: "/api/courses/fixture-basics/lessons/alpha-one" })).json();
+    expect(first.lastReviewed).toBe("2026-11-20");
+    expect(first.reviewerRole).toBe("Registered dietitian nutritionist (academic reviewer)");
+
+    const learner = await signUpUser(t.app);
+    await enrol(t, learner, "fixture-basics");
+    const own = await request(t.app, "GET", "/api/courses/fixture-basics/lessons/alpha-two", {
+      cookie: learner.cookie,
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().lastReviewed).toBe("2026-10-01");
+    expect(own.json().reviewerRole).toBe("Public-health nutrition lecturer (academic reviewer)");
+
+    const other = (await t.app.inject({ method: "GET", url: "/api/courses/fixture-other" })).json();
+    expect(other.lastReviewed).toBeNull();
+    expect(other.titleNotice).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type LoadedCourse, loadContent } from "#server/content/content-files.ts";
 import {
@@ -150,6 +151,38 @@ describe.each(FULL.map((c) => [c.id]))("%s content", (courseId) => {
       ...lessons.map((l) => `${l.title}\n${l.markdown}`),
     ];
     for (const text of texts) for (const pattern of BANNED) expect(text, String(pattern)).not.toMatch(pattern);
+  });
+});
+
+const REVIEW_MAX_AGE_MONTHS = 12;
+
+describe.each(FULL.map((c) => [c.id]))("%s review", (courseId) => {
+  const course = byId.get(courseId)!;
+
+  it(`was reviewed within the last ${REVIEW_MAX_AGE_MONTHS} months by a named reviewer role, lesson overrides included`, () => {
+    const oldest = new Date();
+    oldest.setUTCMonth(oldest.getUTCMonth() - REVIEW_MAX_AGE_MONTHS);
+    const stale = (date: string) => new Date(`${date}T00:00:00Z`) < oldest;
+    expect(course.course.lastReviewed, "course.json lastReviewed").toBeDefined();
+    expect(course.course.reviewerRole, "course.json reviewerRole").toBeDefined();
+    expect(stale(course.course.lastReviewed!), `reviewed ${course.course.lastReviewed}: review it again`).toBe(false);
+    for (const lesson of course.modules.flatMap((m) => m.lessons)) {
+      if (lesson.lastReviewed)
+        expect(stale(lesson.lastReviewed), `${lesson.id} reviewed ${lesson.lastReviewed}: review it again`).toBe(false);
+    }
+  });
+});
+
+describe("titles", () => {
+  it("the certificate says Certificate of Completion and never calls anyone licensed", () => {
+    for (const file of [
+      "src/server/modules/certificates/certificate-pdf.ts",
+      "src/client/features/certificates/certificate-card.tsx",
+    ]) {
+      const source = readFileSync(file, "utf8");
+      expect(source, file).toContain("Certificate of Completion");
+      expect(source, file).not.toMatch(/\blicen[cs]ed\b/i);
+    }
   });
 });
 

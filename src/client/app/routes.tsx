@@ -8,15 +8,20 @@ import { paths } from "#client/config/paths.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
 import { routePatterns } from "#shared/client-routes.ts";
 
-const LandingPage = lazy(() => import("#client/features/landing/landing-page.tsx"));
-const LoginPage = lazy(() => import("#client/features/auth/login-page.tsx"));
+const loadLanding = () => import("#client/features/landing/landing-page.tsx");
+const LandingPage = lazy(loadLanding);
+const loadLogin = () => import("#client/features/auth/login-page.tsx");
+const LoginPage = lazy(loadLogin);
 const ResetPasswordPage = lazy(() => import("#client/features/auth/reset-password-page.tsx"));
 const TermsPage = lazy(() => import("#client/features/legal/terms-page.tsx"));
 const PrivacyPage = lazy(() => import("#client/features/legal/privacy-page.tsx"));
+const RegisterPractitionerPage = lazy(() => import("#client/features/site/register-practitioner-page.tsx"));
 const NotFoundPage = lazy(() => import("#client/features/site/not-found-page.tsx"));
 const CataloguePage = lazy(() => import("#client/features/catalogue/catalogue-page.tsx"));
-const CourseDetailPage = lazy(() => import("#client/features/courses/course-detail-page.tsx"));
-const LessonPage = lazy(() => import("#client/features/courses/lesson-page.tsx"));
+const loadCourseDetail = () => import("#client/features/courses/course-detail-page.tsx");
+const CourseDetailPage = lazy(loadCourseDetail);
+const loadLesson = () => import("#client/features/courses/lesson-page.tsx");
+const LessonPage = lazy(loadLesson);
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
 const ExamPage = lazy(() => import("#client/features/learning/exam-page.tsx"));
 const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-page.tsx"));
@@ -35,6 +40,15 @@ const AdminOrdersPage = lazy(() => import("#client/features/admin/admin-orders-p
 const AdminLearnersPage = lazy(() => import("#client/features/admin/admin-learners-page.tsx"));
 const AdminAuditPage = lazy(() => import("#client/features/admin/admin-audit-page.tsx"));
 
+/** The entry pages' code starts loading with the app instead of after the sign-in check. */
+function preloadEntryPage(path: string) {
+  if (path === paths.home) void loadLanding();
+  else if (path === paths.login) void loadLogin();
+  else if (/^\/course\/[^/]+\/lesson\/[^/]+$/.test(path)) void loadLesson();
+  else if (/^\/course\/[^/]+$/.test(path)) void loadCourseDetail();
+}
+preloadEntryPage(window.location.pathname);
+
 function Layout() {
   return (
     <div className="flex min-h-screen flex-col">
@@ -46,7 +60,8 @@ function Layout() {
       </a>
       <Header />
       <RouteFocus />
-      <main id="main" tabIndex={-1} className="flex-1">
+      {/* At least a screen tall, so the footer starts below the fold and does not jump when a page arrives. */}
+      <main id="main" tabIndex={-1} className="min-h-screen flex-1">
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>
@@ -110,6 +125,7 @@ export function AppRoutes() {
         <Route path={routePatterns.simpleCheckout} element={member(<SimpleCheckoutPage />)} />
         <Route path={routePatterns.sandboxCheckout} element={member(<SandboxCheckoutPage />)} />
         <Route path={routePatterns.dashboard} element={<Navigate to={paths.home} replace />} />
+        <Route path={routePatterns.registerPractitioner} element={<RegisterPractitionerPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -1,3 +1,5 @@
+import { routePatterns } from "#shared/client-routes.ts";
+
 export const paths = {
   home: "/",
   login: "/login",
@@ -18,4 +20,6 @@ export const paths = {
   simpleCheckout: (courseId: string) => `/simple-checkout/${courseId}`,
   checkoutSuccess: "/checkout/success",
   verify: (certificateId: string) => `/verify/${certificateId}`,
+  /** Where "Register as Practitioner" leads when no practitioner app is configured. */
+  practitionerRegistration: routePatterns.registerPractitioner,
 } as const;

@@ -108,6 +108,9 @@ export interface LoadedLesson {
   html: string;
   markdown: string;
   file: string;
+  /** Review date and reviewer's role when the front matter overrides the course's. */
+  lastReviewed: string | null;
+  reviewerRole: string | null;
 }
 export interface LoadedModule {
   id: string;
@@ -188,6 +191,8 @@ function loadLesson(root: string, file: string, id: string, format: "md" | "html
     markdown: body,
     html: renderLessonBody(body, format),
     file,
+    lastReviewed: front.lastReviewed ?? null,
+    reviewerRole: front.reviewerRole ?? null,
   };
 }
 

@@ -78,6 +78,9 @@ async function writeContent(
         maxAttempts: course.assessment?.maxAttempts ?? null,
         cooldownHours: course.assessment?.cooldownHours ?? null,
         studyHours: course.studyHours ?? null,
+        lastReviewed: course.lastReviewed ?? null,
+        reviewerRole: course.reviewerRole ?? null,
+        titleNotice: course.titleNotice ?? null,
         contentHash: content.hash,
         updatedAt: now,
       };
@@ -104,6 +107,8 @@ async function writeContent(
               title: lesson.title,
               duration: lesson.duration,
               html: lesson.html,
+              lastReviewed: lesson.lastReviewed,
+              reviewerRole: lesson.reviewerRole,
             })
             .execute();
           result.lessons++;

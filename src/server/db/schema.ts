@@ -76,6 +76,9 @@ export interface CourseTable {
   maxAttempts: number | null;
   cooldownHours: number | null;
   studyHours: number | null;
+  lastReviewed: string | null; // YYYY-MM-DD
+  reviewerRole: string | null;
+  titleNotice: string | null;
   contentHash: string;
   updatedAt: Timestamp;
 }
@@ -94,6 +97,8 @@ export interface LessonTable {
   title: string;
   duration: string;
   html: string;
+  lastReviewed: string | null; // YYYY-MM-DD, when it differs from the course's
+  reviewerRole: string | null;
 }
 export interface QuizTable {
   courseId: string;

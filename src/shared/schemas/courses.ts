@@ -64,6 +64,11 @@ export const courseDetailSchema = courseCardSchema.extend({
   /** What is still missing for completion, in words (empty when complete). */
   missing: z.array(z.string()),
   isCompleted: z.boolean(),
+  /** YYYY-MM-DD of the course's last academic review. */
+  lastReviewed: z.string().nullable(),
+  reviewerRole: z.string().nullable(),
+  /** Plain words on protected titles and what graduates may call themselves. */
+  titleNotice: z.string().nullable(),
 });
 export type CourseDetail = z.infer<typeof courseDetailSchema>;
 
@@ -83,6 +88,9 @@ export const lessonSchema = z.object({
   previousLessonId: z.string().nullable(),
   nextLessonId: z.string().nullable(),
   completed: z.boolean(),
+  /** YYYY-MM-DD of the lesson's last review (the course's unless the lesson says otherwise). */
+  lastReviewed: z.string().nullable(),
+  reviewerRole: z.string().nullable(),
 });
 export type Lesson = z.infer<typeof lessonSchema>;
 

@@ -5,6 +5,7 @@ import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Badge, Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCourses, useEnrollments } from "#client/lib/courses.ts";
+import { useSiteContent } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatPrice } from "#shared/format.ts";
@@ -38,7 +39,7 @@ function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: bo
           <div className="flex items-center gap-1 text-muted">
             <Layers size={16} aria-hidden="true" />
             <dt className="sr-only">Modules</dt>
-            <dd>{course.moduleCount} modules</dd>
+            <dd>{course.comingSoon ? "Coming soon" : `${course.moduleCount} modules`}</dd>
           </div>
         </dl>
         <div className="mt-5 flex flex-col gap-2">
@@ -84,6 +85,7 @@ export default function CataloguePage() {
     description:
       "Wellness coach certification courses online: nutrition coaching, functional nutrition, integrative health and business skills for holistic practitioners.",
   });
+  const banner = useSiteContent()?.practitionerApp.banner;
   const courses = useCourses();
   const enrollments = useEnrollments();
   // An enrolment check that fails counts as not enrolled.
@@ -92,12 +94,14 @@ export default function CataloguePage() {
   return (
     <PageContainer>
       <h1 className="font-serif text-3xl font-bold sm:text-4xl">Holistic Wellness Coach Certification Programs</h1>
-      <div className="mt-6 flex flex-col gap-3 rounded-2xl bg-gradient-to-r from-brand-700 to-emerald-600 p-5 text-white sm:flex-row sm:items-center">
+      <div className="mt-6 flex flex-col gap-3 rounded-2xl bg-gradient-to-r from-brand-800 to-emerald-800 p-5 text-white sm:flex-row sm:items-center">
         <TrendingUp size={32} aria-hidden="true" className="shrink-0" />
-        <p>
-          <strong>Earn about $50-150 per session.</strong> Complete any course, then register on our companion
-          practitioner app: 24/7 flexible hours, 1000+ active clients and 0% platform fees.
-        </p>
+        {banner && (
+          <p>
+            <strong>{banner.headline}</strong> {banner.text}
+            {banner.qualifier && <span className="mt-1 block text-sm">{banner.qualifier}</span>}
+          </p>
+        )}
       </div>
       {courses.isError ? (
         <Card className="mt-8 border-red-200 bg-red-50 p-6" role="alert">

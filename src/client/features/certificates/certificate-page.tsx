@@ -1,11 +1,13 @@
 import { BadgeCheck, Download, Share2 } from "lucide-react";
 import { Link, useParams } from "react-router";
 import { ExternalLink } from "#client/components/layout/external-link.tsx";
+import { RegisterAsPractitionerLink } from "#client/components/layout/register-practitioner-link.tsx";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
+import { ClaimText } from "#client/components/ui/claim.tsx";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { useSiteConfig } from "#client/lib/site-config.ts";
+import { useSiteConfig, useSiteContent } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { linkedInUrl, useCertificate, useReissueCertificate } from "./api.ts";
@@ -16,6 +18,7 @@ export default function CertificatePage() {
   const { courseId = "" } = useParams();
   const { data: cert, isPending, isError } = useCertificate(courseId);
   const { practitionerAppUrl } = useSiteConfig();
+  const promo = useSiteContent()?.practitionerApp.promo;
   const actions = useCertificateActions();
   const toast = useToast();
   useDocumentMeta({
@@ -71,7 +74,7 @@ export default function CertificatePage() {
         </Button>
         <ExternalLink href={linkedInUrl(cert)} className={buttonClasses("secondary")}>
           <BadgeCheck size={18} aria-hidden="true" />
-          Add to LinkedIn
+          Add to LinkedIn profile
         </ExternalLink>
         <Link to={paths.verify(cert.certificateId)} className={buttonClasses("ghost")}>
           Open verification page
@@ -93,22 +96,17 @@ export default function CertificatePage() {
         className="mt-10 rounded-2xl bg-gradient-to-br from-brand-700 to-brand-900 p-6 text-white sm:p-8"
       >
         <h2 id="promo-heading" className="text-2xl font-bold">
-          Start practising on our companion app
+          {promo?.title}
         </h2>
         <ul className="mt-4 grid gap-2 sm:grid-cols-2">
-          <li>Earn $50-150 per session</li>
-          <li>24/7 flexible schedule</li>
-          <li>1000+ active clients</li>
-          <li>0% platform fees</li>
+          {promo?.claims.map((claim) => (
+            <li key={claim.text}>
+              <ClaimText claim={claim} qualifierClass="text-brand-100" />
+            </li>
+          ))}
         </ul>
-        <p className="mt-4 text-sm text-brand-100">
-          Registration opens after course completion verification. Earnings vary and are not promised.
-        </p>
-        {practitionerAppUrl && (
-          <ExternalLink href={practitionerAppUrl} className={buttonClasses("light", "md", "mt-5")}>
-            Register as Practitioner
-          </ExternalLink>
-        )}
+        <p className="mt-4 text-sm text-brand-100">{promo?.note}</p>
+        <RegisterAsPractitionerLink appUrl={practitionerAppUrl} className={buttonClasses("light", "md", "mt-5")} />
       </section>
     </PageContainer>
   );

@@ -9,7 +9,7 @@ import { useIssueCertificate } from "#client/lib/certificates.ts";
 import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
-import { formatPrice } from "#shared/format.ts";
+import { formatLongDate, formatPrice } from "#shared/format.ts";
 import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
 
 const stateBadge: Record<ModuleState, { label: string; className: string }> = {
@@ -215,7 +215,9 @@ export default function CourseDetailPage() {
 
   return (
     <>
-      <div className={`bg-gradient-to-br ${course.gradient}`}>
+      <div className={`relative isolate bg-gradient-to-br ${course.gradient}`} data-testid="course-header">
+        {/* A dark overlay keeps white text above 4.5:1 on every course gradient, light ones included. */}
+        <div aria-hidden="true" className="absolute inset-0 -z-10 bg-slate-950/60" />
         <PageContainer className="text-white">
           <Link to={paths.home} className="text-sm text-white/90 underline-offset-2 hover:underline">
             ← Back to Courses
@@ -224,12 +226,20 @@ export default function CourseDetailPage() {
             <span className="rounded-full bg-white/95 px-0.5 py-0.5">
               <LevelBadge level={course.level} />
             </span>
-            <span className="text-sm text-white/95">
-              {course.duration} · {course.moduleCount} modules · {course.lessonCount} lessons
+            <span className="text-sm text-white">
+              {course.comingSoon
+                ? `${course.duration} · Coming soon`
+                : `${course.duration} · ${course.moduleCount} modules · ${course.lessonCount} lessons`}
             </span>
           </div>
           <h1 className="mt-3 font-serif text-3xl font-bold sm:text-4xl">{course.title}</h1>
-          <p className="mt-3 max-w-3xl text-white/95">{course.description}</p>
+          <p className="mt-3 max-w-3xl text-white">{course.description}</p>
+          {course.lastReviewed && (
+            <p className="mt-3 text-sm text-white">
+              Last reviewed {formatLongDate(course.lastReviewed)}
+              {course.reviewerRole && <span> · Reviewer: {course.reviewerRole}</span>}
+            </p>
+          )}
         </PageContainer>
       </div>
       <PageContainer>
@@ -270,17 +280,30 @@ export default function CourseDetailPage() {
             </p>
           </Card>
         )}
+        {course.titleNotice && (
+          <section
+            aria-labelledby="title-notice-heading"
+            className="mt-6 rounded-2xl border border-line bg-white p-5 text-sm text-slate-800"
+          >
+            <h2 id="title-notice-heading" className="font-semibold text-ink">
+              About this course's title
+            </h2>
+            <p className="mt-2">{course.titleNotice}</p>
+          </section>
+        )}
         <CertificationBanner course={course} />
 
-        <section className="mt-6" aria-labelledby="progress-heading">
-          <div className="flex items-center justify-between">
-            <h2 id="progress-heading" className="font-semibold">
-              Your progress
-            </h2>
-            <span className="text-sm font-semibold">{course.percent}% complete</span>
-          </div>
-          <ProgressBar value={course.percent} label="Course progress" className="mt-2" />
-        </section>
+        {!course.comingSoon && (
+          <section className="mt-6" aria-labelledby="progress-heading">
+            <div className="flex items-center justify-between">
+              <h2 id="progress-heading" className="font-semibold">
+                Your progress
+              </h2>
+              <span className="text-sm font-semibold">{course.percent}% complete</span>
+            </div>
+            <ProgressBar value={course.percent} label="Course progress" className="mt-2" />
+          </section>
+        )}
 
         <section className="mt-8" aria-labelledby="outcomes-heading">
           <h2 id="outcomes-heading" className="text-xl font-bold">

@@ -9,6 +9,7 @@ import { ApiError } from "#client/lib/api-client.ts";
 import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
+import { formatLongDate } from "#shared/format.ts";
 import { useCompleteLesson, useLesson } from "./api.ts";
 
 function PreviewOnly({ courseId }: { courseId: string }) {
@@ -154,19 +155,33 @@ export default function LessonPage() {
       <Card className="mt-8 p-6 sm:p-8">
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: lesson HTML is sanitised with an allow-list on import. */}
         <article className="prose-lesson" dangerouslySetInnerHTML={{ __html: data.html }} />
+        {data.lastReviewed && (
+          <p className="mt-8 border-t border-line pt-4 text-sm text-muted" data-testid="lesson-review">
+            Last reviewed {formatLongDate(data.lastReviewed)}
+            {data.reviewerRole && <> · Reviewer: {data.reviewerRole}</>}
+          </p>
+        )}
       </Card>
       {enrolled && (
         <div className="mt-6 flex justify-end">
-          {data.completed ? (
-            <p className="flex items-center gap-2 text-sm font-medium text-green-800">
-              <CheckCircle2 size={18} aria-hidden="true" />
-              Lesson completed
-            </p>
-          ) : (
-            <Button variant="secondary" onClick={() => void markComplete()} disabled={saving}>
-              Mark complete
-            </Button>
-          )}
+          {/* One button in both states, so focus stays on it when the lesson becomes complete. */}
+          <Button
+            variant="secondary"
+            aria-disabled={data.completed || saving}
+            onClick={() => {
+              if (!data.completed && !saving) void markComplete();
+            }}
+            className={data.completed ? "cursor-default border-green-700 text-green-800 hover:bg-white" : ""}
+          >
+            {data.completed ? (
+              <>
+                <CheckCircle2 size={18} aria-hidden="true" />
+                Lesson completed
+              </>
+            ) : (
+              "Mark complete"
+            )}
+          </Button>
         </div>
       )}
       <div className="mt-6 flex items-center justify-between gap-3">

@@ -2,14 +2,15 @@ import { CheckCircle2, Clock, Quote } from "lucide-react";
 import { Link } from "react-router";
 import { ExternalLink } from "#client/components/layout/external-link.tsx";
 import { buttonClasses } from "#client/components/ui/button.tsx";
-import { Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
+import { ClaimText } from "#client/components/ui/claim.tsx";
+import { Badge, Card, LevelBadge, PageContainer, Skeleton, Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCourses } from "#client/lib/courses.ts";
-import { useSiteConfig } from "#client/lib/site-config.ts";
+import { useSiteConfig, useSiteContent } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatPrice } from "#shared/format.ts";
-import { landing } from "./landing-content.ts";
+import type { SiteContent } from "#shared/schemas/site-content.ts";
 
 function CallToAction({ className, children }: { className: string; children: string }) {
   const { marketplaceUrl } = useSiteConfig();
@@ -56,12 +57,28 @@ function FeaturedCourses() {
   );
 }
 
+/** Every course has the same price and length; the landing page states them once. */
+const COURSE_PRICE = "$20.00";
+const COURSE_DURATION = "4 weeks";
+
 export default function LandingPage() {
+  const content = useSiteContent();
   useDocumentMeta({
     title: `${BRAND_NAME}: Wellness Coach Certification Online`,
     description:
       "Self-paced certification courses for wellness and holistic-health coaches: nutrition, functional nutrition, integrative health and practice business skills.",
   });
+  if (!content) return <Spinner />;
+  return <Landing landing={content.landing} testimonials={content.testimonials} />;
+}
+
+function Landing({
+  landing,
+  testimonials,
+}: {
+  landing: SiteContent["landing"];
+  testimonials: SiteContent["testimonials"];
+}) {
   return (
     <>
       <section className="bg-gradient-to-br from-brand-50 via-white to-emerald-50">
@@ -72,7 +89,9 @@ export default function LandingPage() {
               {landing.hero.title}
             </h1>
             <p className="mt-5 text-lg text-slate-700">{landing.hero.text}</p>
-            <p className="mt-3 text-slate-700">{landing.hero.completeIn}</p>
+            <p className="mt-3 text-slate-700">
+              <ClaimText claim={landing.hero.completeIn} />
+            </p>
             <div className="mt-8 flex flex-wrap gap-3">
               <CallToAction className={buttonClasses("primary", "lg")}>Start Your Certification</CallToAction>
               <a href="#courses" className={buttonClasses("secondary", "lg")}>
@@ -81,10 +100,11 @@ export default function LandingPage() {
             </div>
           </div>
           <dl className="grid grid-cols-2 gap-4">
-            {landing.stats.map((s) => (
-              <Card key={s.label} className="p-5">
-                <dt className="text-sm text-muted">{s.label}</dt>
-                <dd className="mt-1 text-3xl font-bold text-brand-800">{s.value}</dd>
+            {landing.figures.map((figure) => (
+              <Card key={figure.label} className="p-5">
+                <dt className="text-sm text-muted">{figure.label}</dt>
+                <dd className="mt-1 text-3xl font-bold text-brand-800">{figure.value}</dd>
+                {figure.qualifier && <dd className="mt-1 text-xs text-muted">({figure.qualifier})</dd>}
               </Card>
             ))}
           </dl>
@@ -97,8 +117,7 @@ export default function LandingPage() {
             Certification courses
           </h2>
           <p className="mt-2 text-muted">
-            Each course is {landing.coursePrice} and designed for {landing.courseDuration} of part-time study, with
-            lifetime access.
+            Each course is {COURSE_PRICE} and designed for {COURSE_DURATION} of part-time study, with lifetime access.
           </p>
           <div className="mt-8">
             <FeaturedCourses />
@@ -117,10 +136,12 @@ export default function LandingPage() {
             <CallToAction className={buttonClasses("light", "lg", "mt-6")}>Get Certified</CallToAction>
           </div>
           <ul className="space-y-3">
-            {landing.practitioner.points.map((p) => (
-              <li key={p} className="flex gap-3">
+            {landing.practitioner.claims.map((claim) => (
+              <li key={claim.text} className="flex gap-3">
                 <CheckCircle2 className="mt-0.5 shrink-0 text-emerald-300" aria-hidden="true" />
-                {p}
+                <span>
+                  <ClaimText claim={claim} qualifierClass="text-brand-100" />
+                </span>
               </li>
             ))}
           </ul>
@@ -133,9 +154,16 @@ export default function LandingPage() {
             What our graduates say
           </h2>
           <div className="mt-8 grid gap-6 md:grid-cols-3">
-            {landing.testimonials.map((t) => (
+            {testimonials.map((t) => (
               <figure key={t.name} className="rounded-2xl border border-line bg-white p-6">
-                <Quote className="text-brand-600" aria-hidden="true" />
+                <div className="flex items-start justify-between">
+                  <Quote className="text-brand-600" aria-hidden="true" />
+                  {t.sample && (
+                    <Badge className="bg-slate-100 text-slate-800">
+                      Sample<span className="sr-only"> testimonial, not a real graduate's words</span>
+                    </Badge>
+                  )}
+                </div>
                 <blockquote className="mt-3 text-slate-700">“{t.quote}”</blockquote>
                 <figcaption className="mt-4 text-sm">
                   <span className="font-semibold">{t.name}</span>
@@ -151,9 +179,9 @@ export default function LandingPage() {
         <PageContainer className="pb-4">
           <div className="rounded-2xl border border-amber-300 bg-amber-50 p-6 text-sm text-amber-950">
             <h2 id="disclaimer-heading" className="font-semibold">
-              Medical disclaimer
+              {landing.disclaimer.title}
             </h2>
-            <p className="mt-2">{landing.disclaimer}</p>
+            <p className="mt-2">{landing.disclaimer.text}</p>
             <p className="mt-3">
               Read our{" "}
               <Link to={paths.terms} className="underline">

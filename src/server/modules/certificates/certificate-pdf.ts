@@ -57,6 +57,8 @@ export interface CertificatePdfData {
   expiresAt: string;
   verifyUrl: string;
   status: "valid" | "expired" | "revoked";
+  /** The signed Open Badges credential, embedded as a file attachment a wallet or verifier can take out. */
+  credentialJson?: string;
 }
 
 const STATIC_TEXT = `${BRAND_NAME.toUpperCase()} Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution ${BRAND_NAME} Verify this certificate: REVOKED EXPIRED 0123456789`;
@@ -227,6 +229,12 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
       80,
       rgb(0.8, 0.1, 0.1),
     );
+  }
+  if (data.credentialJson) {
+    await pdf.attach(new TextEncoder().encode(data.credentialJson), `credential-${data.certificateId}.json`, {
+      mimeType: "application/json",
+      description: "Open Badges 3.0 credential (signed)",
+    });
   }
   return pdf.save();
 }

@@ -14,6 +14,7 @@ import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { renderCertificatePdf } from "./certificate-pdf.ts";
 import {
+  type CertificateRow,
   certificateStatus,
   getOwnCertificate,
   getOwnCertificateById,
@@ -24,7 +25,10 @@ import {
   verifyUrl,
 } from "./certificates.service.ts";
 
-export function certificatesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
+/** Gives a certificate's signed credential (from the credentials module, composed in app.ts). */
+export type CredentialSource = (row: CertificateRow) => Promise<Record<string, unknown>>;
+
+export function certificatesRoutes(catalogue: CourseCatalogue, credentialOf?: CredentialSource): FastifyPluginAsyncZod {
   return async (app) => {
     const { database, config } = app.deps;
     const db = database.db;
@@ -68,6 +72,7 @@ export function certificatesRoutes(catalogue: CourseCatalogue): FastifyPluginAsy
           expiresAt: toIso(row.expiresAt),
           verifyUrl: verifyUrl(config, row.certificateId),
           status: certificateStatus(row),
+          credentialJson: credentialOf ? JSON.stringify(await credentialOf(row), null, 2) : undefined,
         });
         return reply
           .type("application/pdf")

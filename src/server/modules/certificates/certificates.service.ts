@@ -31,7 +31,7 @@ export function newCertificateId(): string {
   return `HWA-${out}`;
 }
 
-type CertificateRow = Omit<CertificateTable, never>;
+export type CertificateRow = Omit<CertificateTable, never>;
 
 export function certificateStatus(
   row: Pick<CertificateRow, "revokedAt" | "expiresAt">,

@@ -20,6 +20,9 @@ export interface CatalogueLesson {
   title: string;
   duration: string;
   html: string;
+  /** The review shown on the lesson page: its own front matter's, else the course's. */
+  lastReviewed?: string | null;
+  reviewerRole?: string | null;
 }
 export interface CatalogueModule {
   id: string;
@@ -50,6 +53,10 @@ export interface CatalogueCourse {
   assessment: { maxAttempts: number | null; cooldownHours: number | null };
   /** Hours of study the course represents (the credential's creditsEarned); null when not stated. */
   studyHours: number | null;
+  /** When the course was last reviewed (YYYY-MM-DD), by whom (a role), and its note on protected titles. */
+  lastReviewed?: string | null;
+  reviewerRole?: string | null;
+  titleNotice?: string | null;
 }
 export interface Catalogue {
   courses: CatalogueCourse[];
@@ -135,6 +142,8 @@ export class CourseCatalogue {
             title: l.title,
             duration: l.duration,
             html: l.html,
+            lastReviewed: l.lastReviewed ?? row.lastReviewed,
+            reviewerRole: l.reviewerRole ?? row.reviewerRole,
           };
           modulesById.get(l.moduleId)?.lessons.push(lesson);
           return lesson;
@@ -175,6 +184,9 @@ export class CourseCatalogue {
           : null,
         assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },
         studyHours: row.studyHours,
+        lastReviewed: row.lastReviewed,
+        reviewerRole: row.reviewerRole,
+        titleNotice: row.titleNotice,
       };
     });
     return {

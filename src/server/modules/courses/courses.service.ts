@@ -33,6 +33,9 @@ export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords 
     courseComplete: state.courseComplete,
     missing: records.enrolled ? state.missing : [],
     isCompleted: records.progress?.isCompleted ?? false,
+    lastReviewed: course.lastReviewed ?? null,
+    reviewerRole: course.reviewerRole ?? null,
+    titleNotice: course.titleNotice ?? null,
     modules: course.modules.map((m) => {
       const stats = records.quizStats.get(m.id);
       return {
@@ -96,5 +99,7 @@ export function readLesson(
     previousLessonId: previous?.id ?? null,
     nextLessonId: next?.id ?? null,
     completed: records.enrolled && records.completedLessons.has(lesson.id),
+    lastReviewed: lesson.lastReviewed ?? null,
+    reviewerRole: lesson.reviewerRole ?? null,
   };
 }

@@ -64,7 +64,12 @@ async function sign(db: Kysely<DB>, config: Config, credential: Json): Promise<J
  * The certificate's signed OpenBadgeCredential, signed once and kept; signed again only when what
  * it says changed (the holder's name after a reissue). Parallel callers end with the same one.
  */
-async function credentialFor(db: Kysely<DB>, config: Config, catalogue: CourseCatalogue, row: CertificateRow) {
+export async function credentialFor(
+  db: Kysely<DB>,
+  config: Config,
+  catalogue: CourseCatalogue,
+  row: CertificateRow,
+): Promise<Json> {
   const entry = await allocateStatusEntry(db, row.certificateId);
   const storedRow = await db
     .selectFrom("credentialStatus")

@@ -1,0 +1,88 @@
+/**
+ * npm run lighthouse: Lighthouse (mobile, its default simulated throttling) on the landing page,
+ * sign-in, a course page and a lesson page of the built app, served by the real server on a fresh
+ * SQLite database with the real courses. Debian's Chromium, headless. Measures; asserts nothing.
+ *
+ * CHROMIUM_PATH  browser to drive (default /usr/bin/chromium)
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+
+const port = Number(process.env.LIGHTHOUSE_PORT ?? 3950);
+const base = `http://127.0.0.1:${port}`;
+const dir = mkdtempSync(join(tmpdir(), "academy-lighthouse-"));
+
+if (!existsSync(resolve("dist/client/index.html")) || process.env.LIGHTHOUSE_BUILD !== "0") {
+  const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: base,
+    AUTH_SECRET: "lighthouse-secret-lighthouse-secret-00",
+    DATABASE_URL: `sqlite:${join(dir, "lighthouse.db")}`,
+    MAIL_OUTBOX_DIR: join(dir, "outbox"),
+    PAYMENTS_PROVIDER: "sandbox",
+  },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/api/courses`)).ok) break;
+  } catch {}
+  if (i > 600) throw new Error("the server did not start");
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const courses = (await (await fetch(`${base}/api/courses`)).json()) as { id: string; comingSoon?: boolean }[];
+const course = courses.find((c) => !c.comingSoon) ?? courses[0];
+const detail = (await (await fetch(`${base}/api/courses/${course.id}`)).json()) as {
+  modules: { lessons: { id: string }[] }[];
+};
+const pages = [
+  ["landing", "/"],
+  ["sign-in", "/login"],
+  ["course", `/course/${course.id}`],
+  ["lesson", `/course/${course.id}/lesson/${detail.modules[0].lessons[0].id}`],
+];
+
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+console.log("\n| page | performance | LCP (s) | CLS | TBT (ms) | FCP (s) |");
+console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+try {
+  for (const [name, path] of pages) {
+    const result = await lighthouse(`${base}${path}`, {
+      port: chrome.port,
+      onlyCategories: ["performance"],
+      output: "json",
+      logLevel: "error",
+    });
+    const lhr = result!.lhr;
+    const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+    const shifts = (
+      lhr.audits["layout-shifts"]?.details as { items?: { node?: { selector?: string }; score?: number }[] }
+    )?.items;
+    if (process.env.LIGHTHOUSE_SHIFTS)
+      for (const item of shifts ?? [])
+        console.error(`  ${name}: shift ${item.score?.toFixed(3)} ${item.node?.selector}`);
+    console.log(
+      `| ${name} (${path.replace(course.id, "{course}")}) | ${Math.round((lhr.categories.performance.score ?? 0) * 100)} | ${(audit("largest-contentful-paint") / 1000).toFixed(2)} | ${audit("cumulative-layout-shift").toFixed(3)} | ${audit("total-blocking-time").toFixed(0)} | ${(audit("first-contentful-paint") / 1000).toFixed(2)} |`,
+    );
+  }
+} finally {
+  await chrome.kill();
+  server.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+const text = z.string().trim().min(1);
+/** Plain words that qualify a claim, e.g. "figures from the practitioner app, 2026-11; not a promise of income". */
+const qualifier = text.max(300).optional();
+
+export const figureSchema = z.strictObject({ value: text.max(40), label: text.max(120), qualifier });
+export const claimSchema = z.strictObject({ text: text.max(300), qualifier });
+export const testimonialSchema = z.strictObject({
+  quote: text.max(1000),
+  name: text.max(100),
+  role: text.max(200),
+  /** Placeholder text the owner has not replaced with a real graduate's words yet: shown with a "Sample" label. */
+  sample: z.boolean().default(false),
+});
+
+/** content/site/landing.yaml */
+export const landingContentSchema = z.strictObject({
+  hero: z.strictObject({ eyebrow: text.max(120), title: text.max(200), text: text.max(1000), completeIn: claimSchema }),
+  figures: z.array(figureSchema).min(1).max(8),
+  practitioner: z.strictObject({
+    title: text.max(200),
+    text: text.max(1000),
+    claims: z.array(claimSchema).min(1).max(10),
+    note: text.max(500),
+  }),
+  disclaimer: z.strictObject({ title: text.max(120), text: text.max(2000) }),
+});
+
+/** content/site/testimonials.yaml */
+export const testimonialsContentSchema = z.strictObject({ testimonials: z.array(testimonialSchema).max(12) });
+
+/** content/site/practitioner-app.yaml: the practitioner app as the catalogue, certificate and registration pages present it. */
+export const practitionerAppContentSchema = z.strictObject({
+  banner: z.strictObject({ headline: text.max(200), text: text.max(500), qualifier }),
+  promo: z.strictObject({ title: text.max(200), claims: z.array(claimSchema).min(1).max(8), note: text.max(500) }),
+  registration: z.strictObject({
+    title: text.max(200),
+    intro: text.max(1000),
+    steps: z.array(text.max(500)).min(1).max(10),
+    verified: z.array(text.max(500)).min(1).max(10),
+    note: text.max(1000),
+  }),
+});
+
+export const siteContentSchema = z.object({
+  landing: landingContentSchema,
+  testimonials: testimonialsContentSchema.shape.testimonials,
+  practitionerApp: practitionerAppContentSchema,
+});
+export type SiteContent = z.infer<typeof siteContentSchema>;
+export type Claim = z.infer<typeof claimSchema>;
