@@ -29,8 +29,8 @@ import { credentialsRoutes } from "./modules/credentials/credentials.routes.ts";
 import { credentialFor } from "./modules/credentials/credentials.service.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
-import { learningRoutes } from "./modules/learning/learning.routes.ts";
 import { practitionersRoutes } from "./modules/practitioners/practitioners.routes.ts";
+import { assessmentRoutes } from "./modules/learning/assessment.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
 import { siteRoutes } from "./modules/site/site.routes.ts";
@@ -151,7 +151,7 @@ export async function buildApp({
   await app.register(coursesRoutes(catalogue));
   await app.register(enrollmentsRoutes);
   await app.register(progressRoutes(catalogue));
-  await app.register(learningRoutes(catalogue));
+  await app.register(assessmentRoutes(catalogue));
   await app.register(certificatesRoutes(catalogue, (row) => credentialFor(database.db, config, catalogue, row)));
   await app.register(credentialsRoutes(catalogue));
   await app.register(profileRoutes);

@@ -73,6 +73,9 @@ const settingsSchema = z.object({
   /** Server processes `npm start` runs; 1 serves from a single process. */
   WEB_CONCURRENCY: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(256).optional()),
   CERTIFICATE_VALID_YEARS: z.coerce.number().int().min(1).max(50).default(2),
+  ASSESSMENT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
+  ASSESSMENT_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
+  EXAM_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   PAYMENTS_PROVIDER: z.enum(["sandbox", "stripe", ""]).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
@@ -107,9 +110,18 @@ export interface Config {
   trustProxy: TrustProxy;
   webConcurrency: number;
   certificateValidYears: number;
+  /** Academy-wide attempt rules; a course may set its own in course.json. */
+  assessment: AssessmentDefaults;
   dataDir: string;
   payments: PaymentsConfig;
   paymentsReconcileSeconds: number;
+}
+
+export interface AssessmentDefaults {
+  maxAttempts: number;
+  cooldownHours: number;
+  /** Extra time after a timed exam's limit during which a submission is still accepted. */
+  examGraceSeconds: number;
 }
 
 export type PaymentsConfig =
@@ -175,6 +187,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     trustProxy: s.TRUST_PROXY,
     webConcurrency: s.WEB_CONCURRENCY ?? availableParallelism(),
     certificateValidYears: s.CERTIFICATE_VALID_YEARS,
+    assessment: {
+      maxAttempts: s.ASSESSMENT_MAX_ATTEMPTS,
+      cooldownHours: s.ASSESSMENT_COOLDOWN_HOURS,
+      examGraceSeconds: s.EXAM_GRACE_SECONDS,
+    },
     dataDir,
     payments: paymentsConfig(s),
     paymentsReconcileSeconds: s.PAYMENTS_RECONCILE_SECONDS,

@@ -3,6 +3,8 @@ export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Extra fields sent next to `message`, e.g. when a refused attempt may be retried. */
+    readonly details?: Record<string, string | number | null>,
   ) {
     super(message);
   }
@@ -13,3 +15,5 @@ export const unauthorized = (message = "Please sign in to continue.") => new App
 export const forbidden = (message = "You do not have access to this.") => new AppError(403, message);
 export const conflict = (message: string) => new AppError(409, message);
 export const badRequest = (message: string) => new AppError(400, message);
+export const tooManyAttempts = (message: string, nextAttemptAt: string) =>
+  new AppError(429, message, { nextAttemptAt });

@@ -11,6 +11,7 @@ export const routePatterns = {
   course: "/course/:courseId",
   lesson: "/course/:courseId/lesson/:lessonId",
   quiz: "/course/:courseId/quiz/:moduleId",
+  exam: "/course/:courseId/exam",
   courseCertificate: "/course/:courseId/certificate",
   verify: "/verify/:certificateId",
   myLearning: "/my-learning",

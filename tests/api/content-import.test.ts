@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ContentError, loadContent } from "#server/content/content-files.ts";
 import { importContent, importContentIfChanged } from "#server/content/content-import.ts";
 import { sanitizeLessonHtml } from "#server/content/sanitize.ts";
+import { takeAssessment } from "../setup/assessments.ts";
 import { createTestApp, enrol, FIXTURE_CONTENT, request, signUpUser, type TestApp } from "../setup/test-app.ts";
 
 function copyFixtures(): string {
@@ -59,6 +60,50 @@ describe("content validation", () => {
       mutate: (d) =>
         editJson(`${d}/fixture-basics/modules/02-beta/quiz.json`, (v) => delete v.questions[0].explanation),
       message: /02-beta\/quiz\.json: questions\.0\.explanation:/,
+    },
+    {
+      name: "a bank smaller than three times its draw",
+      mutate: (d) => editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (v.draw = 6)),
+      message: /01-alpha\/quiz\.json: questions: the bank holds 15 questions; drawing 6 per attempt needs at least 18/,
+    },
+    {
+      name: "a bank smaller than three times the default draw of 6",
+      mutate: (d) => editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => delete v.draw),
+      message: /01-alpha\/quiz\.json: questions: .*drawing 6 per attempt needs at least 18/,
+    },
+    {
+      name: "a question id used twice in a bank",
+      mutate: (d) => editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (v.questions[2].id = "q1")),
+      message: /01-alpha\/quiz\.json: questions\.2\.id: duplicate question id 'q1'/,
+    },
+    {
+      name: "a question with three options",
+      mutate: (d) => editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => v.questions[3].options.pop()),
+      message: /01-alpha\/quiz\.json: questions\.3\.options:/,
+    },
+    {
+      name: "a question with five options",
+      mutate: (d) =>
+        editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) =>
+          v.questions[3].options.push({ id: "e", text: "Option e" }),
+        ),
+      message: /01-alpha\/quiz\.json: questions\.3\.options:/,
+    },
+    {
+      name: "a quiz question testing a lesson of another module",
+      mutate: (d) =>
+        editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (v.questions[0].lesson = "beta-one")),
+      message: /01-alpha\/quiz\.json: questions\.0\.lesson: 'beta-one' is not a lesson of this module/,
+    },
+    {
+      name: "an exam question testing a lesson the course does not have",
+      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => (v.questions[4].lesson = "delta-one")),
+      message: /fixture-basics\/exam\.json: questions\.4\.lesson: 'delta-one' is not a lesson of this course/,
+    },
+    {
+      name: "an exam question without an explanation",
+      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => (v.questions[0].explanation = " ")),
+      message: /fixture-basics\/exam\.json: questions\.0\.explanation:/,
     },
     {
       name: "a lesson without front matter",
@@ -130,12 +175,7 @@ describe("re-importing", () => {
         })
       ).statusCode,
     ).toBe(200);
-    const answers = { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" };
-    expect(
-      (
-        await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", { cookie: user.cookie, payload: { answers } })
-      ).json().passed,
-    ).toBe(true);
+    expect((await takeAssessment(t.app, user.cookie, "fixture-basics", "alpha")).result.passed).toBe(true);
     expect((await request(t.app, "GET", "/api/courses")).json()[0].title).toBe("Fixture Basics");
 
     const dir = copyFixtures();

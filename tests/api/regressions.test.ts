@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { fulfilPayment } from "#server/modules/checkout/fulfilment.ts";
 import type { PaymentProvider } from "#server/payments/provider.ts";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
+import { takeAssessment } from "../setup/assessments.ts";
 import { completeLessons, newLearner, passQuiz } from "../setup/factories.ts";
 import { createTestApp, request, type TestUser } from "../setup/test-app.ts";
 
@@ -24,6 +25,12 @@ describe("the certificate needs every lesson of a module without a quiz", () => 
     expect(detail.modules.map((m: { state: string }) => m.state)).toEqual(["complete", "complete", "in-progress"]);
 
     await completeLessons(t, learner, "fixture-basics", ["gamma-one"]);
+    // Every module complete now, but the course is not: the other lessons and the final exam remain.
+    const stillEarly = await post(learner, "/api/certificate", { courseId: "fixture-basics" });
+    expect(stillEarly.statusCode).toBe(409);
+    expect(stillEarly.json().message).toMatch(/^Complete 4 lessons and the final exam/);
+    await completeLessons(t, learner, "fixture-basics", ["alpha-one", "alpha-two", "beta-one", "beta-two"]);
+    await takeAssessment(t.app, learner.cookie, "fixture-basics", "exam");
     expect((await post(learner, "/api/certificate", { courseId: "fixture-basics" })).statusCode).toBe(200);
   });
 });

@@ -1,6 +1,16 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadContent } from "#server/content/content-files.ts";
+import { type LoadedCourse, loadContent } from "#server/content/content-files.ts";
+import {
+  bankProblems,
+  banksOf,
+  longestOption,
+  MIN_EXAM_BANK,
+  MIN_MODULE_BANK,
+  professionalOption,
+  STRATEGY_CEILING,
+  strategyScore,
+} from "./item-writing.ts";
 
 const content = loadContent();
 const byId = new Map(content.courses.map((c) => [c.id, c]));
@@ -173,5 +183,96 @@ describe("titles", () => {
       expect(source, file).toContain("Certificate of Completion");
       expect(source, file).not.toMatch(/\blicen[cs]ed\b/i);
     }
+  });
+});
+
+describe.each(FULL.map((c) => [c.id]))("%s question banks", (courseId) => {
+  const course = byId.get(courseId)!;
+
+  it(`has a bank of at least ${MIN_MODULE_BANK} per module and a final exam of at least ${MIN_EXAM_BANK}`, () => {
+    expect(course.exam, "exam.json").not.toBeNull();
+    for (const m of course.modules) expect(m.quiz!.questions.length, m.id).toBeGreaterThanOrEqual(MIN_MODULE_BANK);
+    expect(course.exam!.questions.length).toBeGreaterThanOrEqual(MIN_EXAM_BANK);
+  });
+
+  it("follows the item-writing rules (length cues, balanced positions, lessons named, no 'all of the above')", () => {
+    expect(bankProblems(course)).toEqual([]);
+  });
+
+  it("fails a learner who always picks the longest option, or the option naming a professional", () => {
+    for (const bank of banksOf(course)) {
+      for (const pick of [longestOption, professionalOption]) {
+        const score = strategyScore(bank.quiz.questions, pick);
+        expect(score, `${bank.name} ${pick.name}`).toBeLessThan(STRATEGY_CEILING);
+      }
+    }
+  });
+});
+
+describe("the item-writing rules", () => {
+  const base = byId.get(FULL[0].id)!;
+  const mutated = (change: (c: LoadedCourse) => void) => {
+    const copy = structuredClone(base);
+    change(copy);
+    return bankProblems(copy).join("\n");
+  };
+  const everyQuestion = (c: LoadedCourse) => [...c.modules.flatMap((m) => m.quiz!.questions), ...c.exam!.questions];
+  const correctOption = (q: ReturnType<typeof everyQuestion>[number]) =>
+    q.options.find((o) => o.id === q.correctAnswer)!;
+
+  it("pass on the real bank used for these checks", () => {
+    expect(bankProblems(base)).toEqual([]);
+  });
+
+  it("catch a small bank", () => {
+    expect(mutated((c) => c.modules[0].quiz!.questions.splice(5))).toMatch(/quiz\.json: 5 questions, fewer than 18/);
+    expect(mutated((c) => c.exam!.questions.splice(30))).toMatch(/exam\.json: 30 questions, fewer than 60/);
+  });
+
+  it("catch a question without its lesson, or whose explanation does not name it", () => {
+    expect(mutated((c) => delete c.modules[1].quiz!.questions[0].lesson)).toMatch(/'lesson' is missing/);
+    expect(mutated((c) => (c.modules[1].quiz!.questions[0].lesson = c.modules[0].lessons[0].id))).toMatch(
+      /not a lesson of this module/,
+    );
+    expect(mutated((c) => (c.exam!.questions[3].explanation = "Because it is right."))).toMatch(
+      /exam\.json .*: the explanation does not name its lesson/,
+    );
+  });
+
+  it("catch 'all of the above' and 'none of the above'", () => {
+    expect(mutated((c) => (c.modules[0].quiz!.questions[2].options[3].text = "All of the above"))).toMatch(
+      /all\/none of the above/,
+    );
+    expect(mutated((c) => (c.exam!.questions[0].options[1].text = "None of the above."))).toMatch(
+      /all\/none of the above/,
+    );
+  });
+
+  it("catch a correct option that stands out by its length", () => {
+    const longer = mutated((c) => {
+      for (const q of everyQuestion(c)) correctOption(q).text += " and this holds for every client in every setting";
+    });
+    expect(longer).toMatch(/single longest in \d+% of the questions/);
+    expect(longer).toMatch(/within ±25% of the mean option length in only/);
+    expect(longer).toMatch(/always picking the longest option scores/);
+  });
+
+  it("catch correct options piled on one position", () => {
+    expect(
+      mutated((c) => {
+        for (const q of everyQuestion(c)) {
+          const correct = correctOption(q);
+          q.options = [correct, ...q.options.filter((o) => o !== correct)];
+        }
+      }),
+    ).toMatch(/position A in 100% of the questions/);
+  });
+
+  it("catch a bank where naming a professional is the safe answer", () => {
+    expect(
+      mutated((c) => {
+        for (const q of c.modules[2].quiz!.questions) correctOption(q).text = "Refer the client to their doctor first";
+      }),
+    ).toMatch(/quiz\.json: always picking the option naming a professional scores/);
   });
 });

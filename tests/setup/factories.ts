@@ -1,14 +1,7 @@
+import { completeCourse, takeAssessment } from "./assessments.ts";
 import { enrol, request, signUpUser, type TestApp, type TestUser } from "./test-app.ts";
 
 // Factories: each test makes the learners and the state it needs, so any test passes alone.
-
-/** The fixture course's right answers (tests/fixtures/content/courses). */
-export const RIGHT_ANSWERS = {
-  "fixture-basics": {
-    alpha: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" },
-    beta: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" },
-  },
-} as const;
 
 /** A signed-up learner (real auth), enrolled directly in the given courses. */
 export async function newLearner(
@@ -31,20 +24,15 @@ export async function completeLessons(t: TestApp, user: TestUser, courseId: stri
   }
 }
 
-/** Passes a fixture-basics module quiz with every answer right. */
+/** Passes a fixture-basics module quiz (a fresh draw) with every answer right. */
 export async function passQuiz(t: TestApp, user: TestUser, moduleId: "alpha" | "beta") {
-  const res = await request(t.app, "POST", `/api/quiz/fixture-basics/${moduleId}`, {
-    cookie: user.cookie,
-    payload: { answers: RIGHT_ANSWERS["fixture-basics"][moduleId] },
-  });
-  if (res.statusCode !== 200 || !res.json().passed) throw new Error(`quiz ${moduleId}: ${res.statusCode} ${res.body}`);
+  const { status, result } = await takeAssessment(t.app, user.cookie, "fixture-basics", moduleId);
+  if (status !== 200 || !result.passed) throw new Error(`quiz ${moduleId}: ${status} ${JSON.stringify(result)}`);
 }
 
-/** A learner enrolled in fixture-basics with every module complete (both quizzes passed, gamma's lesson read). */
+/** A learner enrolled in fixture-basics with the whole course done: every lesson, both quizzes, the final exam. */
 export async function learnerWithCourseComplete(t: TestApp, options: Parameters<typeof newLearner>[1] = {}) {
   const user = await newLearner(t, { ...options, enrolledIn: ["fixture-basics"] });
-  await passQuiz(t, user, "alpha");
-  await passQuiz(t, user, "beta");
-  await completeLessons(t, user, "fixture-basics", ["gamma-one"]);
+  await completeCourse(t.app, user.cookie, "fixture-basics");
   return user;
 }

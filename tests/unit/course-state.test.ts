@@ -4,12 +4,14 @@ import {
   canReadLesson,
   canTakeQuiz,
   computeCourseState,
+  FINAL_EXAM_ID,
   type LearnerRecords,
   NO_RECORDS,
+  notCompleteMessage,
 } from "#server/modules/progress/learner-state.ts";
 
 // A course like the fixture: alpha (2 lessons, quiz), beta (2 lessons, quiz), gamma (1 lesson, no quiz).
-function course(): CatalogueCourse {
+function course(withExam = false): CatalogueCourse {
   const lessons: CatalogueLesson[] = [];
   const modules: CatalogueModule[] = [
     ["alpha", 2, true],
@@ -32,7 +34,7 @@ function course(): CatalogueCourse {
       title: id as string,
       description: "",
       lessons: own,
-      quiz: hasQuiz ? { title: `${id} quiz`, questions: [] } : null,
+      quiz: hasQuiz ? { title: `${id} quiz`, draw: 6, questions: [], timeLimitMinutes: null } : null,
     };
   });
   return {
@@ -45,6 +47,8 @@ function course(): CatalogueCourse {
     modulesById: new Map(modules.map((m) => [m.id, m])),
     studyHours: null,
     quizCount: 2,
+    exam: withExam ? { title: "Final exam", draw: 20, questions: [], timeLimitMinutes: 60 } : null,
+    assessment: { maxAttempts: null, cooldownHours: null },
   };
 }
 
@@ -118,5 +122,36 @@ describe("preview and unlock rules", () => {
     expect(canReadLesson(c, "beta-1", learner, state)).toBe(false);
     expect(canTakeQuiz(c, "beta", learner, state)).toBe(false);
     expect(canReadLesson(c, "no-such-lesson", learner, state)).toBe(false);
+  });
+});
+
+describe("completion", () => {
+  const ALL_LESSONS = ["alpha-1", "alpha-2", "beta-1", "beta-2", "gamma-1"];
+
+  it("needs every lesson, not only the quizzes", () => {
+    const state = computeCourseState(course(), records(["gamma-1"], ["alpha", "beta"]));
+    expect(state.allModulesComplete).toBe(true);
+    expect(state.courseComplete).toBe(false);
+    expect(state.missing).toEqual(["4 lessons"]);
+    expect(computeCourseState(course(), records(ALL_LESSONS, ["alpha", "beta"])).courseComplete).toBe(true);
+  });
+
+  it("needs the final exam when the course has one, which opens once every module is complete", () => {
+    const before = computeCourseState(course(true), records(["alpha-1"], ["alpha"]));
+    expect(before.examUnlocked).toBe(false);
+    const modulesDone = computeCourseState(course(true), records(ALL_LESSONS, ["alpha", "beta"]));
+    expect(modulesDone).toMatchObject({ examUnlocked: true, examPassed: false, courseComplete: false });
+    expect(modulesDone.missing).toEqual(["the final exam"]);
+    // 70 for the lessons + 30 x 2 of 3 quizzes (the exam counts as one).
+    expect(modulesDone.percent).toBe(90);
+    const done = computeCourseState(course(true), records(ALL_LESSONS, ["alpha", "beta", FINAL_EXAM_ID]));
+    expect(done).toMatchObject({ examPassed: true, courseComplete: true, missing: [], percent: 100 });
+  });
+
+  it("names what is missing in one sentence", () => {
+    const state = computeCourseState(course(true), records(["alpha-1"], [], ["alpha"]));
+    expect(notCompleteMessage("requesting your certificate", state.missing)).toBe(
+      'Complete 4 lessons, the quiz of "alpha", the quiz of "beta" and the final exam before requesting your certificate (every quiz and the final exam need at least 80%).',
+    );
   });
 });

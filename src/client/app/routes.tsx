@@ -24,6 +24,7 @@ const CourseDetailPage = lazy(loadCourseDetail);
 const loadLesson = () => import("#client/features/courses/lesson-page.tsx");
 const LessonPage = lazy(loadLesson);
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
+const ExamPage = lazy(() => import("#client/features/learning/exam-page.tsx"));
 const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-page.tsx"));
 const CertificatePage = lazy(() => import("#client/features/certificates/certificate-page.tsx"));
 const CertificatesPage = lazy(() => import("#client/features/certificates/certificates-page.tsx"));
@@ -107,6 +108,7 @@ export function AppRoutes() {
         <Route path={routePatterns.course} element={<CourseDetailPage />} />
         <Route path={routePatterns.lesson} element={<LessonPage />} />
         <Route path={routePatterns.quiz} element={<QuizPage />} />
+        <Route path={routePatterns.exam} element={member(<ExamPage />)} />
         <Route path={routePatterns.courseCertificate} element={member(<CertificatePage />)} />
         <Route path={routePatterns.verify} element={<VerifyPage />} />
         <Route path={routePatterns.myLearning} element={member(<MyLearningPage />)} />

@@ -13,6 +13,7 @@ export const paths = {
   course: (courseId: string) => `/course/${courseId}`,
   lesson: (courseId: string, lessonId: string) => `/course/${courseId}/lesson/${lessonId}`,
   quiz: (courseId: string, moduleId: string) => `/course/${courseId}/quiz/${moduleId}`,
+  exam: (courseId: string) => `/course/${courseId}/exam`,
   courseCertificate: (courseId: string) => `/course/${courseId}/certificate`,
   checkout: (courseId: string) => `/checkout/${courseId}`,
   hostedCheckout: (courseId: string) => `/firebase-checkout/${courseId}`,

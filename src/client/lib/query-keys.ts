@@ -15,6 +15,7 @@ export const queryKeys = {
   },
   myLearning: () => ["/api/my-learning"] as const,
   quiz: (courseId: string, moduleId: string) => ["/api/quiz", courseId, moduleId] as const,
+  exam: (courseId: string) => ["/api/exam", courseId] as const,
   certificates: {
     all: () => ["/api/certificates"] as const,
     course: (courseId: string) => ["/api/certificate", courseId] as const,

@@ -49,6 +49,10 @@ export const lessonFrontMatterSchema = z.strictObject({
   reviewerRole: nonEmpty.max(200).optional(),
 });
 
+/** Questions per attempt when a quiz file does not say. */
+export const DEFAULT_DRAW = 6;
+const OPTION_IDS = ["a", "b", "c", "d"] as const;
+
 export const quizFileSchema = z
   .strictObject({
     title: nonEmpty.max(200),
@@ -63,7 +67,7 @@ export const quizFileSchema = z
             .regex(/^[a-z0-9-]+$/, "must be a lesson id")
             .optional(),
           question: nonEmpty,
-          options: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), text: nonEmpty })).min(2),
+          options: z.array(z.strictObject({ id: z.enum(OPTION_IDS), text: nonEmpty })).length(4),
           correctAnswer: nonEmpty,
           explanation: nonEmpty,
         }),
@@ -71,12 +75,19 @@ export const quizFileSchema = z
       .min(1),
   })
   .superRefine((quiz, ctx) => {
+    const draw = quiz.draw ?? DEFAULT_DRAW;
+    if (quiz.questions.length < 3 * draw)
+      ctx.addIssue({
+        code: "custom",
+        path: ["questions"],
+        message: `the bank holds ${quiz.questions.length} questions; drawing ${draw} per attempt needs at least ${3 * draw}`,
+      });
     const ids = new Set<string>();
     quiz.questions.forEach((q, i) => {
       if (ids.has(q.id))
         ctx.addIssue({ code: "custom", path: ["questions", i, "id"], message: `duplicate question id '${q.id}'` });
       ids.add(q.id);
-      const optionIds = q.options.map((o) => o.id);
+      const optionIds: string[] = q.options.map((o) => o.id);
       if (new Set(optionIds).size !== optionIds.length)
         ctx.addIssue({ code: "custom", path: ["questions", i, "options"], message: "duplicate option ids" });
       if (!optionIds.includes(q.correctAnswer))
@@ -185,6 +196,14 @@ function loadLesson(root: string, file: string, id: string, format: "md" | "html
   };
 }
 
+/** A question's `lesson` names the lesson it tests: one of the module's for a quiz, of the course's for the exam. */
+function checkQuestionLessons(root: string, file: string, quiz: QuizFile, lessonIds: Set<string>, scope: string) {
+  quiz.questions.forEach((q, i) => {
+    if (q.lesson !== undefined && !lessonIds.has(q.lesson))
+      fail(root, file, `questions.${i}.lesson: '${q.lesson}' is not a lesson of ${scope}`);
+  });
+}
+
 /** Reads and validates every course folder. Throws a ContentError naming the file and field at the first problem. */
 export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
   const root = resolve(contentDir, "..");
@@ -226,6 +245,7 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
           hash.update(relative(root, quizPath)).update(readFileSync(quizPath));
         }
         if (lessons.length === 0) fail(root, moduleDir, "a module needs at least one lesson");
+        if (quiz) checkQuestionLessons(root, quizPath, quiz, new Set(lessons.map((l) => l.id)), "this module");
         modules.push({ id: match[2], title: mod.title, description: mod.description, lessons, quiz });
       }
     }
@@ -235,6 +255,7 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
     let exam: QuizFile | null = null;
     if (existsSync(examPath)) {
       exam = parseWith(root, examPath, quizFileSchema, readJson(root, examPath));
+      checkQuestionLessons(root, examPath, exam, new Set(lessonIds.keys()), "this course");
       hash.update(relative(root, examPath)).update(readFileSync(examPath));
     }
     courses.push({ id: courseId, course, modules, exam });

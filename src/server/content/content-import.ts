@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { engineOf } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
-import { DEFAULT_CONTENT_DIR, type LoadedContent, loadContent } from "./content-files.ts";
+import { DEFAULT_CONTENT_DIR, DEFAULT_DRAW, type LoadedContent, loadContent } from "./content-files.ts";
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -34,12 +34,13 @@ export interface ImportResult {
   modules: number;
   lessons: number;
   quizzes: number;
+  exams: number;
   hash: string;
 }
 
 /**
  * Writes the content into the database in one transaction. Content rows are replaced;
- * learners' rows (enrolments, progress, certificates) reference ids only and are never touched.
+ * learners' rows (enrolments, progress, attempts, certificates) reference ids only and are never touched.
  */
 export async function importContent(db: Kysely<DB>, content: LoadedContent = loadContent()): Promise<ImportResult> {
   return (await writeContent(db, content, false)) as ImportResult;
@@ -51,7 +52,7 @@ async function writeContent(
   onlyIfChanged: boolean,
 ): Promise<ImportResult | null> {
   const now = new Date().toISOString();
-  const result: ImportResult = { courses: 0, modules: 0, lessons: 0, quizzes: 0, hash: content.hash };
+  const result: ImportResult = { courses: 0, modules: 0, lessons: 0, quizzes: 0, exams: 0, hash: content.hash };
   const imported = await db.transaction().execute(async (trx) => {
     // Instances starting together import one at a time (SQLite: BEGIN IMMEDIATE already; PostgreSQL:
     // a transaction lock), and the later ones find the content already there.
@@ -59,7 +60,7 @@ async function writeContent(
       await sql`select pg_advisory_xact_lock(hashtext(${CONTENT_CHANNEL}))`.execute(trx);
     }
     if (onlyIfChanged && (await lastImportedHash(trx)) === content.hash) return false;
-    for (const [index, { id, course, modules }] of content.courses.entries()) {
+    for (const [index, { id, course, modules, exam }] of content.courses.entries()) {
       const row = {
         position: course.position ?? (index + 1) * 10,
         title: course.title,
@@ -74,6 +75,8 @@ async function writeContent(
         seoDescription: course.seo.description,
         seoKeywords: JSON.stringify(course.seo.keywords),
         marketplaceUrl: course.marketplaceUrl ?? null,
+        maxAttempts: course.assessment?.maxAttempts ?? null,
+        cooldownHours: course.assessment?.cooldownHours ?? null,
         studyHours: course.studyHours ?? null,
         lastReviewed: course.lastReviewed ?? null,
         reviewerRole: course.reviewerRole ?? null,
@@ -117,12 +120,27 @@ async function writeContent(
               courseId: id,
               moduleId: mod.id,
               title: mod.quiz.title,
+              draw: mod.quiz.draw ?? DEFAULT_DRAW,
               questions: JSON.stringify(mod.quiz.questions),
             })
             .execute();
           result.quizzes++;
         }
         result.modules++;
+      }
+      await trx.deleteFrom("courseExam").where("courseId", "=", id).execute();
+      if (exam) {
+        await trx
+          .insertInto("courseExam")
+          .values({
+            courseId: id,
+            title: exam.title,
+            draw: exam.draw ?? DEFAULT_DRAW,
+            timeLimitMinutes: exam.timeLimitMinutes ?? null,
+            questions: JSON.stringify(exam.questions),
+          })
+          .execute();
+        result.exams++;
       }
       result.courses++;
     }

@@ -6,6 +6,7 @@ import * as m004 from "./migrations/004-certificates.ts";
 import * as m005 from "./migrations/005-buying.ts";
 import * as m006 from "./migrations/006-admin.ts";
 import * as m007 from "./migrations/007-money.ts";
+import * as m008 from "./migrations/008-assessment.ts";
 import * as m009 from "./migrations/009-scale-out.ts";
 import * as m011 from "./migrations/011-site.ts";
 import * as m013 from "./migrations/013-credentials.ts";
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   "005-buying": m005,
   "006-admin": m006,
   "007-money": m007,
+  "008-assessment": m008,
   "009-scale-out": m009,
   "011-site": m011,
   "013-credentials": m013,

@@ -72,6 +72,9 @@ export interface CourseTable {
   seoDescription: string;
   seoKeywords: string; // JSON array
   marketplaceUrl: string | null;
+  /** Attempt rules from course.json; null means the academy's defaults. */
+  maxAttempts: number | null;
+  cooldownHours: number | null;
   studyHours: number | null;
   lastReviewed: string | null; // YYYY-MM-DD
   reviewerRole: string | null;
@@ -101,7 +104,15 @@ export interface QuizTable {
   courseId: string;
   moduleId: string;
   title: string;
-  questions: string; // JSON: questions with options, correct answers and explanations (server only)
+  draw: Generated<number>; // questions per attempt
+  questions: string; // JSON: the bank, with options, correct answers and explanations (server only)
+}
+export interface CourseExamTable {
+  courseId: string;
+  title: string;
+  draw: number;
+  timeLimitMinutes: number | null;
+  questions: string; // JSON, like QuizTable.questions
 }
 export interface ContentImportTable {
   id: Generated<number>;
@@ -161,6 +172,33 @@ export interface QuizAttemptTable {
   passed: number;
   answers: string; // JSON map of question id to option id
   createdAt: Timestamp;
+}
+/** One attempt at a module quiz or the final exam: what was drawn, when, and (once graded) the result. */
+export interface AssessmentAttemptTable {
+  id: string;
+  userId: string;
+  courseId: string;
+  assessmentId: string; // module id, or FINAL_EXAM_ID
+  questions: string; // JSON: [{ id, options: [option ids in the order shown] }]
+  startedAt: Timestamp;
+  deadlineAt: Timestamp | null;
+  submittedAt: Timestamp | null;
+  score: number | null;
+  passed: number | null;
+}
+export interface AttemptGrantTable {
+  id: string;
+  userId: string;
+  courseId: string;
+  assessmentId: string;
+  grantedBy: string;
+  createdAt: Timestamp;
+}
+export interface LearnerAccommodationTable {
+  userId: string;
+  timeMultiplier: number;
+  updatedBy: string;
+  updatedAt: Timestamp;
 }
 export interface CourseProgressTable {
   id: string;
@@ -318,6 +356,7 @@ export interface DB {
   courseModule: ModuleTable;
   lesson: LessonTable;
   quiz: QuizTable;
+  courseExam: CourseExamTable;
   contentImport: ContentImportTable;
   hitCounter: HitCounterTable;
   scheduledJob: ScheduledJobTable;
@@ -326,6 +365,9 @@ export interface DB {
   lessonCompletion: LessonCompletionTable;
   quizAttempt: QuizAttemptTable;
   courseProgress: CourseProgressTable;
+  assessmentAttempt: AssessmentAttemptTable;
+  attemptGrant: AttemptGrantTable;
+  learnerAccommodation: LearnerAccommodationTable;
   certificate: CertificateTable;
   certificateNameChange: CertificateNameChangeTable;
   coupon: CouponTable;

@@ -86,6 +86,30 @@ export const pagedOrdersSchema = z.object({
   pageSize: z.number().int(),
 });
 
+export const learnerAttemptsSchema = z.object({
+  courseId: z.string(),
+  /** A module id, or "exam" for the final exam. */
+  assessment: z.string(),
+  title: z.string(),
+  attempts: z.number().int(),
+  bestScore: z.number().int().nullable(),
+  passed: z.boolean(),
+  attemptsLeft: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+});
+export type LearnerAttempts = z.infer<typeof learnerAttemptsSchema>;
+
+export const grantAttemptInputSchema = z.strictObject({
+  courseId: z.string().min(1).max(100),
+  /** A module id, or "exam". */
+  assessment: z.string().min(1).max(100),
+});
+export const accommodationInputSchema = z.strictObject({
+  /** 1 removes the accommodation; 1.5 gives half as much time again on every timed exam. */
+  timeMultiplier: z.number().min(1).max(4),
+});
+export const accommodationSchema = z.object({ userId: z.string(), timeMultiplier: z.number() });
+
 export const adminLearnerSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -93,6 +117,10 @@ export const adminLearnerSchema = z.object({
   lastName: z.string(),
   role: z.string(),
   createdAt: z.string(),
+  /** Time multiplier for timed exams (an accommodation); 1 when none is set. */
+  timeMultiplier: z.number(),
+  /** Attempts per module quiz and final exam of the enrolled courses. */
+  attempts: z.array(learnerAttemptsSchema),
   courses: z.array(
     z.object({
       courseId: z.string(),

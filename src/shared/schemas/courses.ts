@@ -32,6 +32,7 @@ export const lessonSummarySchema = z.object({
 
 export const quizSummarySchema = z.object({
   title: z.string(),
+  /** Questions per attempt. */
   questionCount: z.number().int(),
   accessible: z.boolean(),
   bestScore: z.number().int().nullable(),
@@ -56,6 +57,12 @@ export const courseDetailSchema = courseCardSchema.extend({
   /** The caller's progress percent; 0 for visitors and learners who are not enrolled. */
   percent: z.number().int(),
   allModulesComplete: z.boolean(),
+  /** The cumulative final exam, when the course has one; it opens once every module is complete. */
+  exam: quizSummarySchema.extend({ timeLimitMinutes: z.number().int().nullable() }).nullable(),
+  /** Every lesson completed, every quiz and the final exam passed: the certificate can be issued. */
+  courseComplete: z.boolean(),
+  /** What is still missing for completion, in words (empty when complete). */
+  missing: z.array(z.string()),
   isCompleted: z.boolean(),
   /** YYYY-MM-DD of the course's last academic review. */
   lastReviewed: z.string().nullable(),

@@ -33,6 +33,8 @@ export const completeCourseInputSchema = z.strictObject({
 
 export const lessonCompletedSchema = z.object({ completed: z.literal(true), percent: z.number().int() });
 
+export const examParamsSchema = z.strictObject({ courseId: z.string().min(1).max(100) });
+
 export const quizParamsSchema = z.strictObject({
   courseId: z.string().min(1).max(100),
   moduleId: z.string().min(1).max(100),
@@ -45,12 +47,23 @@ export const quizQuestionSchema = z.object({
 });
 
 export const quizSchema = z.object({
+  kind: z.enum(["quiz", "exam"]),
   courseId: z.string(),
-  moduleId: z.string(),
+  /** The module of a quiz; null for the final exam. */
+  moduleId: z.string().nullable(),
   moduleTitle: z.string(),
   title: z.string(),
+  /** This attempt: the questions the server drew, each with its options in the order drawn. */
+  attemptId: z.string(),
   questions: z.array(quizQuestionSchema),
+  startedAt: z.string(),
+  /** Timed exams: when the time is up (the server accepts a submission a short grace period later). */
+  deadlineAt: z.string().nullable(),
+  timeLimitMinutes: z.number().nullable(),
   passMark: z.number().int(),
+  /** Attempts the learner may still submit, this one included; null for preview attempts (not recorded). */
+  attemptsLeft: z.number().int().nullable(),
+  maxAttempts: z.number().int(),
   /** The caller's earlier result, when they are enrolled and have one. */
   previous: quizScoreSchema.nullable(),
   /** Whether attempts are recorded (enrolled learners) or only graded (preview). */
@@ -61,14 +74,17 @@ export type Quiz = z.infer<typeof quizSchema>;
 
 export const quizSubmissionSchema = z.strictObject({
   answers: z.record(z.string().min(1).max(100), z.string().min(1).max(100)),
+  /** The attempt being answered (required for preview attempts; the open attempt otherwise). */
+  attemptId: z.string().min(1).max(4000).optional(),
 });
+export type QuizSubmission = z.input<typeof quizSubmissionSchema>;
 
+/** After a pass only: every question with its correct answer and explanation. */
 export const quizReviewItemSchema = z.object({
   questionId: z.string(),
   correct: z.boolean(),
-  /** Only after a pass. */
-  correctAnswer: z.string().optional(),
-  explanation: z.string().optional(),
+  correctAnswer: z.string(),
+  explanation: z.string(),
 });
 
 export const quizResultSchema = z.object({
@@ -80,9 +96,18 @@ export const quizResultSchema = z.object({
   passMark: z.literal(PASS_MARK),
   recorded: z.boolean(),
   bestScore: z.number().int().nullable(),
+  /** Empty after a fail: a failed attempt never says which questions were right or wrong. */
   review: z.array(quizReviewItemSchema),
+  /** After a fail: the lessons behind the questions drawn. */
+  lessonsToRevisit: z.array(z.object({ id: z.string(), title: z.string() })),
+  attemptsLeft: z.number().int().nullable(),
+  /** When no attempt is left: when the next one opens. */
+  nextAttemptAt: z.string().nullable(),
 });
 export type QuizResult = z.infer<typeof quizResultSchema>;
+
+/** The body of a 429 on a quiz or exam. */
+export const attemptRefusedSchema = z.object({ message: z.string(), nextAttemptAt: z.string() });
 
 export const myLearningCourseSchema = z.object({
   courseId: z.string(),

@@ -1,4 +1,4 @@
-import { Award, CheckCircle2, Circle, ClipboardCheck, Lock, PlayCircle } from "lucide-react";
+import { Award, CheckCircle2, Circle, ClipboardCheck, GraduationCap, Lock, PlayCircle } from "lucide-react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Badge, Card, LevelBadge, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
@@ -100,6 +100,40 @@ function ModuleCard({ course, module, index }: { course: CourseDetail; module: M
   );
 }
 
+/** The cumulative final exam, after the last module; it opens once every module is complete. */
+function ExamCard({ course }: { course: CourseDetail }) {
+  const exam = course.exam;
+  if (!exam) return null;
+  return (
+    <Card className="p-5" data-testid="final-exam">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <GraduationCap className="text-brand-700" size={22} aria-hidden="true" />
+          <div>
+            <p className="text-xs font-semibold tracking-wide text-muted uppercase">Final exam</p>
+            <h3 className="text-lg font-semibold">{exam.title}</h3>
+            <p className="text-xs text-muted">
+              {exam.questionCount} questions from every module · pass mark {PASS_MARK}%
+              {exam.timeLimitMinutes !== null && ` · ${exam.timeLimitMinutes} minutes`}
+              {exam.bestScore !== null && ` · best score ${exam.bestScore}%`}
+            </p>
+          </div>
+        </div>
+        {exam.accessible ? (
+          <Link to={paths.exam(course.id)} className={buttonClasses(exam.passed ? "secondary" : "primary", "sm")}>
+            {exam.passed ? "Exam Passed" : "Take Final Exam"}
+          </Link>
+        ) : (
+          <span className="flex items-center gap-1 text-xs text-slate-500">
+            <Lock size={14} aria-hidden="true" />
+            Opens when every module is complete
+          </span>
+        )}
+      </div>
+    </Card>
+  );
+}
+
 function CertificationBanner({ course }: { course: CourseDetail }) {
   const toast = useToast();
   const navigate = useNavigate();
@@ -127,12 +161,15 @@ function CertificationBanner({ course }: { course: CourseDetail }) {
       </Card>
     );
   }
-  if (!course.allModulesComplete) return null;
+  if (!course.courseComplete) return null;
   return (
     <Card className="mt-6 flex flex-col gap-3 border-amber-300 bg-amber-50 p-5 sm:flex-row sm:items-center sm:justify-between">
       <div>
         <p className="font-semibold text-amber-950">Ready for Certification!</p>
-        <p className="text-sm text-amber-900">You have completed every module. Claim your certificate of completion.</p>
+        <p className="text-sm text-amber-900">
+          You have completed every lesson, quiz{course.exam ? " and the final exam" : ""}. Claim your certificate of
+          completion.
+        </p>
       </div>
       <Button onClick={() => issue.mutate()} disabled={issue.isPending}>
         {issue.isPending ? "Issuing..." : "Get Certificate"}
@@ -295,6 +332,7 @@ export default function CourseDetailPage() {
               {course.modules.map((m, i) => (
                 <ModuleCard key={m.id} course={course} module={m} index={i} />
               ))}
+              <ExamCard course={course} />
             </div>
           </section>
         )}

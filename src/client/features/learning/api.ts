@@ -2,41 +2,54 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { api } from "#client/lib/api-client.ts";
 import type { MutationConfig } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
-import type { MyLearningCourse, Progress, Quiz, QuizResult } from "#shared/schemas/learning.ts";
+import type { MyLearningCourse, Progress, Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
 
 const enc = encodeURIComponent;
 
-export const getQuiz = (courseId: string, moduleId: string) =>
-  api.get<Quiz>(`/api/quiz/${enc(courseId)}/${enc(moduleId)}`);
-export const quizQueryOptions = (courseId: string, moduleId: string) =>
-  queryOptions({
-    queryKey: queryKeys.quiz(courseId, moduleId),
-    queryFn: () => getQuiz(courseId, moduleId),
-    refetchOnWindowFocus: false,
-  });
-export const useQuiz = (courseId: string, moduleId: string) => useQuery(quizQueryOptions(courseId, moduleId));
+/** A module quiz, or the course's final exam when `moduleId` is null. */
+const assessmentUrl = (courseId: string, moduleId: string | null) =>
+  moduleId === null ? `/api/exam/${enc(courseId)}` : `/api/quiz/${enc(courseId)}/${enc(moduleId)}`;
+const assessmentKey = (courseId: string, moduleId: string | null) =>
+  moduleId === null ? queryKeys.exam(courseId) : queryKeys.quiz(courseId, moduleId);
 
-/** Grades an attempt; the course (unlocks, percent), this quiz and My Learning are read again. */
-export function useSubmitQuiz(
+/** Starts an attempt (the server draws its questions), or resumes the open one. */
+export const getAssessment = (courseId: string, moduleId: string | null) =>
+  api.get<Quiz>(assessmentUrl(courseId, moduleId));
+export const assessmentQueryOptions = (courseId: string, moduleId: string | null) =>
+  queryOptions({
+    queryKey: assessmentKey(courseId, moduleId),
+    queryFn: () => getAssessment(courseId, moduleId),
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+export const useAssessment = (courseId: string, moduleId: string | null) =>
+  useQuery(assessmentQueryOptions(courseId, moduleId));
+
+/** Grades the attempt; the course (unlocks, percent) and My Learning are read again. */
+export function useSubmitAssessment(
   courseId: string,
-  moduleId: string,
-  config: MutationConfig<QuizResult, Record<string, string>> = {},
+  moduleId: string | null,
+  config: MutationConfig<QuizResult, QuizSubmission> = {},
 ) {
   const queryClient = useQueryClient();
   const { onSuccess, ...rest } = config;
   return useMutation({
     ...rest,
-    mutationFn: (answers: Record<string, string>) =>
-      api.post<QuizResult>(`/api/quiz/${enc(courseId)}/${enc(moduleId)}`, { answers }),
+    mutationFn: (body: QuizSubmission) => api.post<QuizResult>(assessmentUrl(courseId, moduleId), body),
     onSuccess: async (...args) => {
       await onSuccess?.(...args);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.courses.detail(courseId) }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.quiz(courseId, moduleId) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.myLearning() }),
       ]);
     },
   });
+}
+
+/** A new attempt: drops the graded one so the next read draws new questions. */
+export function useStartNewAttempt(courseId: string, moduleId: string | null) {
+  const queryClient = useQueryClient();
+  return () => queryClient.resetQueries({ queryKey: assessmentKey(courseId, moduleId) });
 }
 
 export const getProgress = (courseId: string) => api.get<Progress>(`/api/progress/${enc(courseId)}`);

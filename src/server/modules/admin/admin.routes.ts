@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
+  accommodationInputSchema,
+  accommodationSchema,
   adminCouponSchema,
   adminEnrollInputSchema,
   adminEnrollResponseSchema,
@@ -8,6 +10,7 @@ import {
   bulkEnrollResponseSchema,
   certificateParamsSchema,
   createCouponInputSchema,
+  grantAttemptInputSchema,
   idParamsSchema,
   pagedAuditSchema,
   pagedLearnersSchema,
@@ -29,6 +32,7 @@ import {
   listOrders,
   withCourses,
 } from "./admin.service.ts";
+import { grantExtraAttempt, setTimeMultiplier, withAttempts } from "./admin-assessment.service.ts";
 import { bulkEnrol, enrolByEmail } from "./admin-enrollments.service.ts";
 
 /** Everything here is for admins: the role is checked on the server before any handler runs. */
@@ -95,13 +99,31 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
       { schema: { querystring: pageQuerySchema, response: { 200: pagedLearnersSchema } } },
       async (request) => {
         const { items, total } = await listLearners(db, request.query);
+        const current = await catalogue.get();
         return {
-          items: await withCourses(db, await catalogue.get(), items),
+          items: await withAttempts(db, app.deps.config, current, await withCourses(db, current, items)),
           total,
           page: request.query.page,
           pageSize: request.query.pageSize,
         };
       },
+    );
+    app.post(
+      "/api/admin/learners/:id/attempt-grants",
+      {
+        schema: {
+          params: idParamsSchema,
+          body: grantAttemptInputSchema,
+          response: { 200: z.object({ granted: z.literal(true) }) },
+        },
+      },
+      async (request) =>
+        grantExtraAttempt(db, await catalogue.get(), await actor(request), request.params.id, request.body),
+    );
+    app.put(
+      "/api/admin/learners/:id/accommodation",
+      { schema: { params: idParamsSchema, body: accommodationInputSchema, response: { 200: accommodationSchema } } },
+      async (request) => setTimeMultiplier(db, await actor(request), request.params.id, request.body.timeMultiplier),
     );
     app.post(
       "/api/admin/certificates/:certificateId/revoke",

@@ -134,7 +134,10 @@ export async function listLearners(
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize)
     .execute();
-  return { total: Number(total), items: users.map((u) => ({ ...u, createdAt: toIso(u.createdAt), courses: [] })) };
+  return {
+    total: Number(total),
+    items: users.map((u) => ({ ...u, createdAt: toIso(u.createdAt), timeMultiplier: 1, attempts: [], courses: [] })),
+  };
 }
 
 /** Fills in each listed learner's courses with the same progress figure the learner sees. */

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
-import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
 import type { Config } from "../../config.ts";
@@ -9,7 +9,7 @@ import type { CertificateTable, DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
-import { computeCourseState, loadLearnerRecords } from "../progress/learner-state.ts";
+import { computeCourseState, loadLearnerRecords, notCompleteMessage } from "../progress/learner-state.ts";
 
 export const CERTIFICATE_NOT_FOUND = "This certificate could not be found. Make sure you have completed the course.";
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
@@ -63,7 +63,7 @@ function toCertificate(row: CertificateRow, courseTitle: string, config: Config,
 const courseTitleOf = (catalogue: Catalogue, courseId: string) => catalogue.byId.get(courseId)?.card.title ?? courseId;
 
 /**
- * Issues the learner's certificate once every module is complete. The name comes from the profile
+ * Issues the learner's certificate once the whole course is complete (lessons, quizzes, final exam). The name comes from the profile
  * and the date from the server; repeated and parallel calls return the same certificate.
  */
 export async function issueCertificate(
@@ -74,11 +74,8 @@ export async function issueCertificate(
 ): Promise<Certificate> {
   const records = await loadLearnerRecords(db, user.id, course.card.id);
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
-  if (!computeCourseState(course, records).allModulesComplete) {
-    throw conflict(
-      `Complete every module (pass each quiz with at least ${PASS_MARK}%) before requesting your certificate.`,
-    );
-  }
+  const { courseComplete, missing } = computeCourseState(course, records);
+  if (!courseComplete) throw conflict(notCompleteMessage("requesting your certificate", missing));
   const courseId = course.card.id;
   const row = await db.transaction().execute(async (trx) => {
     const now = new Date();

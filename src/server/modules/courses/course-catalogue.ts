@@ -5,6 +5,8 @@ import type { DB } from "../../db/schema.ts";
 
 export interface QuizQuestion {
   id: string;
+  /** The lesson the question tests. */
+  lesson?: string;
   question: string;
   options: { id: string; text: string }[];
   correctAnswer: string;
@@ -28,7 +30,14 @@ export interface CatalogueModule {
   title: string;
   description: string;
   lessons: CatalogueLesson[];
-  quiz: { title: string; questions: QuizQuestion[] } | null;
+  quiz: QuestionBank | null;
+}
+/** A module quiz or a final exam: the bank, and how many questions each attempt draws. */
+export interface QuestionBank {
+  title: string;
+  draw: number;
+  questions: QuizQuestion[];
+  timeLimitMinutes: number | null;
 }
 export interface CatalogueCourse {
   card: CourseCard;
@@ -39,6 +48,9 @@ export interface CatalogueCourse {
   lessonsById: Map<string, CatalogueLesson>;
   modulesById: Map<string, CatalogueModule>;
   quizCount: number;
+  exam: QuestionBank | null;
+  /** From course.json; null means the academy's defaults. */
+  assessment: { maxAttempts: number | null; cooldownHours: number | null };
   /** Hours of study the course represents (the credential's creditsEarned); null when not stated. */
   studyHours: number | null;
   /** When the course was last reviewed (YYYY-MM-DD), by whom (a role), and its note on protected titles. */
@@ -86,13 +98,15 @@ export class CourseCatalogue {
   }
 
   private async load(): Promise<Catalogue> {
-    const [courseRows, moduleRows, lessonRows, quizRows] = await Promise.all([
+    const [courseRows, moduleRows, lessonRows, quizRows, examRows] = await Promise.all([
       this.db.selectFrom("course").selectAll().orderBy("position").orderBy("id").execute(),
       this.db.selectFrom("courseModule").selectAll().orderBy("courseId").orderBy("position").execute(),
       this.db.selectFrom("lesson").selectAll().orderBy("courseId").orderBy("position").execute(),
       this.db.selectFrom("quiz").selectAll().execute(),
+      this.db.selectFrom("courseExam").selectAll().execute(),
     ]);
     const courses = courseRows.map((row): CatalogueCourse => {
+      const examRow = examRows.find((e) => e.courseId === row.id);
       const lessonCountInModule = new Map<string, number>();
       const modules: CatalogueModule[] = moduleRows
         .filter((m) => m.courseId === row.id)
@@ -104,7 +118,14 @@ export class CourseCatalogue {
             title: m.title,
             description: m.description,
             lessons: [],
-            quiz: quizRow ? { title: quizRow.title, questions: JSON.parse(quizRow.questions) as QuizQuestion[] } : null,
+            quiz: quizRow
+              ? {
+                  title: quizRow.title,
+                  draw: quizRow.draw,
+                  questions: JSON.parse(quizRow.questions) as QuizQuestion[],
+                  timeLimitMinutes: null,
+                }
+              : null,
           };
         });
       const modulesById = new Map(modules.map((m) => [m.id, m]));
@@ -153,6 +174,15 @@ export class CourseCatalogue {
         lessonsById: new Map(lessons.map((l) => [l.id, l])),
         modulesById,
         quizCount: modules.filter((m) => m.quiz).length,
+        exam: examRow
+          ? {
+              title: examRow.title,
+              draw: examRow.draw,
+              questions: JSON.parse(examRow.questions) as QuizQuestion[],
+              timeLimitMinutes: examRow.timeLimitMinutes,
+            }
+          : null,
+        assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },
         studyHours: row.studyHours,
         lastReviewed: row.lastReviewed,
         reviewerRole: row.reviewerRole,

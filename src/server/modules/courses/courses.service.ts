@@ -4,6 +4,7 @@ import {
   canReadLesson,
   canTakeQuiz,
   computeCourseState,
+  FINAL_EXAM_ID,
   type LearnerRecords,
   NO_RECORDS,
 } from "../progress/learner-state.ts";
@@ -19,6 +20,18 @@ export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords 
     enrolled: records.enrolled,
     percent: state.percent,
     allModulesComplete: state.allModulesComplete,
+    exam: course.exam
+      ? {
+          title: course.exam.title,
+          questionCount: course.exam.draw,
+          timeLimitMinutes: course.exam.timeLimitMinutes,
+          accessible: state.examUnlocked,
+          bestScore: records.enrolled ? (records.quizStats.get(FINAL_EXAM_ID)?.bestScore ?? null) : null,
+          passed: state.examPassed,
+        }
+      : null,
+    courseComplete: state.courseComplete,
+    missing: records.enrolled ? state.missing : [],
     isCompleted: records.progress?.isCompleted ?? false,
     lastReviewed: course.lastReviewed ?? null,
     reviewerRole: course.reviewerRole ?? null,
@@ -40,7 +53,7 @@ export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords 
         quiz: m.quiz
           ? {
               title: m.quiz.title,
-              questionCount: m.quiz.questions.length,
+              questionCount: m.quiz.draw,
               accessible: canTakeQuiz(course, m.id, records, state),
               bestScore: records.enrolled && stats ? stats.bestScore : null,
               passed: records.enrolled && !!stats?.passed,

@@ -6,6 +6,9 @@ import type { DB } from "../../db/schema.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
 import { PASS_MARK, progressPercent } from "./progress-formula.ts";
 
+/** The final exam's attempts are stored like a module quiz's, under this id (never a module slug). */
+export const FINAL_EXAM_ID = "#final-exam";
+
 export interface QuizStats {
   /** Score of the latest attempt. */
   score: number;
@@ -122,6 +125,13 @@ export interface CourseState {
   unlockedModules: Set<string>;
   completedModules: string[];
   allModulesComplete: boolean;
+  /** The final exam opens once every module is complete. */
+  examUnlocked: boolean;
+  examPassed: boolean;
+  /** Every lesson completed, every quiz passed and the final exam (when the course has one) passed. */
+  courseComplete: boolean;
+  /** What is still missing for completion, in words, e.g. "2 lessons", "the final exam". */
+  missing: string[];
   percent: number;
   /** Index of the first module not yet complete, and of its first lesson not yet done. */
   currentModuleIndex: number;
@@ -148,9 +158,16 @@ export function computeCourseState(course: CatalogueCourse, records: LearnerReco
     previousComplete = complete;
   }
   const lessonsDone = records.enrolled ? course.lessons.filter((l) => records.completedLessons.has(l.id)).length : 0;
-  const quizzesPassed = records.enrolled
-    ? course.modules.filter((m) => m.quiz && records.quizStats.get(m.id)?.passed).length
-    : 0;
+  const quizzesNotPassed = course.modules.filter((m) => m.quiz && !(records.quizStats.get(m.id)?.passed ?? false));
+  const quizzesPassed = records.enrolled ? course.quizCount - quizzesNotPassed.length : 0;
+  const allModulesComplete = course.modules.length > 0 && completedModules.length === course.modules.length;
+  const examPassed = records.enrolled && !!course.exam && (records.quizStats.get(FINAL_EXAM_ID)?.passed ?? false);
+  const missing: string[] = [];
+  const lessonsLeft = course.lessons.length - lessonsDone;
+  if (lessonsLeft > 0) missing.push(`${lessonsLeft} lesson${lessonsLeft === 1 ? "" : "s"}`);
+  for (const m of records.enrolled ? quizzesNotPassed : course.modules.filter((x) => x.quiz))
+    missing.push(`the quiz of "${m.title}"`);
+  if (course.exam && !examPassed) missing.push("the final exam");
   const currentModuleIndex = Math.max(
     0,
     course.modules.findIndex((m) => moduleStates.get(m.id) !== "complete"),
@@ -164,11 +181,26 @@ export function computeCourseState(course: CatalogueCourse, records: LearnerReco
     moduleStates,
     unlockedModules,
     completedModules,
-    allModulesComplete: course.modules.length > 0 && completedModules.length === course.modules.length,
-    percent: progressPercent(lessonsDone, course.lessons.length, quizzesPassed, course.quizCount),
+    allModulesComplete,
+    examUnlocked: records.enrolled && !!course.exam && allModulesComplete,
+    examPassed,
+    courseComplete: records.enrolled && course.lessons.length > 0 && missing.length === 0,
+    missing,
+    percent: progressPercent(
+      lessonsDone,
+      course.lessons.length,
+      quizzesPassed + (examPassed ? 1 : 0),
+      course.quizCount + (course.exam ? 1 : 0),
+    ),
     currentModuleIndex,
     currentLessonIndex,
   };
+}
+
+/** The 409 message naming what is missing, e.g. "Complete 2 lessons and the final exam before ...". */
+export function notCompleteMessage(before: string, missing: string[]): string {
+  const list = missing.length > 1 ? `${missing.slice(0, -1).join(", ")} and ${missing.at(-1)}` : missing[0];
+  return `Complete ${list ?? "the course"} before ${before} (every quiz and the final exam need at least ${PASS_MARK}%).`;
 }
 
 /** Preview rule: the first lesson of the first module is open to anyone; the rest needs enrolment and an unlocked module. */

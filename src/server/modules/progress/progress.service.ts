@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
-import { PASS_MARK } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { MyLearningCourse, Progress } from "#shared/schemas/learning.ts";
 import { writeTransaction } from "../../db/group-commit.ts";
@@ -16,6 +15,7 @@ import {
   loadAllLearnerRecords,
   loadLearnerRecords,
   NO_RECORDS,
+  notCompleteMessage,
 } from "./learner-state.ts";
 
 export function toProgress(course: CatalogueCourse, userId: string, records: LearnerRecords): Progress {
@@ -90,16 +90,15 @@ export async function completeLesson(db: Kysely<DB>, user: CurrentUser, course: 
   return { completed: true as const, percent: computeCourseState(course, records).percent };
 }
 
-/** Marks the course complete, with the server's clock, only when every module is complete. */
+/** Marks the course complete, with the server's clock, only when every lesson, quiz and the final exam are done. */
 export async function markCourseComplete(
   db: Kysely<DB>,
   user: CurrentUser,
   course: CatalogueCourse,
 ): Promise<Progress> {
   const records = await enrolledRecords(db, user, course);
-  if (!computeCourseState(course, records).allModulesComplete) {
-    throw conflict(`Complete every module (pass each quiz with at least ${PASS_MARK}%) before finishing the course.`);
-  }
+  const { courseComplete, missing } = computeCourseState(course, records);
+  if (!courseComplete) throw conflict(notCompleteMessage("finishing the course", missing));
   await ensureProgressRow(db, user.id, course.card.id);
   const now = new Date().toISOString();
   await db

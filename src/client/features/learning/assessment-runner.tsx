@@ -1,0 +1,400 @@
+import { CheckCircle2, Clock, XCircle } from "lucide-react";
+import { RadioGroup } from "radix-ui";
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
+import { Button, buttonClasses } from "#client/components/ui/button.tsx";
+import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
+import { useToast } from "#client/components/ui/toast.tsx";
+import { paths } from "#client/config/paths.ts";
+import { ApiError } from "#client/lib/api-client.ts";
+import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
+import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
+import { useAssessment, useStartNewAttempt, useSubmitAssessment } from "./api.ts";
+
+export function Screen({ title, text, children }: { title: string; text: string; children?: React.ReactNode }) {
+  return (
+    <PageContainer className="max-w-2xl py-16 text-center">
+      <h1 className="text-3xl font-bold">{title}</h1>
+      <p className="mt-3 text-muted">{text}</p>
+      <div className="mt-6 flex flex-wrap justify-center gap-3">{children}</div>
+    </PageContainer>
+  );
+}
+
+const formatWhen = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "long", timeStyle: "short" });
+
+/** "2 attempts left" / "next attempt opens ..." under a result or a quiz. */
+function AttemptsNote({ attemptsLeft, nextAttemptAt }: { attemptsLeft: number | null; nextAttemptAt?: string | null }) {
+  if (attemptsLeft === null) return null;
+  return (
+    <p className="mt-2 text-sm text-muted" data-testid="attempts-left">
+      {attemptsLeft > 0
+        ? `${attemptsLeft} attempt${attemptsLeft === 1 ? "" : "s"} left`
+        : nextAttemptAt
+          ? `No attempts left. Your next attempt opens on ${formatWhen(nextAttemptAt)}.`
+          : "No attempts left."}
+    </p>
+  );
+}
+
+function Result({
+  quiz,
+  result,
+  nextHref,
+  onRetake,
+}: {
+  quiz: Quiz;
+  result: QuizResult;
+  nextHref: string;
+  onRetake: () => void;
+}) {
+  const courseId = quiz.courseId;
+  const questionOf = (id: string) => quiz.questions.find((q) => q.id === id);
+  const canRetake = result.attemptsLeft === null || result.attemptsLeft > 0;
+  const what = quiz.kind === "exam" ? "exam" : "quiz";
+  return (
+    <PageContainer className="max-w-3xl">
+      <Card className="p-6 text-center sm:p-8">
+        {result.passed ? (
+          <CheckCircle2 className="mx-auto text-green-700" size={48} aria-hidden="true" />
+        ) : (
+          <XCircle className="mx-auto text-amber-600" size={48} aria-hidden="true" />
+        )}
+        <h1 className="mt-3 text-3xl font-bold">{quiz.kind === "exam" ? "Exam Complete!" : "Quiz Complete!"}</h1>
+        <p className="mt-2 text-5xl font-bold text-brand-800" data-testid="quiz-score">
+          {result.score}%
+        </p>
+        <dl className="mt-4 flex justify-center gap-8 text-sm">
+          <div>
+            <dt className="text-muted">Correct</dt>
+            <dd className="text-xl font-semibold text-green-800">{result.correctCount}</dd>
+          </div>
+          <div>
+            <dt className="text-muted">Incorrect</dt>
+            <dd className="text-xl font-semibold text-red-800">{result.incorrectCount}</dd>
+          </div>
+          <div>
+            <dt className="text-muted">Pass mark</dt>
+            <dd className="text-xl font-semibold">{result.passMark}%</dd>
+          </div>
+        </dl>
+        <p className="mt-4 font-medium">
+          {result.passed
+            ? quiz.recorded
+              ? quiz.kind === "exam"
+                ? "You passed the final exam."
+                : "You passed: this module is complete."
+              : "You passed this preview quiz. Enrol to record your progress."
+            : `You need ${result.passMark}% to pass. Review the lessons below and try again.`}
+        </p>
+        {!result.passed && <AttemptsNote attemptsLeft={result.attemptsLeft} nextAttemptAt={result.nextAttemptAt} />}
+        <div className="mt-6 flex flex-wrap justify-center gap-3">
+          {result.passed ? (
+            <Link to={nextHref} className={buttonClasses("primary")}>
+              {quiz.kind === "exam" ? "Back to Course" : "Continue to Next Module"}
+            </Link>
+          ) : (
+            canRetake && <Button onClick={onRetake}>{quiz.kind === "exam" ? "Retake Exam" : "Retake Quiz"}</Button>
+          )}
+          <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>
+            Back to Course
+          </Link>
+        </div>
+      </Card>
+      {result.passed ? (
+        <section className="mt-8" aria-labelledby="review-heading">
+          <h2 id="review-heading" className="text-xl font-bold">
+            Answers and explanations
+          </h2>
+          <ol className="mt-4 space-y-3">
+            {result.review.map((item, i) => {
+              const q = questionOf(item.questionId);
+              return (
+                <li key={item.questionId}>
+                  <Card className="p-4">
+                    <p className="flex items-start gap-2 font-medium">
+                      {item.correct ? (
+                        <CheckCircle2 className="mt-0.5 shrink-0 text-green-700" size={18} aria-label="Correct" />
+                      ) : (
+                        <XCircle className="mt-0.5 shrink-0 text-red-700" size={18} aria-label="Incorrect" />
+                      )}
+                      <span>
+                        {i + 1}. {q?.question}
+                      </span>
+                    </p>
+                    <p className="mt-2 text-sm">
+                      <span className="font-semibold">Correct answer:</span>{" "}
+                      {q?.options.find((o) => o.id === item.correctAnswer)?.text}
+                    </p>
+                    <p className="mt-1 text-sm text-muted">{item.explanation}</p>
+                  </Card>
+                </li>
+              );
+            })}
+          </ol>
+        </section>
+      ) : (
+        <section className="mt-8" aria-labelledby="revisit-heading">
+          <h2 id="revisit-heading" className="text-xl font-bold">
+            Lessons to revisit
+          </h2>
+          <p className="mt-1 text-sm text-muted">
+            The questions of this {what} came from these lessons. Read them again before your next attempt.
+          </p>
+          <ul className="mt-4 space-y-2">
+            {result.lessonsToRevisit.map((l) => (
+              <li key={l.id}>
+                <Link to={paths.lesson(courseId, l.id)} className="text-brand-800 underline underline-offset-2">
+                  {l.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </PageContainer>
+  );
+}
+
+function TimeLeft({ deadlineAt }: { deadlineAt: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const seconds = Math.max(0, Math.floor((new Date(deadlineAt).getTime() - now) / 1000));
+  const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  return (
+    <p className="flex items-center gap-1 text-sm font-medium" data-testid="time-left">
+      <Clock size={16} aria-hidden="true" />
+      {seconds > 0 ? `Time left: ${text}` : "Time is up: submit now."}
+    </p>
+  );
+}
+
+/** Errors shared by quizzes and the exam: not found, purchase needed, locked, out of attempts. */
+function ErrorScreen({ error, kind, courseId }: { error: Error; kind: "quiz" | "exam"; courseId: string }) {
+  const status = error instanceof ApiError ? error.status : 0;
+  const message = error instanceof ApiError ? error.serverMessage : undefined;
+  const back = (
+    <Link to={paths.course(courseId)} className={buttonClasses("primary")}>
+      Back to Course
+    </Link>
+  );
+  if (status === 404)
+    return kind === "exam" ? (
+      <Screen title="Exam Not Found" text="This course has no final exam.">
+        {back}
+      </Screen>
+    ) : (
+      <Screen title="Quiz Not Found" text="This quiz could not be found in the course.">
+        {back}
+      </Screen>
+    );
+  if (status === 401 || (status === 403 && message?.startsWith("You need to purchase"))) {
+    return (
+      <Screen
+        title={kind === "exam" ? "Exam Access Restricted" : "Quiz Access Restricted"}
+        text="You need to purchase this course to access quizzes and track your progress."
+      >
+        <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>
+          Back to Course Preview
+        </Link>
+        <Link to={paths.checkout(courseId)} className={buttonClasses("primary")}>
+          Purchase Course
+        </Link>
+      </Screen>
+    );
+  }
+  if (status === 403)
+    return (
+      <Screen
+        title={kind === "exam" ? "Exam Locked" : "Quiz Locked"}
+        text={message ?? "Complete the previous module first."}
+      >
+        {back}
+      </Screen>
+    );
+  if (status === 429 && error instanceof ApiError) {
+    const { nextAttemptAt } = JSON.parse(error.body) as { nextAttemptAt?: string };
+    return (
+      <Screen
+        title="No Attempts Left"
+        text={
+          nextAttemptAt
+            ? `You have used every attempt for now. Your next attempt opens on ${formatWhen(nextAttemptAt)}.`
+            : (message ?? "You have used every attempt for now.")
+        }
+      >
+        {back}
+      </Screen>
+    );
+  }
+  return (
+    <Screen title={kind === "exam" ? "Exam could not be loaded" : "Quiz could not be loaded"} text={error.message}>
+      {back}
+    </Screen>
+  );
+}
+
+/**
+ * One attempt at a module quiz (`moduleId`) or the final exam (`moduleId` null): the server draws the
+ * questions; reloading resumes the same attempt; the result shows a review only after a pass.
+ */
+export function AssessmentRunner({
+  courseId,
+  moduleId,
+  nextHref,
+}: {
+  courseId: string;
+  moduleId: string | null;
+  /** Where "continue" leads after a pass. */
+  nextHref: (quiz: Quiz) => string;
+}) {
+  const kind = moduleId === null ? "exam" : "quiz";
+  const query = useAssessment(courseId, moduleId);
+  const toast = useToast();
+  const startNewAttempt = useStartNewAttempt(courseId, moduleId);
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [index, setIndex] = useState(0);
+  const [retaking, setRetaking] = useState(false);
+  const [result, setResult] = useState<QuizResult | null>(null);
+  useDocumentMeta({
+    title: `${query.data?.title ?? (kind === "exam" ? "Final exam" : "Quiz")} | ${BRAND_NAME}`,
+    description:
+      kind === "exam"
+        ? `The final exam of a ${BRAND_NAME} course: questions from every module.`
+        : `${query.data?.title ?? "Module quiz"}: check what you learned in this module of a ${BRAND_NAME} course.`,
+  });
+
+  const submit = useSubmitAssessment(courseId, moduleId, {
+    onSuccess: (r) => {
+      setResult(r);
+      toast({ title: kind === "exam" ? "Exam Completed!" : "Quiz Completed!", description: `You scored ${r.score}%` });
+      window.scrollTo({ top: 0 });
+    },
+    onError: (error) =>
+      toast({
+        title: kind === "exam" ? "Exam Not Submitted" : "Quiz Not Submitted",
+        description: (error instanceof ApiError && error.serverMessage) || error.message,
+        variant: "destructive",
+      }),
+  });
+
+  const restart = async () => {
+    setAnswers({});
+    setIndex(0);
+    setRetaking(true);
+    // A new attempt: the server draws new questions once the last one is graded.
+    if (result) await startNewAttempt();
+    setResult(null);
+  };
+
+  if (query.isPending) {
+    return (
+      <PageContainer className="max-w-3xl" aria-busy="true">
+        <Skeleton className="h-8 w-1/2" />
+        <Skeleton className="mt-6 h-2" />
+        <Skeleton className="mt-8 h-64" />
+      </PageContainer>
+    );
+  }
+  if (query.isError) return <ErrorScreen error={query.error} kind={kind} courseId={courseId} />;
+
+  const quiz = query.data;
+  if (result) return <Result quiz={quiz} result={result} nextHref={nextHref(quiz)} onRetake={restart} />;
+
+  if (quiz.previous && !retaking) {
+    return (
+      <Screen
+        title={quiz.title}
+        text={`You have already completed this ${kind} with a score of ${quiz.previous.score}%. Would you like to retake it?`}
+      >
+        <div className="w-full">
+          <p className="text-sm text-muted">
+            Best score {quiz.previous.bestScore}% · {quiz.previous.attempts} attempt
+            {quiz.previous.attempts === 1 ? "" : "s"} · {quiz.previous.passed ? "Passed" : "Not passed yet"}
+          </p>
+          <AttemptsNote attemptsLeft={quiz.attemptsLeft} />
+        </div>
+        <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>
+          Back to Course
+        </Link>
+        <Button onClick={restart}>{kind === "exam" ? "Retake Exam" : "Retake Quiz"}</Button>
+      </Screen>
+    );
+  }
+
+  const question = quiz.questions[index];
+  const total = quiz.questions.length;
+  const answered = answers[question.id] !== undefined;
+  const last = index === total - 1;
+  return (
+    <PageContainer className="max-w-3xl">
+      <Link to={paths.course(courseId)} className="text-sm text-muted hover:underline">
+        ← Back to Course
+      </Link>
+      <h1 className="mt-3 text-2xl font-bold">{quiz.title}</h1>
+      {!quiz.recorded && <p className="mt-1 text-sm text-muted">Preview quiz: your result is graded but not saved.</p>}
+      <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
+        <AttemptsNote attemptsLeft={quiz.attemptsLeft} />
+        {quiz.deadlineAt && <TimeLeft deadlineAt={quiz.deadlineAt} />}
+      </div>
+      <div className="mt-5">
+        <div className="mb-1 flex justify-between text-sm text-muted">
+          <span>
+            Question {index + 1} of {total}
+          </span>
+          <span>{Math.round(((index + 1) / total) * 100)}%</span>
+        </div>
+        <ProgressBar value={((index + 1) / total) * 100} label={kind === "exam" ? "Exam progress" : "Quiz progress"} />
+      </div>
+      <Card className="mt-6 p-6">
+        <h2 id={`question-${question.id}`} className="text-lg font-semibold">
+          {question.question}
+        </h2>
+        <RadioGroup.Root
+          key={question.id}
+          aria-labelledby={`question-${question.id}`}
+          value={answers[question.id] ?? ""}
+          onValueChange={(value) => setAnswers((a) => ({ ...a, [question.id]: value }))}
+          className="mt-4 space-y-2"
+        >
+          {question.options.map((option) => (
+            // biome-ignore lint/a11y/noLabelWithoutControl: the Radix radio item inside is the control.
+            <label
+              key={option.id}
+              className="flex cursor-pointer items-start gap-3 rounded-lg border border-line p-3 hover:bg-brand-50 has-[[data-state=checked]]:border-brand-600 has-[[data-state=checked]]:bg-brand-50"
+            >
+              <RadioGroup.Item
+                value={option.id}
+                className="mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full border-2 border-slate-400 data-[state=checked]:border-brand-700"
+              >
+                <RadioGroup.Indicator className="h-2.5 w-2.5 rounded-full bg-brand-700" />
+              </RadioGroup.Item>
+              <span>{option.text}</span>
+            </label>
+          ))}
+        </RadioGroup.Root>
+      </Card>
+      <div className="mt-6 flex justify-between gap-3">
+        <Button variant="secondary" onClick={() => setIndex((i) => i - 1)} disabled={index === 0}>
+          Previous
+        </Button>
+        {last ? (
+          <Button
+            onClick={() => submit.mutate({ answers, attemptId: quiz.attemptId })}
+            disabled={!answered || submit.isPending}
+          >
+            {submit.isPending ? "Submitting..." : kind === "exam" ? "Submit Exam" : "Submit Quiz"}
+          </Button>
+        ) : (
+          <Button onClick={() => setIndex((i) => i + 1)} disabled={!answered}>
+            Next
+          </Button>
+        )}
+      </div>
+    </PageContainer>
+  );
+}

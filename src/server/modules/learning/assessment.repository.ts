@@ -1,0 +1,94 @@
+import type { Kysely, Transaction } from "kysely";
+import { toIso } from "../../db/database.ts";
+import type { DB } from "../../db/schema.ts";
+import type { DrawnQuestion } from "./draw.ts";
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export interface StoredAttempt {
+  id: string;
+  questions: DrawnQuestion[];
+  startedAt: string;
+  deadlineAt: string | null;
+  submittedAt: string | null;
+  score: number | null;
+}
+
+export async function listAttempts(
+  db: Db,
+  userId: string,
+  courseId: string,
+  assessmentId: string,
+): Promise<StoredAttempt[]> {
+  const rows = await db
+    .selectFrom("assessmentAttempt")
+    .select(["id", "questions", "startedAt", "deadlineAt", "submittedAt", "score"])
+    .where("userId", "=", userId)
+    .where("courseId", "=", courseId)
+    .where("assessmentId", "=", assessmentId)
+    .orderBy("startedAt")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    questions: JSON.parse(r.questions) as DrawnQuestion[],
+    startedAt: toIso(r.startedAt),
+    deadlineAt: r.deadlineAt ? toIso(r.deadlineAt) : null,
+    submittedAt: r.submittedAt ? toIso(r.submittedAt) : null,
+    score: r.score,
+  }));
+}
+
+export async function listGrantTimes(db: Db, userId: string, courseId: string, assessmentId: string) {
+  const rows = await db
+    .selectFrom("attemptGrant")
+    .select("createdAt")
+    .where("userId", "=", userId)
+    .where("courseId", "=", courseId)
+    .where("assessmentId", "=", assessmentId)
+    .execute();
+  return rows.map((r) => new Date(toIso(r.createdAt)));
+}
+
+export async function timeMultiplierOf(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("learnerAccommodation")
+    .select("timeMultiplier")
+    .where("userId", "=", userId)
+    .executeTakeFirst();
+  return row ? Number(row.timeMultiplier) : 1;
+}
+
+/** Opens an attempt unless one is already open (a unique index allows one open attempt per learner and quiz). */
+export async function insertOpenAttempt(
+  db: Db,
+  row: {
+    id: string;
+    userId: string;
+    courseId: string;
+    assessmentId: string;
+    questions: DrawnQuestion[];
+    startedAt: string;
+    deadlineAt: string | null;
+  },
+) {
+  await db
+    .insertInto("assessmentAttempt")
+    .values({ ...row, questions: JSON.stringify(row.questions), submittedAt: null, score: null, passed: null })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Closes an open attempt with its result; false when it was already closed (a parallel submission won). */
+export async function closeAttempt(
+  trx: Db,
+  id: string,
+  result: { submittedAt: string; score: number; passed: boolean },
+): Promise<boolean> {
+  const updated = await trx
+    .updateTable("assessmentAttempt")
+    .set({ submittedAt: result.submittedAt, score: result.score, passed: result.passed ? 1 : 0 })
+    .where("id", "=", id)
+    .where("submittedAt", "is", null)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}

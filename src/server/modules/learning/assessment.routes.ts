@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  attemptRefusedSchema,
+  examParamsSchema,
+  quizParamsSchema,
+  quizResultSchema,
+  quizSchema,
+  quizSubmissionSchema,
+} from "#shared/schemas/learning.ts";
+import { requireCourse } from "../courses/course-access.ts";
+import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { examAssessment, quizAssessment, startOrResumeAttempt, submitAttempt } from "./assessment.service.ts";
+
+/** Module quizzes and final exams: GET starts or resumes an attempt, POST grades it. */
+export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
+  return async (app) => {
+    const deps = { db: app.deps.database.db, config: app.deps.config };
+
+    app.get(
+      "/api/quiz/:courseId/:moduleId",
+      { schema: { params: quizParamsSchema, response: { 200: quizSchema, 429: attemptRefusedSchema } } },
+      async (request) => {
+        const course = requireCourse(await catalogue.course(request.params.courseId));
+        const user = await request.currentUser();
+        return startOrResumeAttempt(deps, await quizAssessment(deps.db, user, course, request.params.moduleId));
+      },
+    );
+
+    app.post(
+      "/api/quiz/:courseId/:moduleId",
+      { schema: { params: quizParamsSchema, body: quizSubmissionSchema, response: { 200: quizResultSchema } } },
+      async (request) => {
+        const course = requireCourse(await catalogue.course(request.params.courseId));
+        const user = await request.currentUser();
+        const assessment = await quizAssessment(deps.db, user, course, request.params.moduleId);
+        return submitAttempt(deps, assessment, request.body);
+      },
+    );
+
+    app.get(
+      "/api/exam/:courseId",
+      { schema: { params: examParamsSchema, response: { 200: quizSchema, 429: attemptRefusedSchema } } },
+      async (request) => {
+        const course = requireCourse(await catalogue.course(request.params.courseId));
+        return startOrResumeAttempt(deps, await examAssessment(deps.db, await request.currentUser(), course));
+      },
+    );
+
+    app.post(
+      "/api/exam/:courseId",
+      { schema: { params: examParamsSchema, body: quizSubmissionSchema, response: { 200: quizResultSchema } } },
+      async (request) => {
+        const course = requireCourse(await catalogue.course(request.params.courseId));
+        const assessment = await examAssessment(deps.db, await request.currentUser(), course);
+        return submitAttempt(deps, assessment, request.body);
+      },
+    );
+  };
+}
