@@ -97,7 +97,7 @@ describe("safe API defaults", () => {
 });
 
 describe("accounts", () => {
-  it("signs up with names, returns the user, and keeps the session in an HTTP-only Lax cookie", async () => {
+  it("signs up with names without signing in; signing in keeps the session in an HTTP-only Lax cookie", async () => {
     const res = await request(t.app, "POST", "/api/auth/sign-up/email", {
       payload: {
         email: "ada@example.com",
@@ -108,12 +108,16 @@ describe("accounts", () => {
       },
     });
     expect(res.statusCode).toBe(200);
-    const setCookie = ([] as string[]).concat(res.headers["set-cookie"] ?? []).join("\n");
+    expect(res.headers["set-cookie"] ?? []).toEqual([]);
+    const signIn = await request(t.app, "POST", "/api/auth/sign-in/email", {
+      payload: { email: "ada@example.com", password: "calm-river-42" },
+    });
+    const setCookie = ([] as string[]).concat(signIn.headers["set-cookie"] ?? []).join("\n");
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     expect(setCookie).not.toMatch(/Secure/);
     const cookie = ([] as string[])
-      .concat(res.headers["set-cookie"] ?? [])
+      .concat(signIn.headers["set-cookie"] ?? [])
       .map((c) => c.split(";")[0])
       .join("; ");
     const me = await request(t.app, "GET", "/api/auth/user", { cookie });

@@ -78,7 +78,7 @@ export function cookieFrom(response: LightMyRequestResponse): string {
   return list.map((c) => c.split(";")[0]).join("; ");
 }
 
-/** Signs up through the real Better Auth route and returns the session cookie. */
+/** Signs up and signs in through the real Better Auth routes and returns the session cookie. */
 export async function signUpUser(
   app: FastifyInstance,
   overrides: Partial<{ email: string; password: string; firstName: string; lastName: string }> = {},
@@ -101,8 +101,17 @@ export async function signUpUser(
     },
   });
   if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
-  const body = response.json() as { user: { id: string } };
-  return { id: body.user.id, email, password, cookie: cookieFrom(response) };
+  // A sign-up never signs in (it answers alike for registered addresses); the learner signs in next.
+  const signIn = await app.inject({
+    method: "POST",
+    url: "/api/auth/sign-in/email",
+    headers: { origin: TEST_ORIGIN },
+    remoteAddress: `192.0.2.${counter % 250}`,
+    payload: { email, password },
+  });
+  if (signIn.statusCode !== 200) throw new Error(`sign-in failed: ${signIn.statusCode} ${signIn.body}`);
+  const body = signIn.json() as { user: { id: string } };
+  return { id: body.user.id, email, password, cookie: cookieFrom(signIn) };
 }
 
 export async function enrol(testApp: TestApp, user: { id: string }, courseId: string) {

@@ -19,6 +19,8 @@ export const paths = {
   simpleCheckout: (courseId: string) => `/simple-checkout/${courseId}`,
   checkoutSuccess: "/checkout/success",
   verify: (certificateId: string) => `/verify/${certificateId}`,
-  /** Where "Register as Practitioner" leads when no practitioner app is configured. */
+  /** How registering on the practitioner app works and what is verified. */
   practitionerRegistration: routePatterns.registerPractitioner,
+  /** The public directory of certified practitioners; "Register as Practitioner" leads here when no app is configured. */
+  practitioners: routePatterns.practitioners,
 } as const;

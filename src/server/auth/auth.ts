@@ -39,7 +39,17 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
       enabled: true,
       minPasswordLength: 6,
       maxPasswordLength: 128,
-      autoSignIn: true,
+      // A sign-up never signs in: it answers alike for new and registered addresses ("check your
+      // e-mail"), so it cannot tell anyone which addresses have accounts. The mailed link signs in.
+      autoSignIn: false,
+      async onExistingUserSignUp({ user }) {
+        await mailer.send({
+          to: user.email,
+          subject: `Someone tried to create a ${BRAND_NAME} account with your e-mail`,
+          link: `${config.appUrl}/login`,
+          text: `Hello,\n\nSomeone tried to create a new ${BRAND_NAME} account with this e-mail address, which already has one. If it was you, sign in instead (or reset your password from the sign-in page):\n\n${config.appUrl}/login\n\nIf it was not you, you need do nothing: your account is unchanged.\n`,
+        });
+      },
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       async sendResetPassword({ user, url }) {
@@ -82,6 +92,9 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
       },
     },
     advanced: {
+      // Mail goes out after the response, so answers take the same time whether or not an address
+      // has an account (reset requests, sign-ups). Failures are logged by Better Auth.
+      backgroundTasks: { handler: () => {} },
       useSecureCookies: config.appUrl.startsWith("https://"),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },

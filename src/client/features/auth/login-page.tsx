@@ -118,9 +118,9 @@ function fieldOfSignUpError(message: string): "firstName" | "lastName" | "email"
 
 function SignUpForm() {
   const toast = useToast();
-  const navigate = useNavigate();
   const [form, setForm] = useState({ firstName: "", lastName: "", email: "", password: "" });
   const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const error = useFormError<keyof typeof form>();
   const set = (field: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [field]: e.target.value }));
@@ -136,11 +136,11 @@ function SignUpForm() {
         lastName: form.lastName.trim(),
         email: form.email.trim(),
       });
-      toast({ title: "Account Created!", description: "Redirecting you to the dashboard..." });
-      setTimeout(async () => {
-        await refreshCurrentUser();
-        navigate(paths.home, { replace: true });
-      }, 2000);
+      // The server answers alike whether or not the address already has an account, and never signs in
+      // here: the e-mailed link (or signing in) continues.
+      toast({ title: "Account Created!", description: "Check your e-mail to continue." });
+      setSentTo(form.email.trim());
+      setBusy(false);
     } catch (failure) {
       const description = providerMessage(failure) ?? "Please try again with a different email.";
       toast({ title: "Sign Up Failed", description, variant: "destructive" });
@@ -195,6 +195,12 @@ function SignUpForm() {
         value={form.password}
         onChange={set("password")}
       />
+      {sentTo && (
+        <p role="status" className="rounded-lg bg-brand-50 p-3 text-sm text-brand-900">
+          Check your e-mail to continue: we sent a message to {sentTo}. Open its link to confirm your address and sign
+          in, or sign in with your password.
+        </p>
+      )}
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? "Creating Account..." : "Create Account"}
       </Button>
