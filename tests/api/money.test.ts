@@ -574,3 +574,27 @@ describe("money on Stripe (local fake of Stripe's API), two app servers on one d
     expect(await enrolled(user, "fixture-other")).toBe(true);
   });
 });
+
+describe("payment settings in production", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { NODE_ENV: "production" } });
+  });
+  afterAll(async () => t?.close());
+
+  it("with no provider configured, says purchasing is off and refuses to start a payment", async () => {
+    expect((await request(t.app, "GET", "/api/payments/config")).json()).toEqual({
+      enabled: false,
+      provider: "none",
+      publishableKey: null,
+      testPaymentsBanner: false,
+    });
+    const user = await signUpUser(t.app);
+    const res = await request(t.app, "POST", "/api/create-payment-intent", {
+      cookie: user.cookie,
+      payload: { courseId: "fixture-basics" },
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toBe("Purchasing is not available yet.");
+  });
+});
