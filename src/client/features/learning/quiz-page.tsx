@@ -1,6 +1,6 @@
 import { CheckCircle2, XCircle } from "lucide-react";
 import { RadioGroup } from "radix-ui";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
@@ -31,6 +31,9 @@ function Result({ quiz, result, onRetake }: { quiz: Quiz; result: QuizResult; on
   const nextHref =
     result.passed && nextModule?.lessons[0] ? paths.lesson(courseId, nextModule.lessons[0].id) : paths.course(courseId);
   const questionText = (id: string) => quiz.questions.find((q) => q.id === id);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Submitting replaces the questions with the result: its heading takes focus, so the next Tab stays here.
+  useEffect(() => heading.current?.focus(), []);
   return (
     <PageContainer className="max-w-3xl">
       <Card className="p-6 text-center sm:p-8">
@@ -39,9 +42,14 @@ function Result({ quiz, result, onRetake }: { quiz: Quiz; result: QuizResult; on
         ) : (
           <XCircle className="mx-auto text-amber-600" size={48} aria-hidden="true" />
         )}
-        <h1 className="mt-3 text-3xl font-bold">Quiz Complete!</h1>
-        <p className="mt-2 text-5xl font-bold text-brand-800" data-testid="quiz-score">
-          {result.score}%
+        <h1 ref={heading} tabIndex={-1} className="mt-3 text-3xl font-bold">
+          Quiz Complete!
+        </h1>
+        <p className="mt-2">
+          <span className="block text-sm font-medium text-muted">Your score</span>{" "}
+          <span className="text-5xl font-bold text-brand-800" data-testid="quiz-score">
+            {result.score}%
+          </span>
         </p>
         <dl className="mt-4 flex justify-center gap-8 text-sm">
           <div>
@@ -66,9 +74,11 @@ function Result({ quiz, result, onRetake }: { quiz: Quiz; result: QuizResult; on
         </p>
         <div className="mt-6 flex flex-wrap justify-center gap-3">
           {result.passed ? (
-            <Link to={nextHref} className={buttonClasses("primary")}>
-              Continue to Next Module
-            </Link>
+            nextModule && (
+              <Link to={nextHref} className={buttonClasses("primary")}>
+                Continue to Next Module
+              </Link>
+            )
           ) : (
             <>
               <Button onClick={onRetake}>Retake Quiz</Button>
@@ -79,7 +89,10 @@ function Result({ quiz, result, onRetake }: { quiz: Quiz; result: QuizResult; on
               )}
             </>
           )}
-          <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>
+          <Link
+            to={paths.course(courseId)}
+            className={buttonClasses(result.passed && !nextModule ? "primary" : "secondary")}
+          >
             Back to Course
           </Link>
         </div>
@@ -130,6 +143,19 @@ export default function QuizPage() {
   const [index, setIndex] = useState(0);
   const [retaking, setRetaking] = useState(false);
   const [result, setResult] = useState<QuizResult | null>(null);
+  const questionHeading = useRef<HTMLHeadingElement>(null);
+  const movedByButton = useRef(false);
+  // Next and Previous move focus to the question they show (not on first load: the page heading has it).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the question changes
+  useEffect(() => {
+    if (!movedByButton.current) return;
+    movedByButton.current = false;
+    questionHeading.current?.focus();
+  }, [index]);
+  const goTo = (next: number) => {
+    movedByButton.current = true;
+    setIndex(next);
+  };
   useDocumentMeta({
     title: `${quizQuery.data?.title ?? "Quiz"} | ${BRAND_NAME}`,
     description: `${quizQuery.data?.title ?? "Module quiz"}: check what you learned in this module of a ${BRAND_NAME} course.`,
@@ -246,7 +272,7 @@ export default function QuizPage() {
       {!quiz.recorded && <p className="mt-1 text-sm text-muted">Preview quiz: your result is graded but not saved.</p>}
       <div className="mt-5">
         <div className="mb-1 flex justify-between text-sm text-muted">
-          <span>
+          <span aria-live="polite" aria-atomic="true" data-testid="question-position">
             Question {index + 1} of {total}
           </span>
           <span>{Math.round(((index + 1) / total) * 100)}%</span>
@@ -254,7 +280,7 @@ export default function QuizPage() {
         <ProgressBar value={((index + 1) / total) * 100} label="Quiz progress" />
       </div>
       <Card className="mt-6 p-6">
-        <h2 id={`question-${question.id}`} className="text-lg font-semibold">
+        <h2 ref={questionHeading} tabIndex={-1} id={`question-${question.id}`} className="text-lg font-semibold">
           {question.question}
         </h2>
         <RadioGroup.Root
@@ -272,17 +298,21 @@ export default function QuizPage() {
             >
               <RadioGroup.Item
                 value={option.id}
+                aria-labelledby={`option-${question.id}-${option.id}`}
                 className="mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full border-2 border-slate-400 data-[state=checked]:border-brand-700"
               >
                 <RadioGroup.Indicator className="h-2.5 w-2.5 rounded-full bg-brand-700" />
               </RadioGroup.Item>
-              <span>{option.text}</span>
+              {/* Hidden from reading order: the radio's name already says it, so it is not read twice. */}
+              <span id={`option-${question.id}-${option.id}`} aria-hidden="true">
+                {option.text}
+              </span>
             </label>
           ))}
         </RadioGroup.Root>
       </Card>
       <div className="mt-6 flex justify-between gap-3">
-        <Button variant="secondary" onClick={() => setIndex((i) => i - 1)} disabled={index === 0}>
+        <Button variant="secondary" onClick={() => goTo(index - 1)} disabled={index === 0}>
           Previous
         </Button>
         {last ? (
@@ -290,7 +320,7 @@ export default function QuizPage() {
             {submit.isPending ? "Submitting..." : "Submit Quiz"}
           </Button>
         ) : (
-          <Button onClick={() => setIndex((i) => i + 1)} disabled={!answered}>
+          <Button onClick={() => goTo(index + 1)} disabled={!answered}>
             Next
           </Button>
         )}
