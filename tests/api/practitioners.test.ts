@@ -14,10 +14,12 @@ afterAll(async () => t?.close());
 
 async function certified() {
   const user = await learnerWithCourseComplete(t);
-  const cert = (
-    await request(t.app, "POST", "/api/certificate", { cookie: user.cookie, payload: { courseId: "fixture-basics" } })
-  ).json();
-  return { user, cert };
+  const issued = await request(t.app, "POST", "/api/certificate", {
+    cookie: user.cookie,
+    payload: { courseId: "fixture-basics" },
+  });
+  expect(issued.statusCode).toBe(200);
+  return { user, cert: issued.json() };
 }
 
 const listing = (region: string) => ({

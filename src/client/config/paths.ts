@@ -24,4 +24,6 @@ export const paths = {
   practitionerRegistration: routePatterns.registerPractitioner,
   /** The public directory of certified practitioners; "Register as Practitioner" leads here when no app is configured. */
   practitioners: routePatterns.practitioners,
+  /** Where "Register as Practitioner" leads when PRACTITIONER_APP_URL is not set; switch it here. */
+  practitionerFallback: routePatterns.practitioners,
 } as const;
