@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { newCertificateId } from "#server/modules/certificates/certificates.service.ts";
 import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
+import { giveCertificate } from "../setup/factories.ts";
 import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
@@ -24,27 +24,9 @@ async function signUp(page: Page, name: string) {
 }
 
 /** A certificate the learner already earned (completing the course is covered by the learning journeys). */
-async function giveCertificate(email: string) {
+async function giveCertificateByEmail(email: string) {
   const user = await db().selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
-  const certificateId = newCertificateId();
-  const now = new Date().toISOString();
-  await db()
-    .insertInto("certificate")
-    .values({
-      id: certificateId,
-      certificateId,
-      userId: user.id,
-      courseId: "fixture-basics",
-      firstName: "Rita",
-      lastName: "Buyer",
-      completedAt: now,
-      expiresAt: new Date(Date.now() + 365 * 86400_000).toISOString(),
-      issuedAt: now,
-      revokedAt: null,
-      revokedReason: null,
-    })
-    .execute();
-  return certificateId;
+  return giveCertificate(db(), { ...user, firstName: "Rita", lastName: "Buyer" });
 }
 
 describe("money in the browser", () => {
@@ -55,7 +37,7 @@ describe("money in the browser", () => {
     await payWith4242(learner);
     await learner.getByRole("link", { name: /Lesson alpha-two/ }).click();
     await learner.getByRole("heading", { name: "Lesson alpha-two" }).waitFor();
-    const certificateId = await giveCertificate(email);
+    const certificateId = await giveCertificateByEmail(email);
 
     const admin = await e2e.newPage();
     const adminEmail = await signUp(admin, "Ada");

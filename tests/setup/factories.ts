@@ -1,3 +1,6 @@
+import type { Kysely } from "kysely";
+import type { DB } from "#server/db/schema.ts";
+import { newCertificateId } from "#server/modules/certificates/certificates.service.ts";
 import { enrol, request, signUpUser, type TestApp, type TestUser } from "./test-app.ts";
 
 // Factories: each test makes the learners and the state it needs, so any test passes alone.
@@ -47,4 +50,34 @@ export async function learnerWithCourseComplete(t: TestApp, options: Parameters<
   await passQuiz(t, user, "beta");
   await completeLessons(t, user, "fixture-basics", ["gamma-one"]);
   return user;
+}
+
+/**
+ * A certificate the learner already earned, written directly (completing a course is covered by
+ * the learning tests); for tests about what happens to certificates afterwards.
+ */
+export async function giveCertificate(
+  db: Kysely<DB>,
+  user: { id: string; firstName?: string; lastName?: string },
+  courseId = "fixture-basics",
+): Promise<string> {
+  const certificateId = newCertificateId();
+  const now = new Date().toISOString();
+  await db
+    .insertInto("certificate")
+    .values({
+      id: certificateId,
+      certificateId,
+      userId: user.id,
+      courseId,
+      firstName: user.firstName ?? "Test",
+      lastName: user.lastName ?? "Learner",
+      completedAt: now,
+      expiresAt: new Date(Date.now() + 365 * 86400_000).toISOString(),
+      issuedAt: now,
+      revokedAt: null,
+      revokedReason: null,
+    })
+    .execute();
+  return certificateId;
 }
