@@ -9,6 +9,7 @@
  * BENCH_DB=postgres  the app on PostgreSQL (BENCH_DATABASE_URL, default the local test database)
  * BENCH_PROFILE=1    the app process writes a CPU profile (node --cpu-prof) to bench/profiles
  * BENCH_ONLY=a,b     only these routes (keys below)
+ * BENCH_WORKERS=N    N app processes sharing the port (node:cluster, as WEB_CONCURRENCY does)
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { existsSync, openSync, readFileSync } from "node:fs";
@@ -29,6 +30,7 @@ const logFile = join(tmpdir(), `academy-bench-${process.pid}.log`);
 interface ServerInfo {
   url: string;
   engine: string;
+  workers: number;
   learners: number;
   seedSeconds: number;
   requests: Record<string, { method: "GET" | "POST"; url: string; signedIn: boolean; body?: string }>;
@@ -139,7 +141,7 @@ const routes: { key: string; name: string; target: number; write?: boolean }[] =
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const rows: string[] = [];
 console.log(
-  `\n${info.engine}, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side and route, ${info.learners.toLocaleString("en")} learners seeded (${info.seedSeconds.toFixed(1)} s); app log: ${logFile}\n`,
+  `\n${info.engine}, ${info.workers} app process${info.workers > 1 ? "es" : ""}, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side and route, ${info.learners.toLocaleString("en")} learners seeded (${info.seedSeconds.toFixed(1)} s); app log: ${logFile}\n`,
 );
 const header =
   "| route | req/s | bare req/s | ratio | target | p50 ms | p99 ms | bare p50 | bare p99 | p99 at half rate | bare p99 at half rate |";

@@ -5,6 +5,7 @@
  * many learners seeded, captures each route's exact response for the bare server, and reports to
  * the runner over IPC.
  */
+import cluster, { type Worker } from "node:cluster";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,18 +36,17 @@ if (engine === "postgres") {
   databaseUrl = pgUrl;
 }
 
-const config = loadConfig(
-  {
-    NODE_ENV: "production",
-    PAYMENTS_PROVIDER: "sandbox",
-    PORT: String(port),
-    APP_URL: appUrl,
-    AUTH_SECRET: secret,
-    DATABASE_URL: databaseUrl,
-    MAIL_OUTBOX_DIR: join(dir, "outbox"),
-  },
-  dir,
-);
+const settings = {
+  NODE_ENV: "production",
+  PAYMENTS_PROVIDER: "sandbox",
+  PORT: String(port),
+  APP_URL: appUrl,
+  AUTH_SECRET: secret,
+  DATABASE_URL: databaseUrl,
+  MAIL_OUTBOX_DIR: join(dir, "outbox"),
+};
+const config = loadConfig(settings, dir);
+const workers = Number(process.env.BENCH_WORKERS ?? 1);
 const database = openDatabase(config.databaseUrl, schema ? { schema } : {});
 await migrateToLatest(database.db, schema ? { schema } : undefined);
 await importContent(database.db);
@@ -256,8 +256,22 @@ for (const key of Object.keys(requests) as RouteKey[]) {
   responses[key] = { status: res.statusCode, headers: kept, body: res.body };
 }
 
-await app.listen({ port, host: "127.0.0.1" });
+const forked: Worker[] = [];
+if (workers > 1) {
+  // N app processes on the seeded database, sharing the port through node:cluster.
+  await app.close();
+  cluster.setupPrimary({ exec: "bench/worker.ts" });
+  for (let i = 0; i < workers; i++) {
+    const worker = cluster.fork({
+      BENCH_WORKER_ENV: JSON.stringify({ ...settings, BENCH_DIR: dir }),
+      BENCH_WORKER_SCHEMA: schema ?? "",
+    });
+    forked.push(worker);
+    await new Promise<void>((ready) => worker.on("message", (m) => m?.workerReady && ready()));
+  }
+} else await app.listen({ port, host: "127.0.0.1" });
 process.send?.({
+  workers,
   ready: true,
   url: appUrl,
   engine,
@@ -273,7 +287,9 @@ process.send?.({
 
 process.on("SIGTERM", () => {
   void (async () => {
-    await app.close();
+    for (const worker of forked) worker.process.kill("SIGTERM");
+    await Promise.all(forked.map((w) => new Promise((done) => w.on("exit", done))));
+    if (workers <= 1) await app.close();
     await database.close();
     if (schema) {
       const admin = new pg.Client({ connectionString: pgUrl });

@@ -30,6 +30,7 @@ import { credentialFor } from "./modules/credentials/credentials.service.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { assessmentRoutes } from "./modules/learning/assessment.routes.ts";
+import { practitionersRoutes } from "./modules/practitioners/practitioners.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
 import { siteRoutes } from "./modules/site/site.routes.ts";
@@ -154,6 +155,7 @@ export async function buildApp({
   await app.register(certificatesRoutes(catalogue, (row) => credentialFor(database.db, config, catalogue, row)));
   await app.register(credentialsRoutes(catalogue));
   await app.register(profileRoutes);
+  await app.register(practitionersRoutes(catalogue));
   await app.register(checkoutRoutes(catalogue, payments));
   await app.register(adminRoutes(catalogue));
   await app.register(siteRoutes(config, catalogue));

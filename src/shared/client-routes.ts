@@ -30,6 +30,7 @@ export const routePatterns = {
   sandboxCheckout: "/sandbox-checkout/:sessionId",
   dashboard: "/dashboard",
   registerPractitioner: "/register-practitioner",
+  practitioners: "/practitioners",
 } as const;
 
 const matchers = Object.values(routePatterns).map(

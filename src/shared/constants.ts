@@ -11,3 +11,5 @@ export const CURRENCY = "usd";
 export const DEFAULT_SUPPORT_EMAIL = "support@wellness-academy.example";
 /** The payment id a learner sends to claim a course a coupon makes free. */
 export const FREE_COUPON_PAYMENT = "free-coupon";
+/** Shown instead of Buy buttons when no payment provider is configured (production without Stripe). */
+export const PURCHASING_UNAVAILABLE = "Purchasing is not available yet";

@@ -1,40 +1,20 @@
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, request, signUpUser, type TestApp } from "../setup/test-app.ts";
-
-// A real SMTP server that holds every message until the test releases it, so a test can tell
-// whether an answer waited for the mail.
-const held: (() => void)[] = [];
-const delivered: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ["STARTTLS", "AUTH"],
-  logger: false,
-  onData(stream, session, callback) {
-    let raw = "";
-    stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-    stream.on("end", () =>
-      held.push(() => {
-        delivered.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      }),
-    );
-  },
-});
-const release = () => {
-  for (const deliver of held.splice(0)) deliver();
-};
+import { startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
 
 let t: TestApp;
+let smtp: TestSmtp;
+let delivered: TestSmtp["inbox"];
+// The SMTP server holds every message until released, so a test can tell whether an answer waited for it.
+const release = () => smtp.release();
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const port = (smtp.server.address() as { port: number }).port;
-  t = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
+  smtp = await startTestSmtp({ hold: true });
+  delivered = smtp.inbox;
+  t = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
 });
 afterAll(async () => {
-  release();
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(resolve));
+  await smtp?.close();
 });
 
 const signUp = (email: string, password: string, firstName = "Ada") =>
@@ -97,7 +77,7 @@ describe("sign-up does not reveal which addresses are registered", () => {
     expect(known.statusCode).toBe(200);
     expect(unknown.body).toBe(known.body);
     expect(delivered).toEqual([]);
-    await expect.poll(() => held.length).toBe(1);
+    await expect.poll(() => smtp.held()).toBe(1);
     release();
     await expect.poll(() => delivered.length).toBe(1);
     expect(delivered[0].to).toEqual([user.email]);

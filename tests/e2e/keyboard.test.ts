@@ -1,5 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
@@ -16,6 +17,19 @@ async function expectFocused(locator: Locator, what: string) {
 
 async function press(page: Page, key: string) {
   await page.keyboard.press(key);
+}
+
+/** Presses Tab until the target has focus; every stop on the way must be inside the page's main content. */
+async function tabTo(page: Page, target: Locator, what: string, maxStops = 12) {
+  for (let stop = 0; stop < maxStops; stop++) {
+    await press(page, "Tab");
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    expect(
+      await page.evaluate(() => !!document.activeElement?.closest("main")),
+      `Tab stop ${stop + 1} on the way to ${what} is inside main`,
+    ).toBe(true);
+  }
+  throw new Error(`${what} not reached with Tab`);
 }
 
 describe("keyboard only", () => {
@@ -77,6 +91,63 @@ describe("keyboard only", () => {
       .poll(() => page.getByTestId("route-announcer").innerText())
       .toBe("Holistic Wellness Coach Certification Programs");
     expect(await main.getByRole("alert").count()).toBe(0);
+  });
+
+  it("reads a lesson, marks it complete, takes its quiz and reaches the result", async () => {
+    const page = await e2e.newPage();
+    const email = `kb-${Date.now()}@example.com`;
+    await signUpInBrowser(page, { firstName: "Kay", lastName: "Board", email, password: "tab-order-2024" });
+    const user = await e2e.testDb.database.db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
+    await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-basics", source: "fixture" });
+
+    await page.goto("/course/fixture-basics/lesson/alpha-two");
+    const main = page.locator("main");
+    await page.getByRole("heading", { name: "Lesson alpha-two", level: 1 }).waitFor();
+    await press(page, "Tab");
+    await expectFocused(page.getByRole("link", { name: "Skip to content" }), "the skip link");
+    await press(page, "Enter");
+    await expectFocused(main, "the main content");
+
+    const markComplete = main.getByRole("button", { name: "Mark complete" });
+    await tabTo(page, markComplete, "Mark complete");
+    await press(page, "Enter");
+    const completed = main.getByRole("button", { name: "Lesson completed" });
+    await completed.waitFor();
+    await expectFocused(completed, "the same button, now Lesson completed");
+
+    await tabTo(page, main.getByRole("button", { name: "Next" }), "Next");
+    await press(page, "Enter");
+    const quizHeading = page.getByRole("heading", { name: "Quiz alpha", level: 1 });
+    await expectFocused(quizHeading, "the quiz heading after the route change");
+
+    const total = 5;
+    for (let n = 1; n <= total; n++) {
+      expect(await page.getByTestId("question-position").innerText()).toBe(`Question ${n} of ${total}`);
+      expect(await page.getByTestId("question-position").getAttribute("aria-live")).toBe("polite");
+      const firstOption = main.getByRole("radio", { name: "Option a" });
+      await tabTo(page, firstOption, `question ${n}'s first option`, 3);
+      await press(page, "Space");
+      expect(await firstOption.getAttribute("aria-checked")).toBe("true");
+      const last = n === total;
+      const forward = main.getByRole("button", { name: last ? "Submit Quiz" : "Next" });
+      await tabTo(page, forward, last ? "Submit Quiz" : "Next", 3);
+      await press(page, "Enter");
+      if (!last)
+        await expectFocused(
+          main.getByRole("heading", { name: `Question ${n + 1} of alpha?`, level: 2 }),
+          `question ${n + 1}`,
+        );
+    }
+    const result = page.getByRole("heading", { name: "Quiz Complete!", level: 1 });
+    await expectFocused(result, "the result heading");
+    expect(await page.getByTestId("quiz-score").innerText()).toMatch(/^\d+%$/);
+    expect(await page.getByText("Your score", { exact: true }).isVisible()).toBe(true);
+    // Each option is read once: by the radio's name, not again as loose text.
+    await expectAccessible(page, "quiz result");
   });
 
   it("closes the mobile menu with Escape and returns focus to its toggle", async () => {

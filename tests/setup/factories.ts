@@ -1,3 +1,6 @@
+import type { Kysely } from "kysely";
+import type { DB } from "#server/db/schema.ts";
+import { newCertificateId } from "#server/modules/certificates/certificates.service.ts";
 import { completeCourse, takeAssessment } from "./assessments.ts";
 import { enrol, request, signUpUser, type TestApp, type TestUser } from "./test-app.ts";
 
@@ -35,4 +38,34 @@ export async function learnerWithCourseComplete(t: TestApp, options: Parameters<
   const user = await newLearner(t, { ...options, enrolledIn: ["fixture-basics"] });
   await completeCourse(t.app, user.cookie, "fixture-basics");
   return user;
+}
+
+/**
+ * A certificate the learner already earned, written directly (completing a course is covered by
+ * the learning tests); for tests about what happens to certificates afterwards.
+ */
+export async function giveCertificate(
+  db: Kysely<DB>,
+  user: { id: string; firstName?: string; lastName?: string },
+  courseId = "fixture-basics",
+): Promise<string> {
+  const certificateId = newCertificateId();
+  const now = new Date().toISOString();
+  await db
+    .insertInto("certificate")
+    .values({
+      id: certificateId,
+      certificateId,
+      userId: user.id,
+      courseId,
+      firstName: user.firstName ?? "Test",
+      lastName: user.lastName ?? "Learner",
+      completedAt: now,
+      expiresAt: new Date(Date.now() + 365 * 86400_000).toISOString(),
+      issuedAt: now,
+      revokedAt: null,
+      revokedReason: null,
+    })
+    .execute();
+  return certificateId;
 }

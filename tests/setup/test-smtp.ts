@@ -8,12 +8,20 @@ export interface ReceivedMail {
 export interface TestSmtp {
   port: number;
   inbox: ReceivedMail[];
+  /** Messages received but not yet accepted (only with `hold`). */
+  held: () => number;
+  /** Accepts the held messages, which then reach the inbox. */
+  release: () => void;
   close: () => Promise<void>;
 }
 
-/** A real SMTP server on a free local port that keeps what it receives. */
-export async function startTestSmtp(): Promise<TestSmtp> {
+/**
+ * A real SMTP server on a free local port that keeps what it receives. With `hold`, it accepts no
+ * message until `release()`, so a test can tell whether an answer waited for its mail.
+ */
+export async function startTestSmtp(options: { hold?: boolean } = {}): Promise<TestSmtp> {
   const inbox: ReceivedMail[] = [];
+  const waiting: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -22,16 +30,29 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       let raw = "";
       stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
       stream.on("end", () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
+        const accept = () => {
+          inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+          callback();
+        };
+        if (options.hold) waiting.push(accept);
+        else accept();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const release = () => {
+    for (const accept of waiting.splice(0)) accept();
+  };
   return {
     port: (server.server.address() as { port: number }).port,
     inbox,
-    close: () => new Promise<void>((resolve) => server.close(resolve)),
+    held: () => waiting.length,
+    release,
+    close: () =>
+      new Promise<void>((resolve) => {
+        release();
+        server.close(resolve);
+      }),
   };
 }
 

@@ -18,6 +18,17 @@ describe("settings", () => {
     expect(loadConfig({}, data).authSecret).toBe(a.authSecret);
   });
 
+  it("keeps the sandbox for a fresh clone, and turns purchasing off in production without a provider", () => {
+    const data = dir();
+    expect(loadConfig({}, data).payments).toEqual({ provider: "sandbox", testBanner: false });
+    expect(loadConfig({ NODE_ENV: "production" }, data).payments).toEqual({ provider: "none" });
+    expect(loadConfig({ NODE_ENV: "production", PAYMENTS_PROVIDER: "sandbox" }, data).payments).toEqual({
+      provider: "sandbox",
+      testBanner: true,
+    });
+    expect(loadConfig({}, data).paymentsReconcileSeconds).toBe(60);
+  });
+
   it("stops with a message naming each bad setting", () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ PORT: "seventy" }, /PORT/],

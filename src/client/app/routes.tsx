@@ -15,6 +15,7 @@ const LoginPage = lazy(loadLogin);
 const ResetPasswordPage = lazy(() => import("#client/features/auth/reset-password-page.tsx"));
 const TermsPage = lazy(() => import("#client/features/legal/terms-page.tsx"));
 const PrivacyPage = lazy(() => import("#client/features/legal/privacy-page.tsx"));
+const PractitionersPage = lazy(() => import("#client/features/practitioners/practitioners-page.tsx"));
 const RegisterPractitionerPage = lazy(() => import("#client/features/site/register-practitioner-page.tsx"));
 const NotFoundPage = lazy(() => import("#client/features/site/not-found-page.tsx"));
 const CataloguePage = lazy(() => import("#client/features/catalogue/catalogue-page.tsx"));
@@ -126,6 +127,7 @@ export function AppRoutes() {
         <Route path={routePatterns.sandboxCheckout} element={member(<SandboxCheckoutPage />)} />
         <Route path={routePatterns.dashboard} element={<Navigate to={paths.home} replace />} />
         <Route path={routePatterns.registerPractitioner} element={<RegisterPractitionerPage />} />
+        <Route path={routePatterns.practitioners} element={<PractitionersPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

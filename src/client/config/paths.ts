@@ -20,6 +20,10 @@ export const paths = {
   simpleCheckout: (courseId: string) => `/simple-checkout/${courseId}`,
   checkoutSuccess: "/checkout/success",
   verify: (certificateId: string) => `/verify/${certificateId}`,
-  /** Where "Register as Practitioner" leads when no practitioner app is configured. */
+  /** How registering on the practitioner app works and what is verified. */
   practitionerRegistration: routePatterns.registerPractitioner,
+  /** The public directory of certified practitioners; "Register as Practitioner" leads here when no app is configured. */
+  practitioners: routePatterns.practitioners,
+  /** Where "Register as Practitioner" leads when PRACTITIONER_APP_URL is not set; switch it here. */
+  practitionerFallback: routePatterns.practitioners,
 } as const;

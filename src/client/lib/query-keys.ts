@@ -22,6 +22,11 @@ export const queryKeys = {
     verification: (certificateId: string) => ["/api/verify", certificateId] as const,
     credentialCheck: (certificateId: string) => ["/api/verify", certificateId, "credential"] as const,
   },
+  practitioners: {
+    all: () => ["/api/practitioners"] as const,
+    directory: (course: string, region: string) => ["/api/practitioners", course, region] as const,
+    own: () => ["/api/profile/practitioner"] as const,
+  },
   payments: {
     config: () => ["/api/payments/config"] as const,
     sandboxSession: (sessionId: string) => ["/api/sandbox/checkout-sessions", sessionId] as const,

@@ -24,10 +24,18 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
   const timers: NodeJS.Timeout[] = [];
   let started = false;
 
+  // Instances starting together create the same queue at once, and PostgreSQL may pick one of them
+  // as a deadlock victim: whoever loses finds the queue made by the other, or tries again.
   const ensureQueue = async (name: string) => {
-    if (created.has(name)) return;
-    await boss.createQueue(name);
-    created.add(name);
+    for (let attempt = 1; !created.has(name); attempt++) {
+      try {
+        if (!(await boss.getQueue(name))) await boss.createQueue(name);
+        created.add(name);
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        await new Promise((done) => setTimeout(done, 50 * attempt));
+      }
+    }
   };
 
   const sendTurn = (job: PeriodicJob) =>
@@ -59,7 +67,9 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
       started = true;
       for (const job of periodic) {
         await ensureQueue(job.name);
-        const poll = Math.min(Math.max(job.intervalMs / 2000, 0.5), 30);
+        // This start's turn is queued before the worker's first fetch, which is immediate.
+        await sendTurn(job);
+        const poll = Math.min(Math.max(job.intervalMs / 2000, 0.5), 5);
         await boss.work(job.name, { pollingIntervalSeconds: poll }, async () => {
           try {
             await recordScheduledRun(database.db, job.name, job.intervalMs);
@@ -69,7 +79,6 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
             await recordScheduledError(database.db, job.name, error).catch(() => {});
           }
         });
-        void sendTurn(job);
         const timer = setInterval(() => void sendTurn(job), Math.min(job.intervalMs, 1000));
         timer.unref();
         timers.push(timer);

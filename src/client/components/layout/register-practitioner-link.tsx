@@ -4,7 +4,7 @@ import { ExternalLink } from "./external-link.tsx";
 
 /**
  * "Register as Practitioner" is always offered: to the practitioner app when one is configured,
- * otherwise to the page that explains registration and what is verified.
+ * otherwise to the academy's own practitioner directory, where holders list themselves.
  */
 export function RegisterAsPractitionerLink({ appUrl, className }: { appUrl: string | null; className: string }) {
   return appUrl ? (
@@ -12,7 +12,7 @@ export function RegisterAsPractitionerLink({ appUrl, className }: { appUrl: stri
       Register as Practitioner
     </ExternalLink>
   ) : (
-    <Link to={paths.practitionerRegistration} className={className}>
+    <Link to={paths.practitioners} className={className}>
       Register as Practitioner
     </Link>
   );

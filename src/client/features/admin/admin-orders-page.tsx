@@ -19,7 +19,10 @@ export default function AdminOrdersPage() {
   const refund = async (id: string) => {
     try {
       await refundOrder.mutateAsync(id);
-      toast({ title: "Order Refunded", description: "The learner's enrolment has ended." });
+      toast({
+        title: "Order Refunded",
+        description: "The learner's access to the course has ended and its certificate, if any, is revoked.",
+      });
     } catch (error) {
       toast({
         title: "Refund Failed",
@@ -79,19 +82,29 @@ export default function AdminOrdersPage() {
                   </td>
                   <td className={tdClass}>{o.couponCode ?? "-"}</td>
                   <td className={tdClass}>
-                    {o.status === "refunded" ? `Refunded ${formatLongDate(o.refundedAt)}` : "Paid"}
+                    {o.status === "refunded"
+                      ? `Refunded ${formatLongDate(o.refundedAt)}`
+                      : o.status === "refunding"
+                        ? "Refund under way"
+                        : "Paid"}
                   </td>
                   <td className={tdClass}>
                     {o.status === "paid" &&
                       (o.refundable ? (
                         confirming === o.id ? (
-                          <span className="flex gap-2">
-                            <Button size="sm" variant="danger" onClick={() => void refund(o.id)}>
-                              Confirm refund
-                            </Button>
-                            <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>
-                              Cancel
-                            </Button>
+                          <span className="flex flex-col gap-2">
+                            <span className="text-xs text-slate-800" data-testid="refund-consequences">
+                              Refund {formatPrice(o.amount)} to {o.userEmail}: their access to the course ends and its
+                              certificate is revoked.
+                            </span>
+                            <span className="flex gap-2">
+                              <Button size="sm" variant="danger" onClick={() => void refund(o.id)}>
+                                Confirm refund
+                              </Button>
+                              <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>
+                                Cancel
+                              </Button>
+                            </span>
                           </span>
                         ) : (
                           <Button size="sm" variant="secondary" onClick={() => setConfirming(o.id)}>

@@ -5,14 +5,16 @@ import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Badge, Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCourses, useEnrollments } from "#client/lib/courses.ts";
+import { usePurchasing } from "#client/lib/payments.ts";
 import { useSiteContent } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { BRAND_NAME } from "#shared/constants.ts";
+import { BRAND_NAME, PURCHASING_UNAVAILABLE } from "#shared/constants.ts";
 import { formatPrice } from "#shared/format.ts";
 import type { CourseCard } from "#shared/schemas/courses.ts";
 
 function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: boolean }) {
   const price = formatPrice(course.price);
+  const purchasing = usePurchasing();
   return (
     <Card className="flex flex-col overflow-hidden" data-testid={`course-card-${course.id}`}>
       <div className={`flex h-28 items-end bg-gradient-to-br p-4 ${course.gradient}`}>
@@ -68,9 +70,13 @@ function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: bo
               <Link to={paths.course(course.id)} className={buttonClasses("secondary")}>
                 Preview Course Content
               </Link>
-              <Link to={paths.checkout(course.id)} className={buttonClasses("primary")}>
-                Buy Now - {price}
-              </Link>
+              {purchasing ? (
+                <Link to={paths.checkout(course.id)} className={buttonClasses("primary")}>
+                  Buy Now - {price}
+                </Link>
+              ) : (
+                <p className="text-center text-sm text-muted">{PURCHASING_UNAVAILABLE}</p>
+              )}
             </>
           )}
         </div>

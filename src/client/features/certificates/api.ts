@@ -75,16 +75,24 @@ export const downloadCertificatePdf = (certificateId: string) =>
 export const downloadCredential = (certificateId: string) =>
   downloadFile(`/api/certificates/${enc(certificateId)}/credential`, `credential-${certificateId}.json`);
 
-/** Web Share where the browser has it; otherwise the verification link goes to the clipboard. */
+/**
+ * Web Share where the browser has it; otherwise the verification link goes to the clipboard.
+ * 'failed' when neither worked (no clipboard, or the browser refused), so nothing claims a copy.
+ */
 export async function shareCertificate(
   certificate: Pick<Certificate, "verifyUrl" | "courseTitle">,
-): Promise<"shared" | "copied"> {
+): Promise<"shared" | "copied" | "failed"> {
   if (typeof navigator.share === "function") {
     await navigator.share({ title: `Certificate: ${certificate.courseTitle}`, url: certificate.verifyUrl });
     return "shared";
   }
-  await navigator.clipboard?.writeText(certificate.verifyUrl).catch(() => {});
-  return "copied";
+  if (!navigator.clipboard) return "failed";
+  try {
+    await navigator.clipboard.writeText(certificate.verifyUrl);
+    return "copied";
+  } catch {
+    return "failed";
+  }
 }
 
 export function linkedInUrl(c: Certificate): string {

@@ -105,7 +105,12 @@ export default function CertificatePage() {
             </li>
           ))}
         </ul>
-        <p className="mt-4 text-sm text-brand-100">{promo?.note}</p>
+        <p className="mt-4 text-sm text-brand-100">
+          {promo?.note}{" "}
+          <Link to={paths.practitionerRegistration} className="text-white underline">
+            How registration works and what is verified
+          </Link>
+        </p>
         <RegisterAsPractitionerLink appUrl={practitionerAppUrl} className={buttonClasses("light", "md", "mt-5")} />
       </section>
     </PageContainer>

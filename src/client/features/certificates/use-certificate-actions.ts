@@ -22,6 +22,12 @@ export function useCertificateActions() {
       try {
         const how = await shareCertificate(c);
         if (how === "copied") toast({ title: "Share Link Copied", description: c.verifyUrl });
+        if (how === "failed")
+          toast({
+            title: "Copy Failed",
+            description: `Copy this link by hand: ${c.verifyUrl}`,
+            variant: "destructive",
+          });
       } catch {
         // The person closed the share sheet.
       }

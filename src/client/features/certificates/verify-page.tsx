@@ -64,6 +64,11 @@ export default function VerifyPage() {
             {valid ? "valid until" : data.status === "expired" ? "expired on" : "originally valid until"}{" "}
             {formatLongDate(data.expiresAt)}.
           </p>
+          {data.status === "revoked" && data.revokedReason && (
+            <p className="mt-1 text-sm font-medium text-red-900" data-testid="revoked-reason">
+              Reason: {data.revokedReason}
+            </p>
+          )}
         </div>
       </Card>
       <CredentialCheckPanel certificateId={data.certificateId} />

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
@@ -9,7 +9,6 @@ import type {
   confirmEnrollmentInputSchema,
   confirmEnrollmentResponseSchema,
   PaymentIntentResponse,
-  PaymentsConfig,
   sandboxCardSchema,
   sandboxConfirmResponseSchema,
   sandboxPayResponseSchema,
@@ -20,14 +19,6 @@ import type { enrollmentStatusSchema } from "#shared/schemas/courses.ts";
 
 export type SandboxCardInput = z.input<typeof sandboxCardSchema>;
 const enc = encodeURIComponent;
-
-export const paymentsConfigQueryOptions = () =>
-  queryOptions({
-    queryKey: queryKeys.payments.config(),
-    queryFn: () => api.get<PaymentsConfig>("/api/payments/config"),
-    staleTime: Infinity,
-  });
-export const usePaymentsConfig = () => useQuery(paymentsConfigQueryOptions());
 
 export const useSandboxSession = (sessionId: string) =>
   useQuery({

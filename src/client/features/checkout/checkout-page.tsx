@@ -1,13 +1,14 @@
 import { ArrowLeft, Gift } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
-import { TextField } from "#client/components/ui/form.tsx";
+import { FormError, TextField } from "#client/components/ui/form.tsx";
 import { Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useCourse } from "#client/lib/courses.ts";
+import { usePaymentsConfig } from "#client/lib/payments.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, FREE_COUPON_PAYMENT } from "#shared/constants.ts";
 import { formatPrice } from "#shared/format.ts";
@@ -19,10 +20,10 @@ import {
   type SandboxCardInput,
   useConfirmEnrollment,
   useCourseEnrollment,
-  usePaymentsConfig,
   validateCoupon,
 } from "./api.ts";
 import { SandboxCardForm, TestPaymentsBanner } from "./card-form.tsx";
+import { PurchasingUnavailable } from "./checkout-shell.tsx";
 
 const StripePayment = lazy(() => import("./stripe-payment.tsx"));
 const serverMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
@@ -50,6 +51,7 @@ export default function CheckoutPage() {
   const [coupon, setCoupon] = useState<CouponState>({ status: "idle" });
   const [busy, setBusy] = useState(false);
   const latestCheck = useRef(0);
+  const couponErrorId = useId();
   useDocumentMeta({ title: `Checkout${course.data ? `: ${course.data.title}` : ""} | ${BRAND_NAME}` });
 
   const loadIntent = useCallback(
@@ -88,9 +90,10 @@ export default function CheckoutPage() {
     }
   }, [course.isError, navigate, toast]);
 
+  const purchasing = payments.data?.enabled;
   useEffect(() => {
-    if (course.data && !intent && !intentError) void loadIntent();
-  }, [course.data, intent, intentError, loadIntent]);
+    if (course.data && purchasing && !intent && !intentError) void loadIntent();
+  }, [course.data, purchasing, intent, intentError, loadIntent]);
 
   const succeed = async (message: string) => {
     toast({ title: "Enrollment Successful!", description: message });
@@ -115,6 +118,9 @@ export default function CheckoutPage() {
     } catch (error) {
       if (check !== latestCheck.current) return;
       setCoupon({ status: "invalid", message: serverMessage(error) ?? "Invalid coupon code" });
+      // An invalid code takes the earlier discount away at once: summary, Pay button and payment
+      // (the page then loads a payment at the full price).
+      if (intent?.coupon) setIntent(null);
     }
   };
 
@@ -256,17 +262,18 @@ export default function CheckoutPage() {
               autoComplete="off"
               value={code}
               onChange={(e) => void onCouponChange(e.target.value)}
-              aria-invalid={coupon.status === "invalid"}
+              errorId={coupon.status === "invalid" ? couponErrorId : undefined}
               hint={
                 coupon.status === "valid"
                   ? describeCoupon(coupon.coupon)
-                  : coupon.status === "invalid"
-                    ? coupon.message
-                    : coupon.status === "checking"
-                      ? "Checking..."
-                      : "One coupon per order."
+                  : coupon.status === "checking"
+                    ? "Checking..."
+                    : "One coupon per order."
               }
             />
+            <div className="mt-2">
+              <FormError id={couponErrorId} message={coupon.status === "invalid" ? coupon.message : null} />
+            </div>
             <Button
               variant="secondary"
               size="sm"
@@ -297,7 +304,9 @@ export default function CheckoutPage() {
         <Card className="h-fit p-6">
           <h2 className="text-lg font-semibold">{intent?.isFree ? "Claim your course" : "Payment"}</h2>
           <div className="mt-4">
-            {intentError ? (
+            {payments.data?.enabled === false ? (
+              <PurchasingUnavailable />
+            ) : intentError ? (
               <div className="space-y-3">
                 <p className="text-sm text-danger">Failed to create payment intent. Please try again.</p>
                 <Button

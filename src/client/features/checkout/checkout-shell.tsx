@@ -4,8 +4,9 @@ import { Link } from "react-router";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCourse } from "#client/lib/courses.ts";
+import { usePaymentsConfig } from "#client/lib/payments.ts";
+import { PURCHASING_UNAVAILABLE } from "#shared/constants.ts";
 import type { CourseDetail } from "#shared/schemas/courses.ts";
-import { usePaymentsConfig } from "./api.ts";
 import { TestPaymentsBanner } from "./card-form.tsx";
 
 /** The frame of the hosted-checkout pages: back link, test-payments banner, and the course loaded. */
@@ -38,10 +39,22 @@ export function CheckoutShell({
           <p role="alert" className="text-danger">
             Failed to load course details
           </p>
+        ) : payments.data?.enabled === false ? (
+          <PurchasingUnavailable />
         ) : (
           children(course.data)
         )}
       </Card>
     </PageContainer>
+  );
+}
+
+/** What checkout pages show instead of a payment form when purchasing is off. */
+export function PurchasingUnavailable() {
+  return (
+    <div role="status" className="space-y-2 text-center">
+      <p className="text-lg font-semibold">{PURCHASING_UNAVAILABLE}</p>
+      <p className="text-sm text-muted">Courses cannot be bought on this site yet. Please check back soon.</p>
+    </div>
   );
 }

@@ -7,8 +7,9 @@ import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
 import { useIssueCertificate } from "#client/lib/certificates.ts";
 import { useCourse } from "#client/lib/courses.ts";
+import { usePurchasing } from "#client/lib/payments.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
+import { BRAND_NAME, PASS_MARK, PURCHASING_UNAVAILABLE } from "#shared/constants.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
 import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
 
@@ -195,6 +196,7 @@ function CourseSkeleton() {
 export default function CourseDetailPage() {
   const { courseId = "" } = useParams();
   const { data: course, isPending, isError } = useCourse(courseId);
+  const purchasing = usePurchasing();
   useDocumentMeta(
     course
       ? { title: course.seo.title, description: course.seo.description, keywords: course.seo.keywords }
@@ -265,10 +267,12 @@ export default function CourseDetailPage() {
                 Purchase - {formatPrice(course.price)}
                 <span className="sr-only"> (opens in a new tab)</span>
               </a>
-            ) : (
+            ) : purchasing ? (
               <Link to={paths.checkout(course.id)} className={buttonClasses("primary")}>
                 Purchase - {formatPrice(course.price)}
               </Link>
+            ) : (
+              <p className="font-medium text-blue-950">{PURCHASING_UNAVAILABLE}</p>
             )}
           </Card>
         )}

@@ -1,8 +1,10 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import { api } from "#client/lib/api-client.ts";
+import { api, apiRequest } from "#client/lib/api-client.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
 import { refreshCurrentUser } from "#client/lib/session.ts";
 import type { profileInputSchema } from "#shared/schemas/certificates.ts";
+import type { OwnPractitionerListing, practitionerListingInputSchema } from "#shared/schemas/practitioners.ts";
 
 /** Saves the learner's name; the signed-in user is read again. */
 export const useUpdateProfile = () =>
@@ -10,3 +12,32 @@ export const useUpdateProfile = () =>
     mutationFn: (body: z.input<typeof profileInputSchema>) => api.put<unknown>("/api/profile", body),
     onSuccess: refreshCurrentUser,
   });
+
+export const getOwnPractitionerListing = () => api.get<OwnPractitionerListing>("/api/profile/practitioner");
+export const useOwnPractitionerListing = () =>
+  useQuery({ queryKey: queryKeys.practitioners.own(), queryFn: getOwnPractitionerListing });
+
+/** Opts in to (or updates) the practitioner directory; the directory is read again. */
+export function useSavePractitionerListing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: z.input<typeof practitionerListingInputSchema>) =>
+      api.put<OwnPractitionerListing>("/api/profile/practitioner", body),
+    onSuccess: (data) => {
+      queryClient.setQueryData(queryKeys.practitioners.own(), data);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.practitioners.all() });
+    },
+  });
+}
+
+/** Opts out: the listing is removed from the directory at once. */
+export function useRemovePractitionerListing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<OwnPractitionerListing>("DELETE", "/api/profile/practitioner"),
+    onSuccess: (data) => {
+      queryClient.setQueryData(queryKeys.practitioners.own(), data);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.practitioners.all() });
+    },
+  });
+}

@@ -8,6 +8,7 @@ import { useCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { useUpdateProfile } from "./api.ts";
+import { PractitionerListingForm } from "./practitioner-listing-form.tsx";
 
 export default function ProfilePage() {
   useDocumentMeta({ title: `Your profile | ${BRAND_NAME}` });
@@ -68,6 +69,7 @@ export default function ProfilePage() {
           </Button>
         </form>
       </Card>
+      <PractitionerListingForm />
     </PageContainer>
   );
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { FREE_COUPON_PAYMENT } from "#shared/constants.ts";
+import { FREE_COUPON_PAYMENT, PURCHASING_UNAVAILABLE } from "#shared/constants.ts";
 import {
   autoEnrollResponseSchema,
   checkoutSessionResponseSchema,
@@ -32,17 +32,19 @@ import { registerPaymentJobs } from "./payment-timers.ts";
 import { sandboxRoutes } from "./sandbox.routes.ts";
 import { webhookRoutes } from "./webhooks.routes.ts";
 
-export const PAYMENTS_OFF = "Purchasing is not available yet";
-
 export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProvider | null): FastifyPluginAsyncZod {
   return async (app) => {
     const { database, config } = app.deps;
     const db = database.db;
     const deps = (): FulfilmentDeps => {
-      if (!provider) throw new AppError(503, `${PAYMENTS_OFF}.`);
+      if (!provider) throw new AppError(503, `${PURCHASING_UNAVAILABLE}.`);
       return { db, provider };
     };
     const titleOf = async (courseId: string) => (await catalogue.course(courseId))?.card.title ?? courseId;
+    if (!provider)
+      app.log.warn(
+        `${PURCHASING_UNAVAILABLE}: no payment provider in production. To take payments set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (Stripe), or PAYMENTS_PROVIDER=sandbox for test payments only.`,
+      );
 
     app.get("/api/payments/config", { schema: { response: { 200: paymentsConfigSchema } } }, async () => ({
       enabled: !!provider,

@@ -52,7 +52,7 @@ export interface CatalogueCourse {
   /** From course.json; null means the academy's defaults. */
   assessment: { maxAttempts: number | null; cooldownHours: number | null };
   /** Hours of study the course represents (the credential's creditsEarned); null when not stated. */
-  studyHours: number | null;
+  studyHours?: number | null;
   /** When the course was last reviewed (YYYY-MM-DD), by whom (a role), and its note on protected titles. */
   lastReviewed?: string | null;
   reviewerRole?: string | null;

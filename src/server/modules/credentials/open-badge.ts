@@ -23,6 +23,9 @@ export function criteriaNarrative(course: CatalogueCourse): string {
   if (quizzes.length) {
     parts.push(`Pass the quiz of each module with at least ${PASS_MARK}%: ${quizzes.join("; ")}.`);
   }
+  // Courses with a cumulative final exam carry it in the catalogue.
+  const exam = (course as { exam?: { title: string } | null }).exam;
+  if (exam) parts.push(`Pass the final exam: ${exam.title}.`);
   return parts.join(" ");
 }
 

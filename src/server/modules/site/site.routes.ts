@@ -3,7 +3,7 @@ import type { Config } from "../../config.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 
 /** Public pages worth indexing; member, checkout and admin pages are not. */
-const PUBLIC_PAGES = ["/", "/login", "/terms", "/privacy", "/register-practitioner"];
+const PUBLIC_PAGES = ["/", "/login", "/terms", "/privacy", "/register-practitioner", "/practitioners"];
 
 function escapeXml(text: string) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

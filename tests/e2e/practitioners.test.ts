@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
+import { expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
+
+const e2e = useE2E();
+
+describe("practitioner directory in the browser", () => {
+  it("a certificate holder opts in from the profile, is found by region and course, and opts out", async () => {
+    const page = await e2e.newPage();
+    const email = `listed-${Date.now()}@example.com`;
+    await signUpInBrowser(page, { firstName: "Maren", lastName: "Ødegaard", email, password: "harbour-kite-58" });
+    const user = await e2e.testDb.database.db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
+    await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-basics", source: "fixture" });
+    const certificateId = await page.evaluate(async () => {
+      const post = (url: string, body: unknown) =>
+        fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      await post("/api/quiz/fixture-basics/alpha", { answers: { q1: "a", q2: "b", q3: "c", q4: "d", q5: "a" } });
+      await post("/api/quiz/fixture-basics/beta", { answers: { q1: "b", q2: "c", q3: "d", q4: "a", q5: "b" } });
+      await post("/api/progress/fixture-basics/lessons/gamma-one/complete", {});
+      const cert = await (await post("/api/certificate", { courseId: "fixture-basics" })).json();
+      return cert.certificateId as string;
+    });
+    expect(certificateId).toMatch(/^HWA-/);
+
+    // With no practitioner app configured, "Register as Practitioner" leads to the directory.
+    await page.goto("/course/fixture-basics/certificate");
+    await page.getByRole("link", { name: "Register as Practitioner" }).click();
+    await page.getByRole("heading", { name: "Find a certified practitioner" }).waitFor();
+
+    await page.goto("/profile");
+    await page.getByRole("heading", { name: "Practitioner directory" }).waitFor();
+    await page.getByLabel("Public display name").fill("Maren Ø. Coaching");
+    await page.getByLabel("City or region").fill("Tromsø, Norway");
+    await page.getByLabel("Short bio").fill("Nutrition coaching for shift workers and their families.");
+    await page.getByLabel("Contact link").fill("javascript:alert(1)");
+    await page.getByRole("button", { name: "List me in the directory" }).click();
+    await page.getByRole("alert").filter({ hasText: "https:// or mailto:" }).waitFor();
+    await page.getByLabel("Contact link").fill("mailto:maren@example.com");
+    await page.getByRole("button", { name: "List me in the directory" }).click();
+    await page.getByText("You are listed.").waitFor();
+
+    await page.goto("/practitioners");
+    await page.getByRole("combobox", { name: "Course" }).selectOption("fixture-basics");
+    await page.getByLabel("City or region").fill("tromso");
+    await page.getByRole("button", { name: "Search" }).click();
+    const card = page.getByRole("listitem").filter({ hasText: "Maren Ø. Coaching" });
+    await card.waitFor();
+    expect(await card.innerText()).toContain("Tromsø, Norway");
+    await expectAccessible(page, "practitioner directory");
+    await card.getByRole("link", { name: new RegExp(`verify certificate ${certificateId}`) }).click();
+    await page.getByTestId("verification-status").waitFor();
+    expect(page.url()).toContain(`/verify/${certificateId}`);
+    // The holder is offered the credential; the server's signature check is shown to everyone.
+    await page.getByRole("button", { name: "Download credential" }).waitFor();
+    await page.getByText("Signature verified. The credential is valid and not revoked.").waitFor();
+
+    await page.goto("/profile");
+    await page.getByRole("button", { name: "Remove me from the directory" }).click();
+    await page.getByText("You are not listed.").waitFor();
+    await page.goto("/practitioners?region=tromso");
+    await page.getByText("No practitioners match this search yet.").waitFor();
+  });
+});

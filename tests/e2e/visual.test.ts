@@ -1,0 +1,120 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { expectAccessible, useE2E } from "./harness.ts";
+
+const e2e = useE2E();
+
+/** WCAG relative luminance of an sRGB colour (0-255 channels). */
+function luminance([r, g, b]: number[]) {
+  const lin = (c: number) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+const contrast = (a: number[], b: number[]) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+};
+
+/**
+ * The lowest contrast between each text element in `selector` and every rendered pixel behind it:
+ * the text is made transparent, the region screenshotted, and its pixels read back through a canvas.
+ */
+async function lowestTextContrast(page: Page, selector: string) {
+  const texts = await page.evaluate((sel) => {
+    const root = document.querySelector(sel)!;
+    const origin = root.getBoundingClientRect();
+    return [...root.querySelectorAll<HTMLElement>("h1, p, a, span")]
+      .filter((el) => {
+        const white = (e: Element) => getComputedStyle(e).color === "rgb(255, 255, 255)";
+        return el.innerText.trim() && white(el) && [...el.querySelectorAll("*")].every(white);
+      })
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return {
+          text: el.innerText.trim().slice(0, 40),
+          x: r.x - origin.x,
+          y: r.y - origin.y,
+          w: r.width,
+          h: r.height,
+        };
+      });
+  }, selector);
+  expect(texts.length).toBeGreaterThan(2);
+  await page.addStyleTag({
+    content: `${selector} * { color: transparent !important; text-decoration: none !important; }`,
+  });
+  const png = (await page.locator(selector).screenshot()).toString("base64");
+  const results = await page.evaluate(
+    async ({ png, texts }) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${png}`;
+      await image.decode();
+      const canvas = document.createElement("canvas");
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const ctx = canvas.getContext("2d")!;
+      ctx.drawImage(image, 0, 0);
+      const scale = image.width / document.querySelector<HTMLElement>("[data-testid=course-header]")!.offsetWidth;
+      return texts.map((t) => {
+        const data = ctx.getImageData(
+          Math.floor(t.x * scale),
+          Math.floor(t.y * scale),
+          Math.max(1, Math.floor(t.w * scale)),
+          Math.max(1, Math.floor(t.h * scale)),
+        ).data;
+        const pixels: number[][] = [];
+        for (let i = 0; i < data.length; i += 4) pixels.push([data[i], data[i + 1], data[i + 2]]);
+        return { text: t.text, pixels };
+      });
+    },
+    { png, texts },
+  );
+  return results.map(({ text, pixels }) => ({
+    text,
+    lowest: Math.min(...pixels.map((p) => contrast(p, [255, 255, 255]))),
+  }));
+}
+
+describe("what people see", () => {
+  it("keeps every white text on a course header at 4.5:1 or more against every pixel behind it", async () => {
+    const page = await e2e.newPage();
+    await page.goto("/course/fixture-basics");
+    await page.getByRole("heading", { name: "Fixture Basics", level: 1 }).waitFor();
+    const results = await lowestTextContrast(page, "[data-testid=course-header]");
+    for (const { text, lowest } of results) expect(lowest, `contrast behind "${text}"`).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it("under reduced motion nothing animates or transitions, and axe finds nothing serious", async () => {
+    const page = await e2e.newPage({ viewport: { width: 390, height: 844 } });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto("/course/fixture-basics");
+    await page.getByRole("heading", { name: "Fixture Basics", level: 1 }).waitFor();
+    const moving = await page.evaluate(
+      () =>
+        [...document.querySelectorAll<HTMLElement>("body *")]
+          .map((el) => getComputedStyle(el))
+          .filter(
+            (s) => s.animationName !== "none" || s.transitionDuration.split(",").some((d) => Number.parseFloat(d) > 0),
+          ).length,
+    );
+    expect(moving, "elements that animate or transition").toBe(0);
+    const spinner = await page.evaluate(() => {
+      const el = document.createElement("div");
+      el.className = "animate-spin animate-pulse";
+      document.body.append(el);
+      return getComputedStyle(el).animationName;
+    });
+    expect(spinner).toBe("none");
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, "horizontal scrolling at 390 px").toBeLessThanOrEqual(0);
+    await expectAccessible(page, "course page, reduced motion");
+    await page.goto("/");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await expectAccessible(page, "landing, reduced motion");
+    expect(await page.getByText(/^Sample testimonial/).count()).toBe(3);
+  });
+});
