@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
-import { answerKey } from "../setup/assessments.ts";
-import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
+import { completeFixtureCourse, expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
 
@@ -24,34 +23,7 @@ describe("certificates in the browser", () => {
     await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-basics", source: "fixture" });
 
     // Complete the course through the same API the pages use, from inside the signed-in page.
-    const keys = Object.fromEntries(
-      ["alpha", "beta", "exam"].map((a) => [a, Object.fromEntries(answerKey("fixture-basics", a))]),
-    );
-    const status = await page.evaluate(async (keys) => {
-      const call = (method: string, url: string, body?: unknown) =>
-        fetch(url, {
-          method,
-          headers: body ? { "content-type": "application/json" } : {},
-          body: body ? JSON.stringify(body) : undefined,
-        });
-      const pass = async (url: string, key: Record<string, string>) => {
-        const quiz = (await (await call("GET", url)).json()) as { attemptId: string; questions: { id: string }[] };
-        const answers = Object.fromEntries(quiz.questions.map((q) => [q.id, key[q.id]]));
-        return (await call("POST", url, { answers, attemptId: quiz.attemptId })).status;
-      };
-      const lesson = async (id: string) =>
-        (await call("POST", `/api/progress/fixture-basics/lessons/${id}/complete`, {})).status;
-      return [
-        await lesson("alpha-one"),
-        await lesson("alpha-two"),
-        await pass("/api/quiz/fixture-basics/alpha", keys.alpha),
-        await lesson("beta-one"),
-        await lesson("beta-two"),
-        await pass("/api/quiz/fixture-basics/beta", keys.beta),
-        await lesson("gamma-one"),
-        await pass("/api/exam/fixture-basics", keys.exam),
-      ];
-    }, keys);
+    const status = await completeFixtureCourse(page);
     expect(status).toEqual([200, 200, 200, 200, 200, 200, 200, 200]);
 
     await page.goto("/certificates");

@@ -1,6 +1,6 @@
 import { CheckCircle2, Clock, XCircle } from "lucide-react";
 import { RadioGroup } from "radix-ui";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
@@ -53,6 +53,9 @@ function Result({
   const questionOf = (id: string) => quiz.questions.find((q) => q.id === id);
   const canRetake = result.attemptsLeft === null || result.attemptsLeft > 0;
   const what = quiz.kind === "exam" ? "exam" : "quiz";
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Submitting replaces the questions with the result: its heading takes focus, so the next Tab stays here.
+  useEffect(() => heading.current?.focus(), []);
   return (
     <PageContainer className="max-w-3xl">
       <Card className="p-6 text-center sm:p-8">
@@ -61,9 +64,14 @@ function Result({
         ) : (
           <XCircle className="mx-auto text-amber-600" size={48} aria-hidden="true" />
         )}
-        <h1 className="mt-3 text-3xl font-bold">{quiz.kind === "exam" ? "Exam Complete!" : "Quiz Complete!"}</h1>
-        <p className="mt-2 text-5xl font-bold text-brand-800" data-testid="quiz-score">
-          {result.score}%
+        <h1 ref={heading} tabIndex={-1} className="mt-3 text-3xl font-bold">
+          {quiz.kind === "exam" ? "Exam Complete!" : "Quiz Complete!"}
+        </h1>
+        <p className="mt-2">
+          <span className="block text-sm font-medium text-muted">Your score</span>{" "}
+          <span className="text-5xl font-bold text-brand-800" data-testid="quiz-score">
+            {result.score}%
+          </span>
         </p>
         <dl className="mt-4 flex justify-center gap-8 text-sm">
           <div>
@@ -260,6 +268,19 @@ export function AssessmentRunner({
   const [index, setIndex] = useState(0);
   const [retaking, setRetaking] = useState(false);
   const [result, setResult] = useState<QuizResult | null>(null);
+  const questionHeading = useRef<HTMLHeadingElement>(null);
+  const movedByButton = useRef(false);
+  // Next and Previous move focus to the question they show (not on first load: the page heading has it).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the question changes
+  useEffect(() => {
+    if (!movedByButton.current) return;
+    movedByButton.current = false;
+    questionHeading.current?.focus();
+  }, [index]);
+  const goTo = (next: number) => {
+    movedByButton.current = true;
+    setIndex(next);
+  };
   useDocumentMeta({
     title: `${query.data?.title ?? (kind === "exam" ? "Final exam" : "Quiz")} | ${BRAND_NAME}`,
     description:
@@ -343,7 +364,7 @@ export function AssessmentRunner({
       </div>
       <div className="mt-5">
         <div className="mb-1 flex justify-between text-sm text-muted">
-          <span>
+          <span aria-live="polite" aria-atomic="true" data-testid="question-position">
             Question {index + 1} of {total}
           </span>
           <span>{Math.round(((index + 1) / total) * 100)}%</span>
@@ -351,7 +372,7 @@ export function AssessmentRunner({
         <ProgressBar value={((index + 1) / total) * 100} label={kind === "exam" ? "Exam progress" : "Quiz progress"} />
       </div>
       <Card className="mt-6 p-6">
-        <h2 id={`question-${question.id}`} className="text-lg font-semibold">
+        <h2 ref={questionHeading} tabIndex={-1} id={`question-${question.id}`} className="text-lg font-semibold">
           {question.question}
         </h2>
         <RadioGroup.Root
@@ -369,17 +390,21 @@ export function AssessmentRunner({
             >
               <RadioGroup.Item
                 value={option.id}
+                aria-labelledby={`option-${question.id}-${option.id}`}
                 className="mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full border-2 border-slate-400 data-[state=checked]:border-brand-700"
               >
                 <RadioGroup.Indicator className="h-2.5 w-2.5 rounded-full bg-brand-700" />
               </RadioGroup.Item>
-              <span>{option.text}</span>
+              {/* Hidden from reading order: the radio's name already says it, so it is not read twice. */}
+              <span id={`option-${question.id}-${option.id}`} aria-hidden="true">
+                {option.text}
+              </span>
             </label>
           ))}
         </RadioGroup.Root>
       </Card>
       <div className="mt-6 flex justify-between gap-3">
-        <Button variant="secondary" onClick={() => setIndex((i) => i - 1)} disabled={index === 0}>
+        <Button variant="secondary" onClick={() => goTo(index - 1)} disabled={index === 0}>
           Previous
         </Button>
         {last ? (
@@ -390,7 +415,7 @@ export function AssessmentRunner({
             {submit.isPending ? "Submitting..." : kind === "exam" ? "Submit Exam" : "Submit Quiz"}
           </Button>
         ) : (
-          <Button onClick={() => setIndex((i) => i + 1)} disabled={!answered}>
+          <Button onClick={() => goTo(index + 1)} disabled={!answered}>
             Next
           </Button>
         )}
