@@ -6,8 +6,10 @@ import type { CurrentUser } from "#shared/schemas/auth.ts";
 
 export const getCurrentUser = () => getOrNullOn401<CurrentUser>("/api/auth/user");
 
+// Many components read the user as a page renders; with stale-time 0 each later mount would ask
+// again. One check per page load: it is read again on window focus and after sign-in or sign-out.
 export const currentUserQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.currentUser(), queryFn: getCurrentUser });
+  queryOptions({ queryKey: queryKeys.currentUser(), queryFn: getCurrentUser, refetchOnMount: false });
 
 /** Who is signed in; the header, the routes and several pages read it. */
 export function useCurrentUser() {

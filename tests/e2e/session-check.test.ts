@@ -1,0 +1,34 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { signUpInBrowser, useE2E } from "./harness.ts";
+
+const e2e = useE2E();
+
+/** Loads a path afresh and counts the sign-in checks the page makes once everything has settled. */
+async function sessionChecksOnLoad(page: Page, path: string) {
+  let count = 0;
+  const onRequest = (request: { url(): string }) => {
+    if (new URL(request.url()).pathname === "/api/auth/user") count += 1;
+  };
+  page.on("request", onRequest);
+  await page.goto(path, { waitUntil: "networkidle" });
+  page.off("request", onRequest);
+  return count;
+}
+
+describe("the sign-in check", () => {
+  it("runs once per page load, for a visitor and for a signed-in learner", async () => {
+    const page = await e2e.newPage();
+    for (const path of ["/", "/course/fixture-basics", "/login"])
+      expect(await sessionChecksOnLoad(page, path), `visitor on ${path}`).toBe(1);
+
+    await signUpInBrowser(page, {
+      firstName: "Uma",
+      lastName: "Once",
+      email: `uma-${Date.now()}@example.com`,
+      password: "harbour-light-51",
+    });
+    for (const path of ["/", "/dashboard", "/course/fixture-basics", "/my-learning", "/profile"])
+      expect(await sessionChecksOnLoad(page, path), `learner on ${path}`).toBe(1);
+  });
+});
