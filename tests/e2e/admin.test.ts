@@ -74,5 +74,36 @@ describe("admin in the browser", () => {
     }
     await admin.goto("/admin/audit");
     await admin.getByRole("cell", { name: "enrollment.create" }).first().waitFor();
+
+    // Coupons: a past expiry reads Expired; deactivating asks first and ends with a toast.
+    await admin.goto("/admin/coupons");
+    await admin.getByRole("heading", { name: "Coupons", level: 1 }).waitFor();
+    const createCoupon = async (code: string, expires?: string) => {
+      await admin.getByLabel("Code").fill(code);
+      await admin.getByLabel("Percent (1-100)").fill("10");
+      if (expires) await admin.getByLabel("Expires (optional)").fill(expires);
+      await admin.getByRole("button", { name: "Create Coupon" }).click();
+      await admin.getByRole("row", { name: new RegExp(code) }).waitFor();
+    };
+    await createCoupon("LASTYEAR", "2020-01-31");
+    await createCoupon("SPRING10");
+    const row = (code: string) => admin.getByRole("row", { name: new RegExp(code) });
+    expect(await row("LASTYEAR").getByRole("cell").nth(5).innerText()).toBe("Expired");
+    expect(await row("SPRING10").getByRole("cell").nth(5).innerText()).toBe("Active");
+
+    const deactivate = admin.getByRole("button", { name: "Deactivate SPRING10" });
+    await deactivate.click();
+    const dialog = admin.getByRole("alertdialog", { name: "Deactivate SPRING10?" });
+    await dialog.waitFor();
+    await expectAccessible(admin, "coupon deactivation dialog");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await deactivate.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await row("SPRING10").getByRole("cell").nth(5).innerText()).toBe("Active");
+
+    await deactivate.click();
+    await dialog.getByRole("button", { name: "Deactivate Coupon" }).click();
+    await toastText(admin).getByText("Coupon Deactivated").waitFor();
+    await expect.poll(() => row("SPRING10").getByRole("cell").nth(5).innerText()).toBe("Inactive");
   });
 });

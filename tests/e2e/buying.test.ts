@@ -48,6 +48,14 @@ describe("buying in the browser", () => {
     await page.getByRole("button", { name: "Pay $20.00" }).click();
     await toastText(page).getByText("Payment Failed").waitFor();
     expect(await toastText(page).innerText()).toContain("Your card was declined.");
+    // The error also shows by the card form, and focus returns to the card number it concerns.
+    const form = page.getByRole("form", { name: "Card payment" });
+    await form.getByRole("alert").getByText("Your card was declined.").waitFor();
+    const cardNumber = page.getByLabel("Card number");
+    await expect.poll(() => cardNumber.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await cardNumber.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = (await cardNumber.getAttribute("aria-describedby")) ?? "";
+    expect(await page.locator(`[id="${describedBy}"]`).innerText()).toContain("Your card was declined.");
     await page.goto("/course/fixture-basics");
     await page.getByText("Course Preview Mode").waitFor();
   });

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
+import { ConfirmDialog } from "#client/components/ui/confirm-dialog.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
 import { Card, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
@@ -8,6 +9,12 @@ import { useCourses } from "#client/lib/courses.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
 import { AdminLayout, tableClass, tdClass, thClass } from "./admin-layout.tsx";
 import { useAdminCoupons, useCreateCoupon, useDeactivateCoupon } from "./api.ts";
+
+function couponStatus(coupon: { active: boolean; expiresAt: string | null }) {
+  if (!coupon.active) return "Inactive";
+  if (coupon.expiresAt && new Date(coupon.expiresAt).getTime() <= Date.now()) return "Expired";
+  return "Active";
+}
 
 export default function AdminCouponsPage() {
   const coupons = useAdminCoupons();
@@ -43,9 +50,10 @@ export default function AdminCouponsPage() {
     }
   };
 
-  const deactivate = async (id: string) => {
+  const deactivate = async (id: string, code: string) => {
     try {
       await deactivateCoupon.mutateAsync(id);
+      toast({ title: "Coupon Deactivated", description: `${code} can no longer be used.` });
     } catch (error) {
       fail(error);
     }
@@ -138,12 +146,20 @@ export default function AdminCouponsPage() {
                     {c.redemptionCount}
                     {c.maxRedemptions !== null ? ` / ${c.maxRedemptions}` : ""}
                   </td>
-                  <td className={tdClass}>{c.active ? "Active" : "Inactive"}</td>
+                  <td className={tdClass}>{couponStatus(c)}</td>
                   <td className={tdClass}>
                     {c.active && (
-                      <Button size="sm" variant="secondary" onClick={() => void deactivate(c.id)}>
-                        Deactivate<span className="sr-only"> {c.code}</span>
-                      </Button>
+                      <ConfirmDialog
+                        trigger={
+                          <Button size="sm" variant="secondary">
+                            Deactivate<span className="sr-only"> {c.code}</span>
+                          </Button>
+                        }
+                        title={`Deactivate ${c.code}?`}
+                        description="Learners will no longer be able to use this coupon. This cannot be undone."
+                        confirmLabel="Deactivate Coupon"
+                        onConfirm={() => void deactivate(c.id, c.code)}
+                      />
                     )}
                   </td>
                 </tr>

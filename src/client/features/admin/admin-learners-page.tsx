@@ -5,7 +5,93 @@ import { Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { ApiError } from "#client/lib/api-client.ts";
 import { AdminLayout, Pager, tableClass, tdClass, thClass } from "./admin-layout.tsx";
-import { useAdminLearners, useRevokeCertificate } from "./api.ts";
+import { useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetTimeMultiplier } from "./api.ts";
+
+type Learner = NonNullable<ReturnType<typeof useAdminLearners>["data"]>["items"][number];
+
+const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
+
+/** Attempts per quiz and exam of one course, with a button to grant one more. */
+function Attempts({ learner, courseId }: { learner: Learner; courseId: string }) {
+  const grant = useGrantAttempt();
+  const toast = useToast();
+  const rows = learner.attempts.filter((a) => a.courseId === courseId);
+  if (rows.length === 0) return null;
+  const give = async (assessment: string, title: string) => {
+    try {
+      await grant.mutateAsync({ userId: learner.id, courseId, assessment });
+      toast({ title: "Attempt Granted", description: `${learner.email}: one more attempt at ${title}` });
+    } catch (error) {
+      toast({
+        title: "Not Granted",
+        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+        variant: "destructive",
+      });
+    }
+  };
+  return (
+    <ul className="mt-1 w-full space-y-1 text-xs" data-testid={`attempts-${learner.id}-${courseId}`}>
+      {rows.map((a) => (
+        <li key={a.assessment} className="flex flex-wrap items-center gap-2">
+          <span className="font-medium">{a.title}</span>
+          <span>
+            {a.attempts} attempt{a.attempts === 1 ? "" : "s"}
+            {a.bestScore !== null && ` · best ${a.bestScore}%`}
+            {a.passed ? " · passed" : ""}
+          </span>
+          <span className="text-muted">
+            {a.attemptsLeft > 0
+              ? `${a.attemptsLeft} left`
+              : a.nextAttemptAt
+                ? `none left until ${when(a.nextAttemptAt)}`
+                : "none left"}
+          </span>
+          <Button size="sm" variant="ghost" disabled={grant.isPending} onClick={() => void give(a.assessment, a.title)}>
+            Grant one more<span className="sr-only"> attempt at {a.title}</span>
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The learner's time multiplier on timed exams (an accommodation). */
+function TimeMultiplier({ learner }: { learner: Learner }) {
+  const [value, setValue] = useState(String(learner.timeMultiplier));
+  const save = useSetTimeMultiplier();
+  const toast = useToast();
+  const number = Number(value);
+  const valid = Number.isFinite(number) && number >= 1 && number <= 4;
+  const submit = async () => {
+    try {
+      await save.mutateAsync({ userId: learner.id, timeMultiplier: number });
+      toast({ title: "Exam Time Saved", description: `${learner.email}: ${number}x on timed exams` });
+    } catch (error) {
+      toast({
+        title: "Not Saved",
+        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+        variant: "destructive",
+      });
+    }
+  };
+  return (
+    <div className="mt-2 flex flex-wrap items-end gap-2">
+      <TextField
+        label="Exam time multiplier"
+        type="number"
+        min={1}
+        max={4}
+        step={0.25}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        className="w-36"
+      />
+      <Button size="sm" variant="secondary" disabled={!valid || save.isPending} onClick={() => void submit()}>
+        Save<span className="sr-only"> exam time multiplier for {learner.email}</span>
+      </Button>
+    </div>
+  );
+}
 
 function RevokeButton({ certificateId }: { certificateId: string }) {
   const [open, setOpen] = useState(false);
@@ -68,7 +154,7 @@ export default function AdminLearnersPage() {
             <thead>
               <tr>
                 <th className={thClass}>Learner</th>
-                <th className={thClass}>Courses, progress and certificates</th>
+                <th className={thClass}>Courses, progress, attempts and certificates</th>
               </tr>
             </thead>
             <tbody>
@@ -80,6 +166,7 @@ export default function AdminLearnersPage() {
                       {l.email}
                       {l.role === "admin" ? " · admin" : ""}
                     </span>
+                    <TimeMultiplier learner={l} />
                   </td>
                   <td className={tdClass}>
                     {l.courses.length === 0 ? (
@@ -100,6 +187,7 @@ export default function AdminLearnersPage() {
                             {c.certificateId && c.certificateStatus !== "revoked" && (
                               <RevokeButton certificateId={c.certificateId} />
                             )}
+                            <Attempts learner={l} courseId={c.courseId} />
                           </li>
                         ))}
                       </ul>

@@ -3,11 +3,13 @@ import type { z } from "zod";
 import { api } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import type {
+  accommodationInputSchema,
   adminCouponSchema,
   adminEnrollInputSchema,
   adminEnrollResponseSchema,
   bulkEnrollResponseSchema,
   createCouponInputSchema,
+  grantAttemptInputSchema,
   pagedAuditSchema,
   pagedLearnersSchema,
   pagedOrdersSchema,
@@ -89,4 +91,20 @@ export const useBulkEnroll = () =>
   useAdminMutation(
     (csv: string) => api.post<z.infer<typeof bulkEnrollResponseSchema>>("/api/admin/enrollments/bulk", { csv }),
     ["learners", "orders"],
+  );
+
+/** One more attempt at a quiz or exam for one learner (audited). */
+export const useGrantAttempt = () =>
+  useAdminMutation(
+    ({ userId, ...body }: { userId: string } & z.input<typeof grantAttemptInputSchema>) =>
+      api.post<{ granted: true }>(`/api/admin/learners/${enc(userId)}/attempt-grants`, body),
+    ["learners"],
+  );
+
+/** A learner's time multiplier on every timed exam (audited). */
+export const useSetTimeMultiplier = () =>
+  useAdminMutation(
+    ({ userId, ...body }: { userId: string } & z.input<typeof accommodationInputSchema>) =>
+      api.put<unknown>(`/api/admin/learners/${enc(userId)}/accommodation`, body),
+    ["learners"],
   );

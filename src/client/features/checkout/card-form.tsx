@@ -1,7 +1,7 @@
 import { CreditCard, Lock } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
-import { TextField } from "#client/components/ui/form.tsx";
+import { FormError, TextField, useFormError } from "#client/components/ui/form.tsx";
 import type { SandboxCardInput } from "./api.ts";
 
 /** The test-mode card form: the only place a card number is typed. It goes to the server once and is never kept. */
@@ -12,24 +12,26 @@ export function SandboxCardForm({
 }: {
   submitLabel: string;
   busy: boolean;
-  onSubmit: (card: SandboxCardInput) => void;
+  /** Pays with the card; resolves to the reason when the card was not accepted. */
+  onSubmit: (card: SandboxCardInput) => Promise<string | undefined>;
 }) {
   const [number, setNumber] = useState("");
   const [expiry, setExpiry] = useState("");
   const [cvc, setCvc] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const error = useFormError<"number" | "expiry">();
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     const match = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(expiry.trim());
-    if (!match) return setError("Enter the expiry date as MM / YY.");
-    setError(null);
-    onSubmit({
+    if (!match) return error.show("Enter the expiry date as MM / YY.", "expiry");
+    error.clear();
+    const refused = await onSubmit({
       number: number.replace(/\s+/g, ""),
       expMonth: Number(match[1]),
       expYear: Number(match[2]),
       cvc: cvc.trim(),
     });
+    if (refused) error.show(refused, "number");
   };
 
   const formatNumber = (v: string) =>
@@ -39,8 +41,10 @@ export function SandboxCardForm({
       .replace(/(\d{4})(?=\d)/g, "$1 ");
 
   return (
-    <form onSubmit={submit} className="space-y-4" aria-label="Card payment">
+    <form onSubmit={(e) => void submit(e)} className="space-y-4" aria-label="Card payment">
+      <FormError id={error.errorId} message={error.message} />
       <TextField
+        {...error.field("number")}
         label="Card number"
         name="cardnumber"
         inputMode="numeric"
@@ -52,6 +56,7 @@ export function SandboxCardForm({
       />
       <div className="grid grid-cols-2 gap-4">
         <TextField
+          {...error.field("expiry")}
           label="Expiry (MM / YY)"
           name="exp-date"
           inputMode="numeric"
@@ -73,11 +78,6 @@ export function SandboxCardForm({
           onChange={(e) => setCvc(e.target.value.replace(/\D/g, ""))}
         />
       </div>
-      {error && (
-        <p role="alert" className="text-sm text-danger">
-          {error}
-        </p>
-      )}
       <Button type="submit" size="lg" className="w-full" disabled={busy}>
         <CreditCard size={18} aria-hidden="true" />
         {busy ? "Processing..." : submitLabel}

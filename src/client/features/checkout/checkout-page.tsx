@@ -130,7 +130,11 @@ export default function CheckoutPage() {
     if (next) toast({ title: "Coupon Applied!", description: `Your discount has been applied: ${describeCoupon(c)}` });
   };
 
-  const handleStatus = async (paymentIntentId: string, result: { status: string; error: string | null }) => {
+  /** Acts on a card payment's outcome; gives the reason when the card was declined. */
+  const handleStatus = async (
+    paymentIntentId: string,
+    result: { status: string; error: string | null },
+  ): Promise<string | undefined> => {
     if (result.status === "succeeded") {
       try {
         const confirmed = await confirm.mutateAsync({ paymentIntentId });
@@ -145,12 +149,9 @@ export default function CheckoutPage() {
       return;
     }
     if (result.status === "requires_payment_method") {
-      toast({
-        title: "Payment Failed",
-        description: result.error ?? "The payment method was declined. Please try a different payment method.",
-        variant: "destructive",
-      });
-      return;
+      const description = result.error ?? "The payment method was declined. Please try a different payment method.";
+      toast({ title: "Payment Failed", description, variant: "destructive" });
+      return description;
     }
     if (result.status === "processing") {
       toast({ title: "Payment Processing", description: "Your payment is being processed. Please wait..." });
@@ -179,18 +180,16 @@ export default function CheckoutPage() {
       });
   }, [processingIntentId, settledEnrolled, settleGaveUp, toast]);
 
-  const paySandbox = async (card: SandboxCardInput) => {
+  const paySandbox = async (card: SandboxCardInput): Promise<string | undefined> => {
     if (!intent?.paymentIntentId || !intent.clientSecret) return;
     setBusy(true);
     try {
       const result = await confirmSandboxPayment(intent.paymentIntentId, intent.clientSecret, card);
-      await handleStatus(intent.paymentIntentId, result);
+      return await handleStatus(intent.paymentIntentId, result);
     } catch (error) {
-      toast({
-        title: "Payment Failed",
-        description: serverMessage(error) ?? "Please try again.",
-        variant: "destructive",
-      });
+      const description = serverMessage(error) ?? "Please try again.";
+      toast({ title: "Payment Failed", description, variant: "destructive" });
+      return description;
     } finally {
       setBusy(false);
     }
@@ -339,11 +338,7 @@ export default function CheckoutPage() {
                 />
               </Suspense>
             ) : (
-              <SandboxCardForm
-                submitLabel={`Pay ${formatPrice(total)}`}
-                busy={busy}
-                onSubmit={(card) => void paySandbox(card)}
-              />
+              <SandboxCardForm submitLabel={`Pay ${formatPrice(total)}`} busy={busy} onSubmit={paySandbox} />
             )}
           </div>
         </Card>

@@ -18,24 +18,24 @@ export default function SandboxCheckoutPage() {
   const [busy, setBusy] = useState(false);
   useDocumentMeta({ title: "Secure checkout (test mode)" });
 
-  const pay = async (card: SandboxCardInput) => {
+  const pay = async (card: SandboxCardInput): Promise<string | undefined> => {
     setBusy(true);
     try {
       const result = await paySandboxSession(sessionId, card);
-      if (result.redirectUrl) return navigate(result.redirectUrl);
-      toast({
-        title: "Payment Failed",
-        description: result.error ?? "Please try a different card.",
-        variant: "destructive",
-      });
+      if (result.redirectUrl) {
+        navigate(result.redirectUrl);
+        return;
+      }
+      const description = result.error ?? "Please try a different card.";
+      toast({ title: "Payment Failed", description, variant: "destructive" });
+      return description;
     } catch (error) {
-      toast({
-        title: "Payment Failed",
-        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
-        variant: "destructive",
-      });
+      const description = (error instanceof ApiError && error.serverMessage) || "Please try again.";
+      toast({ title: "Payment Failed", description, variant: "destructive" });
+      return description;
+    } finally {
+      setBusy(false);
     }
-    setBusy(false);
   };
 
   return (
@@ -65,11 +65,7 @@ export default function SandboxCheckoutPage() {
               <h1 className="mt-2 text-xl font-bold">{session.data.courseTitle}</h1>
               <p className="mt-1 text-3xl font-bold">{formatPrice(session.data.amount)}</p>
               <div className="mt-6">
-                <SandboxCardForm
-                  submitLabel={`Pay ${formatPrice(session.data.amount)}`}
-                  busy={busy}
-                  onSubmit={(card) => void pay(card)}
-                />
+                <SandboxCardForm submitLabel={`Pay ${formatPrice(session.data.amount)}`} busy={busy} onSubmit={pay} />
               </div>
               <Link to={session.data.cancelUrl} className="mt-4 block text-center text-sm text-muted underline">
                 Cancel and return to the course
