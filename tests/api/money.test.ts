@@ -6,6 +6,7 @@ import { openDatabase } from "#server/db/database.ts";
 import { reconcilePayments } from "#server/modules/checkout/reconciliation.ts";
 import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
+import { completeCourse } from "../setup/assessments.ts";
 import { giveCertificate as giveCertificateTo } from "../setup/factories.ts";
 import { type FakeStripe, startFakeStripe } from "../setup/fake-stripe.ts";
 import { createTestApp, request, signUpUser, TEST_ORIGIN, type TestApp, type TestUser } from "../setup/test-app.ts";
@@ -204,6 +205,64 @@ describe("money on the sandbox provider", () => {
       await post(user, `/api/sandbox/checkout-sessions/${session.sessionId}/pay`, { card: card() });
       expect((await post(user, "/api/auto-enroll-all")).json().enrolled).toEqual(["fixture-basics"]);
       expect(await enrolled(user)).toBe(true);
+    });
+  });
+
+  describe("certificates after a refund", () => {
+    const issue = (user: TestUser) => post(user, "/api/certificate", { courseId: "fixture-basics" });
+    const verify = async (certificateId: string) =>
+      (await request(t.app, "GET", `/api/verify/${certificateId}`)).json();
+
+    it("buying again and completing again earns a new certificate, once, while the refunded one stays revoked", async () => {
+      const admin = await makeAdmin(await signUpUser(t.app));
+      const user = await signUpUser(t.app);
+      await buy(user);
+      await completeCourse(t.app, user.cookie, "fixture-basics");
+      const first = (await issue(user)).json();
+      expect(first.status).toBe("valid");
+
+      await post(admin, `/api/admin/orders/${(await paidOrderOf(user.id)).id}/refund`);
+      expect(await verify(first.certificateId)).toMatchObject({ status: "revoked", revokedReason: "refunded" });
+      expect((await issue(user)).statusCode).toBe(403);
+
+      await buy(user);
+      await completeCourse(t.app, user.cookie, "fixture-basics");
+      const results = await Promise.all(Array.from({ length: 6 }, () => issue(user)));
+      expect(results.map((r) => r.statusCode)).toEqual(Array(6).fill(200));
+      const ids = new Set(results.map((r) => r.json().certificateId));
+      expect(ids.size).toBe(1);
+      const [second] = [...ids];
+      expect(second).not.toBe(first.certificateId);
+      expect(results[0].json().status).toBe("valid");
+      expect(await verify(second)).toMatchObject({ status: "valid" });
+      expect(await verify(first.certificateId)).toMatchObject({ status: "revoked", revokedReason: "refunded" });
+
+      // The certificate page and My certificates show the new one.
+      const page = (await request(t.app, "GET", "/api/certificate/fixture-basics", { cookie: user.cookie })).json();
+      expect(page).toMatchObject({ certificateId: second, status: "valid" });
+      const mine = (await request(t.app, "GET", "/api/certificates", { cookie: user.cookie })).json();
+      expect(mine.filter((c: { courseId: string }) => c.courseId === "fixture-basics")).toMatchObject([
+        { certificateId: second, status: "valid" },
+      ]);
+      expect((await issue(user)).json().certificateId).toBe(second);
+    });
+
+    it("a certificate an admin revoked is not replaced by asking again", async () => {
+      const admin = await makeAdmin(await signUpUser(t.app));
+      const user = await signUpUser(t.app);
+      await buy(user);
+      await completeCourse(t.app, user.cookie, "fixture-basics");
+      const first = (await issue(user)).json();
+      const revoke = await post(admin, `/api/admin/certificates/${first.certificateId}/revoke`, {
+        reason: "Exam taken by someone else",
+      });
+      expect(revoke.statusCode).toBe(200);
+
+      const results = await Promise.all(Array.from({ length: 3 }, () => issue(user)));
+      for (const res of results)
+        expect(res.json()).toMatchObject({ certificateId: first.certificateId, status: "revoked" });
+      const page = (await request(t.app, "GET", "/api/certificate/fixture-basics", { cookie: user.cookie })).json();
+      expect(page).toMatchObject({ certificateId: first.certificateId, status: "revoked" });
     });
   });
 

@@ -10,6 +10,7 @@ import * as m008 from "./migrations/008-assessment.ts";
 import * as m009 from "./migrations/009-scale-out.ts";
 import * as m011 from "./migrations/011-site.ts";
 import * as m013 from "./migrations/013-credentials.ts";
+import * as m015 from "./migrations/015-certificate-reissue.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "009-scale-out": m009,
   "011-site": m011,
   "013-credentials": m013,
+  "015-certificate-reissue": m015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,7 +6,7 @@ import { toIso } from "../../db/database.ts";
 import type { CouponTable, DB } from "../../db/schema.ts";
 import { badRequest, conflict, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
-import { certificateStatus, revokeCertificate } from "../certificates/certificates.service.ts";
+import { certificateStatus, preferCurrentPerCourse, revokeCertificate } from "../certificates/certificates.service.ts";
 import { createCoupon, type NewCoupon } from "../coupons/coupons.service.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
 import { computeCourseState, loadAllLearnerRecords } from "../progress/learner-state.ts";
@@ -150,9 +150,10 @@ export async function withCourses(
   const ids = learners.map((l) => l.id);
   const certificates = await db
     .selectFrom("certificate")
-    .select(["userId", "courseId", "certificateId", "revokedAt", "expiresAt"])
+    .select(["userId", "courseId", "certificateId", "revokedAt", "expiresAt", "issuedAt"])
     .where("userId", "in", ids)
     .execute();
+  const shown = learners.flatMap((l) => preferCurrentPerCourse(certificates.filter((c) => c.userId === l.id)));
   return Promise.all(
     learners.map(async (l) => {
       const records = await loadAllLearnerRecords(db, l.id);
@@ -160,7 +161,7 @@ export async function withCourses(
         .filter(([, r]) => r.enrolled)
         .map(([courseId, r]) => {
           const course = catalogue.byId.get(courseId);
-          const cert = certificates.find((c) => c.userId === l.id && c.courseId === courseId);
+          const cert = shown.find((c) => c.userId === l.id && c.courseId === courseId);
           return {
             courseId,
             percent: course ? computeCourseState(course, r).percent : 0,

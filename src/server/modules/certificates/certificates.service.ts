@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import { BRAND_NAME } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
@@ -11,6 +11,8 @@ import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
 import { computeCourseState, loadLearnerRecords, notCompleteMessage } from "../progress/learner-state.ts";
 
+/** The revocation reason a refund writes; only such a revocation lets a new paid enrolment earn a new certificate. */
+export const REFUND_REVOKE_REASON = "refunded";
 export const CERTIFICATE_NOT_FOUND = "This certificate could not be found. Make sure you have completed the course.";
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
@@ -63,6 +65,36 @@ function toCertificate(row: CertificateRow, courseTitle: string, config: Config,
 const courseTitleOf = (catalogue: Catalogue, courseId: string) => catalogue.byId.get(courseId)?.card.title ?? courseId;
 
 /**
+ * The learner's certificate for a course: the unrevoked one if there is one, otherwise the latest
+ * revoked one (so the learner still sees why it no longer counts).
+ */
+export function currentCertificateQuery(db: Kysely<DB> | Transaction<DB>, userId: string, courseId: string) {
+  return db
+    .selectFrom("certificate")
+    .selectAll()
+    .where("userId", "=", userId)
+    .where("courseId", "=", courseId)
+    .orderBy(sql`case when "revokedAt" is null then 0 else 1 end`)
+    .orderBy("issuedAt", "desc")
+    .limit(1);
+}
+
+/**
+ * A revoked certificate is replaced only when a refund revoked it and the learner has enrolled again
+ * (paid again) since. Any other revocation (an admin's, a dispute) stands, however often the learner asks.
+ */
+async function mayEarnAnew(trx: Transaction<DB>, revoked: CertificateRow): Promise<boolean> {
+  if (!revoked.revokedAt || revoked.revokedReason !== REFUND_REVOKE_REASON) return false;
+  const enrollment = await trx
+    .selectFrom("enrollment")
+    .select("createdAt")
+    .where("userId", "=", revoked.userId)
+    .where("courseId", "=", revoked.courseId)
+    .executeTakeFirst();
+  return !!enrollment && new Date(toIso(enrollment.createdAt)).getTime() > new Date(toIso(revoked.revokedAt)).getTime();
+}
+
+/**
  * Issues the learner's certificate once the whole course is complete (lessons, quizzes, final exam). The name comes from the profile
  * and the date from the server; repeated and parallel calls return the same certificate.
  */
@@ -106,7 +138,10 @@ export async function issueCertificate(
       .where("userId", "=", user.id)
       .where("courseId", "=", courseId)
       .executeTakeFirstOrThrow();
-    const completedAt = new Date(toIso(progress.completedAt) ?? nowIso);
+    const existing = await currentCertificateQuery(trx, user.id, courseId).executeTakeFirst();
+    if (existing && !(await mayEarnAnew(trx, existing))) return existing;
+    // A certificate earned anew after a refund dates from now: the earlier completion belonged to the refunded purchase.
+    const completedAt = new Date(existing ? nowIso : (toIso(progress.completedAt) ?? nowIso));
     const expiresAt = new Date(completedAt);
     expiresAt.setUTCFullYear(expiresAt.getUTCFullYear() + config.certificateValidYears);
     await trx
@@ -124,14 +159,10 @@ export async function issueCertificate(
         revokedAt: null,
         revokedReason: null,
       })
-      .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
+      // Parallel calls meet on the one-unrevoked-certificate index; the loser takes the winner's row.
+      .onConflict((oc) => oc.columns(["userId", "courseId"]).where("revokedAt", "is", null).doNothing())
       .execute();
-    return trx
-      .selectFrom("certificate")
-      .selectAll()
-      .where("userId", "=", user.id)
-      .where("courseId", "=", courseId)
-      .executeTakeFirstOrThrow();
+    return currentCertificateQuery(trx, user.id, courseId).executeTakeFirstOrThrow();
   });
   return toCertificate(row, course.card.title, config, user);
 }
@@ -143,14 +174,24 @@ export async function getOwnCertificate(
   user: CurrentUser,
   courseId: string,
 ): Promise<Certificate> {
-  const row = await db
-    .selectFrom("certificate")
-    .selectAll()
-    .where("userId", "=", user.id)
-    .where("courseId", "=", courseId)
-    .executeTakeFirst();
+  const row = await currentCertificateQuery(db, user.id, courseId).executeTakeFirst();
   if (!row) throw notFound(CERTIFICATE_NOT_FOUND);
   return toCertificate(row, courseTitleOf(catalogue, courseId), config, user);
+}
+
+/** One certificate per course (the unrevoked one, else the latest), in the order given. */
+export function preferCurrentPerCourse<T extends Pick<CertificateRow, "courseId" | "revokedAt" | "issuedAt">>(
+  rows: T[],
+): T[] {
+  const rank = (r: T) => [r.revokedAt ? 1 : 0, -new Date(toIso(r.issuedAt)).getTime()];
+  const best = new Map<string, T>();
+  for (const r of rows) {
+    const held = best.get(r.courseId);
+    const [a, b] = rank(r);
+    const [c, d] = held ? rank(held) : [2, 0];
+    if (a < c || (a === c && b < d)) best.set(r.courseId, r);
+  }
+  return rows.filter((r) => best.get(r.courseId) === r);
 }
 
 export async function listOwnCertificates(
@@ -165,7 +206,7 @@ export async function listOwnCertificates(
     .where("userId", "=", user.id)
     .orderBy("completedAt", "desc")
     .execute();
-  return rows.map((r) => toCertificate(r, courseTitleOf(catalogue, r.courseId), config, user));
+  return preferCurrentPerCourse(rows).map((r) => toCertificate(r, courseTitleOf(catalogue, r.courseId), config, user));
 }
 
 /** The owner's certificate by its public ID; anyone else gets the same 404 as for an unknown ID. */

@@ -6,7 +6,7 @@ import type { DB } from "../../db/schema.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
 import { recordAudit } from "../audit/audit.ts";
-import { revokeCertificate } from "../certificates/certificates.service.ts";
+import { REFUND_REVOKE_REASON, revokeCertificate } from "../certificates/certificates.service.ts";
 import { findOrder, findOrderByPayment, moveOrder, type Order } from "./orders.repository.ts";
 
 /** Who the audit log names for what the payment system does on its own. */
@@ -14,7 +14,8 @@ export const SYSTEM_ACTOR = { id: "system", email: "payments (automatic)" } as c
 type Actor = Pick<CurrentUser, "id" | "email">;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const REFUND_REVOKE_REASON = "refunded";
+
+export { REFUND_REVOKE_REASON };
 export const DISPUTE_REVOKE_REASON = "payment disputed";
 
 /**
