@@ -35,6 +35,7 @@ interface ServerInfo {
   seedSeconds: number;
   requests: Record<string, { method: "GET" | "POST"; url: string; signedIn: boolean; body?: string }>;
   openLessons: string[];
+  answerKey: Record<string, string>;
   responses: Record<string, unknown>;
   statementsWith10: Record<string, number>;
   statementsWithMany: Record<string, number>;
@@ -93,7 +94,9 @@ function load(key: string, target: "app" | "bare", seconds: number, rate?: numbe
   const headers: Record<string, string> = { origin: info.url };
   if (r.body) headers["content-type"] = "application/json";
   if (r.signedIn) headers.cookie = info.cookie(0);
-  const rotate = target === "app" && (key === "lessonComplete" || key === "quizSubmit");
+  const rotate = target === "app" && key === "lessonComplete";
+  // Each submission is its learner's own attempt: a GET draws it, the POST answers what was drawn.
+  const submit = target === "app" && key === "quizSubmit";
   return autocannon({
     url,
     method: r.method,
@@ -102,6 +105,37 @@ function load(key: string, target: "app" | "bare", seconds: number, rate?: numbe
     headers,
     ...(r.body ? { body: r.body } : {}),
     ...(rate ? { overallRate: Math.max(1, Math.round(rate)) } : {}),
+    ...(submit
+      ? {
+          requests: [
+            {
+              method: "GET",
+              path: r.url,
+              setupRequest: (req: any, context: any) => {
+                context.learner = 100 + nextWrite++;
+                return { ...req, headers: { ...req.headers, cookie: info.cookie(context.learner % info.learners) } };
+              },
+              onResponse: (_status: number, body: string, context: any) => {
+                context.drawn = JSON.parse(body);
+              },
+            },
+            {
+              method: "POST",
+              path: r.url,
+              setupRequest: (req: any, context: any) => {
+                const drawn = context.drawn as { attemptId: string; questions: { id: string }[] } | undefined;
+                if (!drawn?.questions) return null; // restart from the draw
+                const answers = Object.fromEntries(drawn.questions.map((q) => [q.id, info.answerKey[q.id]]));
+                return {
+                  ...req,
+                  body: JSON.stringify({ attemptId: drawn.attemptId, answers }),
+                  headers: { ...req.headers, cookie: info.cookie(context.learner % info.learners) },
+                };
+              },
+            },
+          ],
+        }
+      : {}),
     ...(rotate
       ? {
           requests: [
@@ -109,11 +143,11 @@ function load(key: string, target: "app" | "bare", seconds: number, rate?: numbe
               setupRequest: (req: any) => {
                 const n = nextWrite++;
                 const lessons = info.openLessons;
-                const learner = 100 + (key === "quizSubmit" ? n : Math.floor(n / lessons.length));
-                const path =
-                  key === "quizSubmit"
-                    ? r.url
-                    : r.url.replace(/lessons\/[^/]+\/complete$/, `lessons/${lessons[n % lessons.length]}/complete`);
+                const learner = 100 + Math.floor(n / lessons.length);
+                const path = r.url.replace(
+                  /lessons\/[^/]+\/complete$/,
+                  `lessons/${lessons[n % lessons.length]}/complete`,
+                );
                 return { ...req, path, headers: { ...req.headers, cookie: info.cookie(learner % info.learners) } };
               },
             },
@@ -135,7 +169,12 @@ const routes: { key: string; name: string; target: number; write?: boolean }[] =
   { key: "progress", name: "GET /api/progress/{courseId}", target: 0.6 },
   { key: "quiz", name: "GET /api/quiz/{courseId}/{moduleId}", target: 0.6 },
   { key: "lessonComplete", name: "POST .../lessons/{id}/complete", target: 0.3, write: true },
-  { key: "quizSubmit", name: "POST /api/quiz/{courseId}/{moduleId}", target: 0.3, write: true },
+  {
+    key: "quizSubmit",
+    name: "GET draw + POST submit /api/quiz/{courseId}/{moduleId} (each a request)",
+    target: 0.3,
+    write: true,
+  },
 ];
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

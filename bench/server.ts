@@ -83,7 +83,8 @@ const quiz = JSON.parse(
       .executeTakeFirstOrThrow()
   ).questions,
 ) as { id: string; correctAnswer: string }[];
-const answers = Object.fromEntries(quiz.map((q) => [q.id, q.correctAnswer]));
+/** The whole bank's key: a submission answers the questions its own attempt drew. */
+const answerKey = Object.fromEntries(quiz.map((q) => [q.id, q.correctAnswer]));
 /** Lessons the write benchmark completes (first module: open to every enrolled learner). */
 const openLessons = lessons.filter((l) => l.moduleId === module).map((l) => l.id);
 /** Seeded learners' history sits in the last module, so the open lessons stay new to them. */
@@ -200,38 +201,56 @@ const requests = {
     method: "POST",
     url: `/api/quiz/${course}/${module}`,
     signedIn: true,
-    body: JSON.stringify({ answers }),
+    // Filled per submission from the learner's own draw (see drawFor).
+    body: "{}",
   },
 } as const;
 type RouteKey = keyof typeof requests;
 
-const inject = (key: RouteKey, learner = 0, lesson = openLessons[0]) => {
+/** Starts the learner's attempt (GET) and returns the submission body answering what was drawn. */
+async function drawFor(learner: number): Promise<string> {
+  const res = await inject("quiz", learner);
+  if (res.statusCode !== 200) throw new Error(`quiz draw: ${res.statusCode} ${res.body}`);
+  const drawn = res.json() as { attemptId: string; questions: { id: string }[] };
+  return JSON.stringify({
+    attemptId: drawn.attemptId,
+    answers: Object.fromEntries(drawn.questions.map((q) => [q.id, answerKey[q.id]])),
+  });
+}
+
+function inject(key: RouteKey, learner = 0, lesson = openLessons[0], body?: string) {
   const r = requests[key] as { method: "GET" | "POST"; url: string; signedIn: boolean; body?: string };
+  const payload = body ?? r.body;
   return app.inject({
     method: r.method,
     url: key === "lessonComplete" ? r.url.replace(openLessons[0], lesson) : r.url,
     headers: {
       origin: appUrl,
       ...(r.signedIn ? { cookie: cookieFor(`seed-token-${learner}`) } : {}),
-      ...(r.body ? { "content-type": "application/json" } : {}),
+      ...(payload ? { "content-type": "application/json" } : {}),
     },
-    ...(r.body ? { payload: r.body } : {}),
+    ...(payload ? { payload } : {}),
   });
-};
+}
 
 /** Statements per request, averaged over 20 requests (lesson completions: 20 new (learner, lesson) pairs). */
 async function statementsPerRequest(firstLearner: number, span: number): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const key of Object.keys(requests) as RouteKey[]) {
-    const before = database.queryCount();
-    for (let i = 0; i < 20; i++) {
+    // A quiz submission needs its own draw first: one submission per learner, its GET not counted.
+    const rounds = key === "quizSubmit" ? Math.min(20, span) : 20;
+    let statements = 0;
+    for (let i = 0; i < rounds; i++) {
+      const body = key === "quizSubmit" ? await drawFor(firstLearner + i) : undefined;
+      const before = database.queryCount();
       const res =
         key === "lessonComplete"
           ? await inject(key, firstLearner + (i % span), openLessons[Math.floor(i / span) % openLessons.length])
-          : await inject(key);
+          : await inject(key, key === "quizSubmit" ? firstLearner + i : 0, undefined, body);
+      statements += database.queryCount() - before;
       if (res.statusCode !== 200) throw new Error(`${key}: ${res.statusCode} ${res.body}`);
     }
-    out[key] = Math.round((database.queryCount() - before) / 20);
+    out[key] = Math.round(statements / rounds);
   }
   return out;
 }
@@ -246,7 +265,8 @@ const statementsWithMany = await statementsPerRequest(10, 20);
 // Exact responses, for the bare server to send.
 const responses: Record<string, { status: number; headers: Record<string, string | string[]>; body: string }> = {};
 for (const key of Object.keys(requests) as RouteKey[]) {
-  const res = await inject(key, key === "lessonComplete" ? 40 : 0);
+  const learner = key === "lessonComplete" ? 40 : key === "quizSubmit" ? 60 : 0;
+  const res = await inject(key, learner, undefined, key === "quizSubmit" ? await drawFor(learner) : undefined);
   if (res.statusCode !== 200) throw new Error(`${key}: ${res.statusCode} ${res.body}`);
   const kept: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(res.headers)) {
@@ -279,6 +299,7 @@ process.send?.({
   seedSeconds,
   secret,
   requests,
+  answerKey,
   openLessons,
   responses,
   statementsWith10,

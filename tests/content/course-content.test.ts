@@ -52,7 +52,7 @@ describe("course records", () => {
   });
 
   for (const c of FULL) {
-    it(`${c.id}: title, level, $20.00, 4 weeks, at least 5 outcomes and 4 modules`, () => {
+    it(`${c.id}: title, level, $20.00, 4 weeks, at least 5 outcomes, 6 modules and 20 lessons`, () => {
       const course = byId.get(c.id)!;
       expect(course.course).toMatchObject({
         title: c.title,
@@ -62,7 +62,8 @@ describe("course records", () => {
         comingSoon: false,
       });
       expect(course.course.learningOutcomes.length).toBeGreaterThanOrEqual(5);
-      expect(course.modules.length).toBeGreaterThanOrEqual(4);
+      expect(course.modules.length).toBeGreaterThanOrEqual(6);
+      expect(course.modules.flatMap((m) => m.lessons).length).toBeGreaterThanOrEqual(20);
     });
   }
 
@@ -88,11 +89,20 @@ describe.each(FULL.map((c) => [c.id]))("%s content", (courseId) => {
     }
   });
 
-  it("keeps every lesson between 400 and 1,200 words, with a realistic reading time", () => {
+  it("gives every module a worked case study whose model answer the learner reveals on demand", () => {
+    for (const m of course.modules) {
+      expect(
+        m.lessons.some((l) => /<details>\s*<summary>Model answer<\/summary>[\s\S]+?<\/details>/.test(l.markdown)),
+        `${m.id} model answer`,
+      ).toBe(true);
+    }
+  });
+
+  it("keeps every lesson between 700 and 1,400 words, with a realistic reading time", () => {
     for (const l of lessons) {
       const n = words(l.markdown);
-      expect(n, l.file).toBeGreaterThanOrEqual(400);
-      expect(n, l.file).toBeLessThanOrEqual(1200);
+      expect(n, l.file).toBeGreaterThanOrEqual(700);
+      expect(n, l.file).toBeLessThanOrEqual(1400);
       const minutes = Number.parseInt(l.duration, 10);
       expect(minutes, `${l.file} reading time`).toBeGreaterThanOrEqual(Math.floor(n / 250));
       expect(minutes, `${l.file} reading time`).toBeLessThanOrEqual(Math.ceil(n / 100));

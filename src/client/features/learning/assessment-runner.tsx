@@ -99,13 +99,20 @@ function Result({
         {!result.passed && <AttemptsNote attemptsLeft={result.attemptsLeft} nextAttemptAt={result.nextAttemptAt} />}
         <div className="mt-6 flex flex-wrap justify-center gap-3">
           {result.passed ? (
-            <Link to={nextHref} className={buttonClasses("primary")}>
-              {quiz.kind === "exam" ? "Back to Course" : "Continue to Next Module"}
-            </Link>
+            quiz.kind === "exam" || nextHref === paths.course(courseId) ? null : (
+              <Link to={nextHref} className={buttonClasses("primary")}>
+                {quiz.nextModuleId ? "Continue to Next Module" : "Continue to Final Exam"}
+              </Link>
+            )
           ) : (
             canRetake && <Button onClick={onRetake}>{quiz.kind === "exam" ? "Retake Exam" : "Retake Quiz"}</Button>
           )}
-          <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>
+          <Link
+            to={paths.course(courseId)}
+            className={buttonClasses(
+              result.passed && (quiz.kind === "exam" || nextHref === paths.course(courseId)) ? "primary" : "secondary",
+            )}
+          >
             Back to Course
           </Link>
         </div>

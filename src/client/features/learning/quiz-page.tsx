@@ -12,7 +12,9 @@ export default function QuizPage() {
       moduleId={moduleId}
       nextHref={(quiz) => {
         const next = course?.modules.find((m) => m.id === quiz.nextModuleId);
-        return next?.lessons[0] ? paths.lesson(courseId, next.lessons[0].id) : paths.course(courseId);
+        if (next?.lessons[0]) return paths.lesson(courseId, next.lessons[0].id);
+        // The last module leads on to the final exam when the course has one.
+        return course?.exam ? paths.exam(courseId) : paths.course(courseId);
       }}
     />
   );
