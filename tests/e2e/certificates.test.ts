@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { completeFixtureCourse, expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
@@ -15,12 +14,7 @@ describe("certificates in the browser", () => {
       email,
       password: "lantern-fog-71",
     });
-    const user = await e2e.testDb.database.db
-      .selectFrom("user")
-      .select("id")
-      .where("email", "=", email)
-      .executeTakeFirstOrThrow();
-    await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-basics", source: "fixture" });
+    await e2e.enrol(email, "fixture-basics");
 
     // Complete the course through the same API the pages use, from inside the signed-in page.
     const status = await completeFixtureCourse(page);

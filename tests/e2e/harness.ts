@@ -9,6 +9,7 @@ import { buildApp } from "#server/app.ts";
 import { type Config, loadConfig } from "#server/config.ts";
 import { loadContent } from "#server/content/content-files.ts";
 import { importContent } from "#server/content/content-import.ts";
+import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { answerKey } from "../setup/assessments.ts";
 import { FIXTURE_CONTENT } from "../setup/test-app.ts";
 import { createTestDatabase, type TestDatabase } from "../setup/test-database.ts";
@@ -39,6 +40,8 @@ export interface E2E {
   inbox: Mail[];
   /** A fresh browser context and page; console errors are collected and fail the test. */
   newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  /** Enrols the account with this e-mail directly, as an admin enrolment would. */
+  enrol(email: string, courseId: string): Promise<void>;
 }
 
 /**
@@ -142,6 +145,11 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
     });
     page.on("pageerror", (error) => state.consoleErrors.push(error.message));
     return page;
+  };
+  e2e.enrol = async (email, courseId) => {
+    const db = e2e.testDb.database.db;
+    const user = await db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    await createEnrollment(db, { userId: user.id, courseId, source: "fixture" });
   };
   return e2e;
 }

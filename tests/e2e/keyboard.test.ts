@@ -1,6 +1,5 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
@@ -97,12 +96,7 @@ describe("keyboard only", () => {
     const page = await e2e.newPage();
     const email = `kb-${Date.now()}@example.com`;
     await signUpInBrowser(page, { firstName: "Kay", lastName: "Board", email, password: "tab-order-2024" });
-    const user = await e2e.testDb.database.db
-      .selectFrom("user")
-      .select("id")
-      .where("email", "=", email)
-      .executeTakeFirstOrThrow();
-    await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-basics", source: "fixture" });
+    await e2e.enrol(email, "fixture-basics");
 
     await page.goto("/course/fixture-basics/lesson/alpha-two");
     const main = page.locator("main");

@@ -1,6 +1,5 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { answerKey } from "../setup/assessments.ts";
 import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
@@ -76,12 +75,7 @@ describe("signed-in catalogue", () => {
     const page = await e2e.newPage();
     const email = `cat-${Date.now()}@example.com`;
     await signUpInBrowser(page, { firstName: "Cat", lastName: "Alogue", email, password: "paper-kite-55" });
-    const user = await e2e.testDb.database.db
-      .selectFrom("user")
-      .select("id")
-      .where("email", "=", email)
-      .executeTakeFirstOrThrow();
-    await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-other", source: "fixture" });
+    await e2e.enrol(email, "fixture-other");
     await page.reload();
     const soon = page.getByTestId("course-card-fixture-soon");
     await soon.getByRole("button", { name: "Course Coming Soon" }).waitFor();
@@ -104,12 +98,7 @@ describe("learning loop", () => {
     const page = await e2e.newPage();
     const email = `learner-${Date.now()}@example.com`;
     await signUpInBrowser(page, { firstName: "Lena", lastName: "Learner", email, password: "tidal-pool-63" });
-    const user = await e2e.testDb.database.db
-      .selectFrom("user")
-      .select("id")
-      .where("email", "=", email)
-      .executeTakeFirstOrThrow();
-    await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-basics", source: "fixture" });
+    await e2e.enrol(email, "fixture-basics");
 
     await page.goto("/my-learning");
     await page.getByTestId("in-progress-fixture-basics").waitFor();

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { completeFixtureCourse, expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
@@ -9,12 +8,7 @@ describe("practitioner directory in the browser", () => {
     const page = await e2e.newPage();
     const email = `listed-${Date.now()}@example.com`;
     await signUpInBrowser(page, { firstName: "Maren", lastName: "Ødegaard", email, password: "harbour-kite-58" });
-    const user = await e2e.testDb.database.db
-      .selectFrom("user")
-      .select("id")
-      .where("email", "=", email)
-      .executeTakeFirstOrThrow();
-    await createEnrollment(e2e.testDb.database.db, { userId: user.id, courseId: "fixture-basics", source: "fixture" });
+    await e2e.enrol(email, "fixture-basics");
     expect(await completeFixtureCourse(page)).toEqual([200, 200, 200, 200, 200, 200, 200, 200]);
     const certificateId = await page.evaluate(async () => {
       const res = await fetch("/api/certificate", {
