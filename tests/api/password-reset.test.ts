@@ -16,10 +16,17 @@ afterAll(async () => {
   await smtp?.close();
 });
 
+/** A new learner, once the sign-up's confirmation e-mail (sent after the response) has arrived and been cleared. */
+async function signedUpWithEmptyInbox() {
+  const user = await signUpUser(t.app);
+  await expect.poll(() => inbox.some((m) => m.to.includes(user.email))).toBe(true);
+  inbox.length = 0;
+  return user;
+}
+
 describe("password reset by e-mail", () => {
   it("answers alike for known and unknown e-mails, and mails only the known one", async () => {
-    const user = await signUpUser(t.app);
-    inbox.length = 0;
+    const user = await signedUpWithEmptyInbox();
     const known = await request(t.app, "POST", "/api/auth/request-password-reset", {
       payload: { email: user.email, redirectTo: "/reset-password" },
     });
@@ -34,8 +41,7 @@ describe("password reset by e-mail", () => {
   });
 
   it("resets with a single-use link that expires within an hour and ends every session", async () => {
-    const user = await signUpUser(t.app);
-    inbox.length = 0;
+    const user = await signedUpWithEmptyInbox();
     await request(t.app, "POST", "/api/auth/request-password-reset", {
       payload: { email: user.email, redirectTo: "/reset-password" },
     });
@@ -84,8 +90,7 @@ describe("password reset by e-mail", () => {
   });
 
   it("refuses a common password on reset", async () => {
-    const user = await signUpUser(t.app);
-    inbox.length = 0;
+    const user = await signedUpWithEmptyInbox();
     await request(t.app, "POST", "/api/auth/request-password-reset", {
       payload: { email: user.email, redirectTo: "/reset-password" },
     });
