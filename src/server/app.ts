@@ -6,7 +6,6 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { isClientRoute } from "#shared/client-routes.ts";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import { watchContentVersion } from "./content/content-watch.ts";
@@ -33,6 +32,7 @@ import { assessmentRoutes } from "./modules/learning/assessment.routes.ts";
 import { practitionersRoutes } from "./modules/practitioners/practitioners.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
+import { pageStatus } from "./modules/site/page-status.ts";
 import { siteRoutes } from "./modules/site/site.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
@@ -173,7 +173,7 @@ export async function buildApp({
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?")[0];
     if (
       path.startsWith("/api/") ||
@@ -184,9 +184,9 @@ export async function buildApp({
       return reply.status(404).send({ message: "Not found" });
     }
     // History fallback: every path gets the app shell, which renders its own 404 page for unknown
-    // paths; those answer 404 so crawlers and link checkers see the truth.
+    // paths and content; those answer 404 so crawlers and link checkers see the truth.
     return reply
-      .status(isClientRoute(path) ? 200 : 404)
+      .status(await pageStatus(path, () => catalogue.get()))
       .header("cache-control", "no-cache")
       .sendFile("index.html");
   });

@@ -33,11 +33,24 @@ export const routePatterns = {
   practitioners: "/practitioners",
 } as const;
 
-const matchers = Object.values(routePatterns).map(
-  (pattern) => new RegExp(`^${pattern.replace(/:[A-Za-z]+/g, "[^/]+")}/?$`),
-);
+export type ClientRouteName = keyof typeof routePatterns;
+export interface ClientRouteMatch {
+  name: ClientRouteName;
+  /** Path parameters as written in the URL (still percent-encoded). */
+  params: Record<string, string>;
+}
 
-/** Whether the browser app has a page at this path (query string excluded). */
-export function isClientRoute(pathname: string): boolean {
-  return matchers.some((matcher) => matcher.test(pathname));
+const matchers = (Object.entries(routePatterns) as [ClientRouteName, string][]).map(([name, pattern]) => ({
+  name,
+  keys: [...pattern.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]),
+  regex: new RegExp(`^${pattern.replace(/:[A-Za-z]+/g, "([^/]+)")}/?$`),
+}));
+
+/** The browser app's page for this path (query string excluded), with its parameters; null if none. */
+export function matchClientRoute(pathname: string): ClientRouteMatch | null {
+  for (const { name, keys, regex } of matchers) {
+    const found = regex.exec(pathname);
+    if (found) return { name, params: Object.fromEntries(keys.map((key, i) => [key, found[i + 1]])) };
+  }
+  return null;
 }

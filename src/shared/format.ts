@@ -1,3 +1,20 @@
+import type { NameOrder } from "./schemas/text.ts";
+
+// Han (with 々 and 〆), kana (with ー) and Hangul, through Script_Extensions so the marks count too.
+const CJK_ONLY = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+$/u;
+
+/**
+ * A person's full name in the order they chose (docs/decisions/0020). Family name first joins the
+ * two parts without a space when both are written entirely in CJK scripts (山田太郎, 김민준), and
+ * with one otherwise (Nagy László, Yamada Taro).
+ */
+export function formatPersonName(givenName: string, familyName: string, order: NameOrder): string {
+  if (order === "given-first") return `${givenName} ${familyName}`;
+  return CJK_ONLY.test(givenName) && CJK_ONLY.test(familyName)
+    ? `${familyName}${givenName}`
+    : `${familyName} ${givenName}`;
+}
+
 /** Prices are integer cents, shown as dollars with two decimals. */
 export function formatPrice(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;

@@ -265,18 +265,22 @@ describe("PDF", () => {
     },
   );
 
-  it.skipIf(!poppler)("fits a 255-character name on one page", async () => {
-    const long = "Bartholomew".repeat(23).slice(0, 255);
-    const owner = await signUpUser(t.app, { firstName: long, lastName: "X" });
-    await finishCourse(owner);
-    const cert = (await issue(owner)).json();
-    const res = await request(t.app, "GET", `/api/certificates/${cert.certificateId}/pdf`, { cookie: owner.cookie });
-    const dir = mkdtempSync(join(tmpdir(), "pdf-"));
-    writeFileSync(join(dir, "c.pdf"), res.rawPayload);
-    const info = execFileSync("pdfinfo", [join(dir, "c.pdf")], { encoding: "utf8" });
-    expect(info).toMatch(/Pages:\s+1/);
-    expect(info).toMatch(/Page size:\s+841\.89 x 595\.28/);
-    const text = execFileSync("pdftotext", [join(dir, "c.pdf"), "-"], { encoding: "utf8" }).replace(/\s+/g, "");
-    expect(text).toContain(long);
-  });
+  it.skipIf(!poppler)(
+    "fits a 255-character name on one page, ending it with an ellipsis after three lines",
+    async () => {
+      const long = "Bartholomew".repeat(23).slice(0, 255);
+      const owner = await signUpUser(t.app, { firstName: long, lastName: "X" });
+      await finishCourse(owner);
+      const cert = (await issue(owner)).json();
+      const res = await request(t.app, "GET", `/api/certificates/${cert.certificateId}/pdf`, { cookie: owner.cookie });
+      const dir = mkdtempSync(join(tmpdir(), "pdf-"));
+      writeFileSync(join(dir, "c.pdf"), res.rawPayload);
+      const info = execFileSync("pdfinfo", [join(dir, "c.pdf")], { encoding: "utf8" });
+      expect(info).toMatch(/Pages:\s+1/);
+      expect(info).toMatch(/Page size:\s+841\.89 x 595\.28/);
+      const text = execFileSync("pdftotext", [join(dir, "c.pdf"), "-"], { encoding: "utf8" }).replace(/\s+/g, "");
+      expect(text).toContain(long.slice(0, 120));
+      expect(text).toContain("…");
+    },
+  );
 });

@@ -15,7 +15,7 @@ afterAll(async () => t?.close());
 
 describe("what the server tells browsers and crawlers about pages", () => {
   it("sends the app for every path, with 200 for the app's routes and 404 for unknown ones", async () => {
-    for (const url of ["/", "/login?tab=signup", "/course/fixture-basics", "/course/x/lesson/y", "/verify/ABC"]) {
+    for (const url of ["/", "/login?tab=signup", "/course/fixture-basics", "/verify/ABC"]) {
       const response = await t.app.inject({ method: "GET", url });
       expect(response.statusCode, url).toBe(200);
       expect(response.body).toContain("app shell");
@@ -28,6 +28,44 @@ describe("what the server tells browsers and crawlers about pages", () => {
     const api = await t.app.inject({ method: "GET", url: "/api/no-such-thing" });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ message: "Not found" });
+  });
+
+  it("answers 404 for a course, lesson, quiz, exam or checkout page whose content does not exist", async () => {
+    const exists = [
+      "/course/fixture-basics",
+      "/course/fixture-soon",
+      "/course/fixture-basics/lesson/alpha-one",
+      "/course/fixture-basics/quiz/alpha",
+      "/course/fixture-basics/exam",
+      "/course/fixture-basics/certificate",
+      "/checkout/fixture-basics?coupon=X",
+      "/simple-checkout/fixture-other",
+    ];
+    const missing = [
+      "/course/no-such-course",
+      "/course/no-such-course/lesson/alpha-one",
+      "/course/fixture-basics/lesson/no-such-lesson",
+      "/course/fixture-other/lesson/alpha-one",
+      "/course/no-such-course/quiz/alpha",
+      "/course/fixture-basics/quiz/no-such-module",
+      "/course/fixture-basics/quiz/gamma",
+      "/course/no-such-course/exam",
+      "/course/fixture-other/exam",
+      "/course/no-such-course/certificate",
+      "/checkout/no-such-course",
+      "/firebase-checkout/no-such-course",
+      "/simple-checkout/no-such-course",
+    ];
+    for (const [urls, status] of [
+      [exists, 200],
+      [missing, 404],
+    ] as const) {
+      for (const url of urls) {
+        const response = await t.app.inject({ method: "GET", url });
+        expect(response.statusCode, url).toBe(status);
+        expect(response.body, url).toContain("app shell");
+      }
+    }
   });
 
   it("every route the app declares is in the shared route table", () => {
@@ -54,6 +92,10 @@ describe("what the server tells browsers and crawlers about pages", () => {
     expect(locs).toContain(`${TEST_ORIGIN}/course/fixture-basics`);
     expect(locs).not.toContain(`${TEST_ORIGIN}/course/fixture-soon`);
     expect(locs.some((loc) => loc.includes("/admin") || loc.includes("/checkout"))).toBe(false);
+    for (const loc of locs) {
+      const page = await t.app.inject({ method: "GET", url: loc.slice(TEST_ORIGIN.length) });
+      expect(page.statusCode, loc).toBe(200);
+    }
   });
 });
 
@@ -136,6 +178,15 @@ describe("site texts the owner edits as files", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace('  - value: "0%"', '  - value: ""'));
     await expect(createTestApp({ content: false, siteContentDir: dir })).rejects.toThrow(
       /site\/landing\.yaml: figures\.3\.value: /,
+    );
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8")
+        .replace('  - value: ""', '  - value: "0%"')
+        .replace("  text: >-\n    Our courses are", "  text: >-\n    Medical disclaimer: our courses are"),
+    );
+    await expect(createTestApp({ content: false, siteContentDir: dir })).rejects.toThrow(
+      /site\/landing\.yaml: disclaimer\.text: starts with the title/,
     );
     writeFileSync(join(dir, "landing.yaml"), "hero: [unclosed");
     await expect(createTestApp({ content: false, siteContentDir: dir })).rejects.toThrow(

@@ -22,6 +22,10 @@ describe("admin in the browser", () => {
     // A learner who opens the admin page sees the 403 page.
     await learner.goto("/admin-enrollments");
     await learner.getByRole("heading", { name: "403 Access Denied" }).waitFor();
+    await expect.poll(() => learner.title()).toMatch(/^403 Access Denied \|/);
+    await learner.goto("/admin/coupons");
+    await learner.getByRole("heading", { name: "403 Access Denied" }).waitFor();
+    await expect.poll(() => learner.title()).toMatch(/^403 Access Denied \|/);
     expect(await learner.getByRole("link", { name: "Admin" }).count()).toBe(0);
 
     const admin = await e2e.newPage();

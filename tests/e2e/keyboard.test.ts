@@ -140,6 +140,16 @@ describe("keyboard only", () => {
     expect(await page.getByText("Your score", { exact: true }).isVisible()).toBe(true);
     // Each option is read once: by the radio's name, not again as loose text.
     await expectAccessible(page, "quiz result");
+
+    // Retaking starts a new draw and puts focus on its first question.
+    const retake = main.getByRole("button", { name: "Retake Quiz" });
+    await tabTo(page, retake, "Retake Quiz", 20);
+    await press(page, "Enter");
+    await expectFocused(
+      main.getByRole("heading", { name: /^Question \d+ of alpha\?$/, level: 2 }),
+      "the retake's first question",
+    );
+    expect(await page.getByTestId("question-position").innerText()).toBe(`Question 1 of ${total}`);
   });
 
   it("closes the mobile menu with Escape and returns focus to its toggle", async () => {
@@ -163,5 +173,47 @@ describe("keyboard only", () => {
     await mobile.waitFor({ state: "detached" });
     await expectFocused(page.getByRole("button", { name: "Open menu" }), "the menu toggle after Escape");
     expect(await page.getByRole("button", { name: "Open menu" }).getAttribute("aria-expanded")).toBe("false");
+  });
+
+  it("keeps an error toast until it is closed, then puts focus back where it was", async () => {
+    const page = await e2e.newPage();
+    await page.goto("/login");
+    const main = page.locator("main");
+    await main.getByRole("button", { name: "Sign In", exact: true }).waitFor();
+    await press(page, "Tab");
+    await expectFocused(page.getByRole("link", { name: "Skip to content" }), "the skip link");
+    await press(page, "Enter");
+    const email = main.getByLabel("Email");
+    await tabTo(page, email, "Email");
+    await page.keyboard.type("nobody@example.com");
+    await tabTo(page, main.getByLabel("Password", { exact: true }), "Password");
+    await page.keyboard.type("wrong-password-1");
+    await press(page, "Enter");
+    const toast = page.getByTestId("toast");
+    await toast.getByText("Sign In Failed").waitFor();
+    const focusedBefore = await page.evaluate(
+      () => document.activeElement?.getAttribute("name") ?? document.activeElement?.id,
+    );
+
+    // An error toast is not on a timer: it is still there after the default five seconds.
+    await page.waitForTimeout(5_500);
+    expect(await toast.isVisible()).toBe(true);
+
+    // F8 is the toast region's hotkey; from there Tab reaches Close.
+    await press(page, "F8");
+    const close = toast.getByRole("button", { name: "Close notification" });
+    for (let stop = 0; stop < 3; stop++) {
+      if (await close.evaluate((el) => el === document.activeElement)) break;
+      await press(page, "Tab");
+    }
+    await expectFocused(close, "the toast's Close button");
+    await press(page, "Enter");
+    await toast.waitFor({ state: "detached" });
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.activeElement?.getAttribute("name") ?? document.activeElement?.id ?? null),
+      )
+      .toBe(focusedBefore);
+    expect(focusedBefore, "focus was on a sign-in field before the toast").toBeTruthy();
   });
 });

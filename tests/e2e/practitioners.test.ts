@@ -20,9 +20,13 @@ describe("practitioner directory in the browser", () => {
     });
     expect(certificateId).toMatch(/^HWA-/);
 
-    // With no practitioner app configured, "Register as Practitioner" leads to the directory.
+    // With no practitioner app configured, "Register as Practitioner" leads to the page that explains
+    // registration and what is verified, and from there to the directory.
     await page.goto("/course/fixture-basics/certificate");
     await page.getByRole("link", { name: "Register as Practitioner" }).click();
+    await page.getByRole("heading", { name: "Register as a practitioner", level: 1 }).waitFor();
+    await page.getByRole("heading", { name: "What is verified" }).waitFor();
+    await page.getByRole("link", { name: "Browse the directory" }).click();
     await page.getByRole("heading", { name: "Find a certified practitioner" }).waitFor();
 
     await page.goto("/profile");

@@ -19,8 +19,16 @@ async function sessionChecksOnLoad(page: Page, path: string) {
 describe("the sign-in check", () => {
   it("runs once per page load, for a visitor and for a signed-in learner", async () => {
     const page = await e2e.newPage();
+    // The harness forgives the browser's own "status of 4xx" lines; a visitor's check must not cause one.
+    const visitorConsoleErrors: string[] = [];
+    const onConsole = (msg: { type(): string; text(): string }) => {
+      if (msg.type() === "error") visitorConsoleErrors.push(msg.text());
+    };
+    page.on("console", onConsole);
     for (const path of ["/", "/course/fixture-basics", "/login"])
       expect(await sessionChecksOnLoad(page, path), `visitor on ${path}`).toBe(1);
+    page.off("console", onConsole);
+    expect(visitorConsoleErrors, "a visitor's page loads log no console error").toEqual([]);
 
     await signUpInBrowser(page, {
       firstName: "Uma",

@@ -1,8 +1,12 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { expectAccessible, useE2E } from "./harness.ts";
+import { expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
+const COURSES = fileURLToPath(new URL("../../content/courses", import.meta.url));
 
 /** WCAG relative luminance of an sRGB colour (0-255 channels). */
 function luminance([r, g, b]: number[]) {
@@ -21,7 +25,7 @@ const contrast = (a: number[], b: number[]) => {
  * The lowest contrast between each text element in `selector` and every rendered pixel behind it:
  * the text is made transparent, the region screenshotted, and its pixels read back through a canvas.
  */
-async function lowestTextContrast(page: Page, selector: string) {
+async function lowestTextContrast(page: Page, selector: string, minTexts = 3) {
   const texts = await page.evaluate((sel) => {
     const root = document.querySelector(sel)!;
     const origin = root.getBoundingClientRect();
@@ -41,13 +45,14 @@ async function lowestTextContrast(page: Page, selector: string) {
         };
       });
   }, selector);
-  expect(texts.length).toBeGreaterThan(2);
-  await page.addStyleTag({
+  expect(texts.length, `white texts found in ${selector}`).toBeGreaterThanOrEqual(minTexts);
+  const hideText = await page.addStyleTag({
     content: `${selector} * { color: transparent !important; text-decoration: none !important; }`,
   });
   const png = (await page.locator(selector).screenshot()).toString("base64");
+  await hideText.evaluate((el) => (el as Element).remove());
   const results = await page.evaluate(
-    async ({ png, texts }) => {
+    async ({ png, texts, selector }) => {
       const image = new Image();
       image.src = `data:image/png;base64,${png}`;
       await image.decode();
@@ -56,7 +61,7 @@ async function lowestTextContrast(page: Page, selector: string) {
       canvas.height = image.height;
       const ctx = canvas.getContext("2d")!;
       ctx.drawImage(image, 0, 0);
-      const scale = image.width / document.querySelector<HTMLElement>("[data-testid=course-header]")!.offsetWidth;
+      const scale = image.width / document.querySelector<HTMLElement>(selector)!.offsetWidth;
       return texts.map((t) => {
         const data = ctx.getImageData(
           Math.floor(t.x * scale),
@@ -69,7 +74,7 @@ async function lowestTextContrast(page: Page, selector: string) {
         return { text: t.text, pixels };
       });
     },
-    { png, texts },
+    { png, texts, selector },
   );
   return results.map(({ text, pixels }) => ({
     text,
@@ -78,11 +83,41 @@ async function lowestTextContrast(page: Page, selector: string) {
 }
 
 describe("what people see", () => {
-  it("keeps every white text on a course header at 4.5:1 or more against every pixel behind it", async () => {
+  it("keeps every white text on a course header at 4.5:1 or more against every pixel behind it, for every course's gradient", async () => {
+    const gradients = [
+      ...new Set(
+        readdirSync(COURSES).map(
+          (dir) =>
+            (JSON.parse(readFileSync(join(COURSES, dir, "course.json"), "utf8")) as { gradient: string }).gradient,
+        ),
+      ),
+    ];
+    expect(gradients.length).toBeGreaterThan(3);
     const page = await e2e.newPage();
     await page.goto("/course/fixture-basics");
     await page.getByRole("heading", { name: "Fixture Basics", level: 1 }).waitFor();
-    const results = await lowestTextContrast(page, "[data-testid=course-header]");
+    for (const gradient of gradients) {
+      // The fixture course wears each real course's gradient in turn (the built CSS has them all).
+      await page.locator("[data-testid=course-header]").evaluate((el, g) => {
+        const classes = (el.getAttribute("class") ?? "").replace(/\b(from|via|to)-[a-z]+-\d+\b/g, "");
+        el.setAttribute("class", `${classes} ${g}`);
+      }, gradient);
+      const results = await lowestTextContrast(page, "[data-testid=course-header]");
+      for (const { text, lowest } of results)
+        expect(lowest, `contrast behind "${text}" on ${gradient}`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it("keeps the catalogue's earnings banner at 4.5:1 or more against every pixel behind it", async () => {
+    const page = await e2e.newPage();
+    await signUpInBrowser(page, {
+      firstName: "Cora",
+      lastName: "Contrast",
+      email: `cora-${Date.now()}@example.com`,
+      password: "harbour-light-51",
+    });
+    await page.locator("[data-testid=earnings-banner] p").waitFor();
+    const results = await lowestTextContrast(page, "[data-testid=earnings-banner]", 2);
     for (const { text, lowest } of results) expect(lowest, `contrast behind "${text}"`).toBeGreaterThanOrEqual(4.5);
   });
 

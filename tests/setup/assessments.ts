@@ -12,6 +12,13 @@ export function answerKey(courseId: string, assessment: string): Map<string, str
   return new Map((bank?.questions ?? []).map((q) => [q.id, q.correctAnswer]));
 }
 
+/** The lesson each question of a fixture quiz or exam points back to. */
+export function questionLessons(courseId: string, assessment: string): Map<string, string | undefined> {
+  const course = fixture.courses.find((c) => c.id === courseId)!;
+  const bank = assessment === "exam" ? course.exam : course.modules.find((m) => m.id === assessment)?.quiz;
+  return new Map((bank?.questions ?? []).map((q) => [q.id, q.lesson]));
+}
+
 const urlOf = (courseId: string, assessment: string) =>
   assessment === "exam" ? `/api/exam/${courseId}` : `/api/quiz/${courseId}/${assessment}`;
 

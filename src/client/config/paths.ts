@@ -22,8 +22,6 @@ export const paths = {
   verify: (certificateId: string) => `/verify/${certificateId}`,
   /** How registering on the practitioner app works and what is verified. */
   practitionerRegistration: routePatterns.registerPractitioner,
-  /** The public directory of certified practitioners; "Register as Practitioner" leads here when no app is configured. */
+  /** The public directory of certified practitioners, which holders join from their profile. */
   practitioners: routePatterns.practitioners,
-  /** Where "Register as Practitioner" leads when PRACTITIONER_APP_URL is not set; switch it here. */
-  practitionerFallback: routePatterns.practitioners,
 } as const;

@@ -42,13 +42,3 @@ export const api = {
   post: <T>(path: string, body?: unknown) => apiRequest<T>("POST", path, body ?? {}),
   put: <T>(path: string, body?: unknown) => apiRequest<T>("PUT", path, body ?? {}),
 };
-
-/** For reads where 401 means 'nobody is signed in' rather than an error. */
-export async function getOrNullOn401<T>(path: string): Promise<T | null> {
-  try {
-    return await api.get<T>(path);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
-    throw error;
-  }
-}

@@ -2,7 +2,7 @@ import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Kysely } from "kysely";
 import { BRAND_NAME } from "#shared/constants.ts";
-import { profileInputSchema } from "#shared/schemas/certificates.ts";
+import { nameInputSchema } from "#shared/schemas/certificates.ts";
 import type { Config } from "../config.ts";
 import type { Engine } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
@@ -112,7 +112,7 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
         }
         // Any Better Auth endpoint that writes a name gets the same rules as the profile route.
         if (ctx.path === "/sign-up/email" || "firstName" in body || "lastName" in body || "name" in body) {
-          const names = profileInputSchema.safeParse({ firstName: body.firstName, lastName: body.lastName });
+          const names = nameInputSchema.safeParse({ firstName: body.firstName, lastName: body.lastName });
           if (!names.success) throw new APIError("BAD_REQUEST", { message: names.error.issues[0].message });
           const { firstName, lastName } = names.data;
           return { context: { body: { ...body, firstName, lastName, name: `${firstName} ${lastName}` } } };

@@ -17,6 +17,7 @@ const sessionUser = preparedQuery(
         "user.emailVerified",
         "user.firstName",
         "user.lastName",
+        "user.nameOrder",
         "user.role",
         "session.expiresAt",
       ])

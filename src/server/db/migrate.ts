@@ -11,6 +11,7 @@ import * as m009 from "./migrations/009-scale-out.ts";
 import * as m011 from "./migrations/011-site.ts";
 import * as m013 from "./migrations/013-credentials.ts";
 import * as m015 from "./migrations/015-certificate-reissue.ts";
+import * as m016 from "./migrations/016-name-order.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   "011-site": m011,
   "013-credentials": m013,
   "015-certificate-reissue": m015,
+  "016-name-order": m016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { NameOrder } from "#shared/schemas/text.ts";
 
 /** Timestamps: ISO strings on write; Date (PostgreSQL) or string (SQLite) on read. Use toIso(). */
 type Timestamp = Date | string;
@@ -12,6 +13,8 @@ export interface UserTable {
   image: string | null;
   firstName: string;
   lastName: string;
+  /** Defaults to given-first (Better Auth's sign-up does not write it). */
+  nameOrder: Generated<NameOrder>;
   role: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
@@ -217,6 +220,7 @@ export interface CertificateTable {
   courseId: string;
   firstName: string;
   lastName: string;
+  nameOrder: Generated<NameOrder>;
   completedAt: Timestamp;
   expiresAt: Timestamp;
   issuedAt: Timestamp;
@@ -230,6 +234,8 @@ export interface CertificateNameChangeTable {
   oldLastName: string;
   newFirstName: string;
   newLastName: string;
+  oldNameOrder: Generated<NameOrder>;
+  newNameOrder: Generated<NameOrder>;
   changedAt: Timestamp;
 }
 

@@ -46,7 +46,14 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
       // A listed e-mail is admin only once its owner has proved it (verification link): signing up first grants nothing.
       const listed = adminEmails.has(u.email.toLowerCase()) && (u.emailVerified === true || u.emailVerified === 1);
       const role = u.role === "admin" || listed ? "admin" : "learner";
-      return { id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, role } satisfies CurrentUser;
+      return {
+        id: u.id,
+        email: u.email,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        nameOrder: u.nameOrder,
+        role,
+      } satisfies CurrentUser;
     })();
     return this._currentUser;
   });

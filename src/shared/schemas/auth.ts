@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { firstNameSchema, lastNameSchema } from "./text.ts";
+import { firstNameSchema, lastNameSchema, nameOrderSchema } from "./text.ts";
 
 export const roleSchema = z.enum(["learner", "admin"]);
 export type Role = z.infer<typeof roleSchema>;
@@ -9,9 +9,12 @@ export const currentUserSchema = z.object({
   email: z.string(),
   firstName: z.string(),
   lastName: z.string(),
+  nameOrder: nameOrderSchema,
   role: roleSchema,
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
+/** GET /api/auth/user: the signed-in user, or null for a visitor. */
+export const currentUserOrNullSchema = currentUserSchema.nullable();
 
 export const signUpInputSchema = z.object({
   firstName: firstNameSchema,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { firstNameSchema, lastNameSchema } from "./text.ts";
+import { firstNameSchema, lastNameSchema, nameOrderSchema } from "./text.ts";
 
 export const certificateStatusSchema = z.enum(["valid", "expired", "revoked"]);
 export type CertificateStatus = z.infer<typeof certificateStatusSchema>;
@@ -11,12 +11,15 @@ export const certificateSchema = z.object({
   courseTitle: z.string(),
   firstName: z.string(),
   lastName: z.string(),
+  nameOrder: nameOrderSchema,
+  /** The name as printed: first and last name in the order the learner chose when it was issued. */
+  holderName: z.string(),
   completedAt: z.string(),
   expiresAt: z.string(),
   issuedAt: z.string(),
   status: certificateStatusSchema,
   verifyUrl: z.string(),
-  /** Whether the learner's profile name now differs from the name on the certificate. */
+  /** Whether the learner's profile name (or its order) now differs from the name on the certificate. */
   nameDiffersFromProfile: z.boolean(),
 });
 export type Certificate = z.infer<typeof certificateSchema>;
@@ -47,4 +50,6 @@ export const verificationSchema = z.object({
 export type Verification = z.infer<typeof verificationSchema>;
 
 /** The one set of name rules: the profile route, sign-up and any other write of a name use it. */
-export const profileInputSchema = z.strictObject({ firstName: firstNameSchema, lastName: lastNameSchema });
+export const nameInputSchema = z.strictObject({ firstName: firstNameSchema, lastName: lastNameSchema });
+/** The profile: the name, and (when sent) the order it is printed in; absent keeps the current order. */
+export const profileInputSchema = nameInputSchema.extend({ nameOrder: nameOrderSchema.optional() });

@@ -24,7 +24,13 @@ export const landingContentSchema = z.strictObject({
     claims: z.array(claimSchema).min(1).max(10),
     note: text.max(500),
   }),
-  disclaimer: z.strictObject({ title: text.max(120), text: text.max(2000) }),
+  disclaimer: z
+    .strictObject({ title: text.max(120), text: text.max(2000) })
+    // The page shows the title as the heading right above the text, so a text that opens with it reads twice.
+    .refine((d) => !d.text.toLowerCase().startsWith(d.title.toLowerCase()), {
+      path: ["text"],
+      message: "starts with the title, which the page already shows as its heading",
+    }),
 });
 
 /** content/site/testimonials.yaml */

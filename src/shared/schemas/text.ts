@@ -63,3 +63,10 @@ const nameField = (label: string) =>
 /** The one set of rules for a person's name, wherever it is written (sign-up, profile, any other route). */
 export const firstNameSchema = nameField("First name");
 export const lastNameSchema = nameField("Last name");
+
+/** Which of the learner's names comes first on certificates: given name first (the default) or family name first. */
+export const NAME_ORDERS = ["given-first", "family-first"] as const;
+export const nameOrderSchema = z.enum(NAME_ORDERS, {
+  error: 'Name order must be "given-first" or "family-first"',
+});
+export type NameOrder = z.infer<typeof nameOrderSchema>;

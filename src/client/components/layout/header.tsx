@@ -13,8 +13,11 @@ const plainClass = "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hove
 
 export function Logo() {
   return (
-    <Link to={paths.home} className="flex items-center gap-2 font-serif text-lg font-bold text-brand-900">
-      <img src="/favicon.svg" alt="" width={32} height={32} />
+    <Link
+      to={paths.home}
+      className="flex min-w-0 items-center gap-2 font-serif text-lg leading-tight font-bold text-brand-900"
+    >
+      <img src="/favicon.svg" alt="" width={32} height={32} className="shrink-0" />
       <span>{BRAND_NAME}</span>
     </Link>
   );
@@ -115,8 +118,9 @@ export function Header() {
   );
 
   return (
-    <header className="sticky top-0 z-40 border-b border-line bg-white/95 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+    // Sticky from 20rem (320 px at the default text size) up: on a phone with 200% text it would cover a fifth of the screen.
+    <header className="top-0 z-40 border-b border-line bg-white/95 backdrop-blur min-[20rem]:sticky">
+      <div className="mx-auto flex min-h-16 max-w-6xl items-center justify-between gap-4 px-4 py-2 sm:px-6 lg:px-8">
         <Logo />
         <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">
           {links}
@@ -125,7 +129,7 @@ export function Header() {
         <button
           ref={toggleRef}
           type="button"
-          className="rounded-md p-2 text-slate-700 hover:bg-slate-100 lg:hidden"
+          className="shrink-0 rounded-md p-2 text-slate-700 hover:bg-slate-100 lg:hidden"
           aria-expanded={open}
           aria-controls="mobile-menu"
           aria-label={open ? "Close menu" : "Open menu"}

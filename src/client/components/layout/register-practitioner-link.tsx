@@ -4,7 +4,7 @@ import { ExternalLink } from "./external-link.tsx";
 
 /**
  * "Register as Practitioner" is always offered: to the practitioner app when one is configured,
- * otherwise to the academy's own practitioner directory, where holders list themselves.
+ * otherwise to the page that explains registration, what is verified, and the academy's directory.
  */
 export function RegisterAsPractitionerLink({ appUrl, className }: { appUrl: string | null; className: string }) {
   return appUrl ? (
@@ -12,7 +12,7 @@ export function RegisterAsPractitionerLink({ appUrl, className }: { appUrl: stri
       Register as Practitioner
     </ExternalLink>
   ) : (
-    <Link to={paths.practitioners} className={className}>
+    <Link to={paths.practitionerRegistration} className={className}>
       Register as Practitioner
     </Link>
   );

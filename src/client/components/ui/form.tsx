@@ -1,5 +1,5 @@
 import { Eye, EyeOff } from "lucide-react";
-import { type InputHTMLAttributes, useEffect, useId, useState } from "react";
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useEffect, useId, useState } from "react";
 
 const inputClass =
   "h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-ink placeholder:text-slate-500 focus:border-brand-600 aria-[invalid=true]:border-danger";
@@ -51,15 +51,29 @@ export function FormError({ id, message }: { id: string; message: string | null 
   );
 }
 
+/** A field's label above its control and its hint below; the control carries the ids. */
+function FieldFrame(props: { inputId: string; label: string; hint?: string; className: string; children: ReactNode }) {
+  return (
+    <div className={props.className}>
+      <label htmlFor={props.inputId} className="mb-1 block text-sm font-medium text-slate-800">
+        {props.label}
+      </label>
+      {props.children}
+      {props.hint && (
+        <p id={`${props.inputId}-hint`} className="mt-1 text-xs text-muted">
+          {props.hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function TextField({ label, hint, errorId, id, className = "", ...props }: FieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const hintId = hint ? `${inputId}-hint` : undefined;
   return (
-    <div className={className}>
-      <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-slate-800">
-        {label}
-      </label>
+    <FieldFrame inputId={inputId} label={label} hint={hint} className={className}>
       <input
         id={inputId}
         aria-describedby={describedBy(errorId, hintId)}
@@ -67,12 +81,7 @@ export function TextField({ label, hint, errorId, id, className = "", ...props }
         className={inputClass}
         {...props}
       />
-      {hint && (
-        <p id={hintId} className="mt-1 text-xs text-muted">
-          {hint}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -82,10 +91,7 @@ export function PasswordField({ label, hint, errorId, id, className = "", ...pro
   const hintId = hint ? `${inputId}-hint` : undefined;
   const [visible, setVisible] = useState(false);
   return (
-    <div className={className}>
-      <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-slate-800">
-        {label}
-      </label>
+    <FieldFrame inputId={inputId} label={label} hint={hint} className={className}>
       <div className="relative">
         <input
           id={inputId}
@@ -105,11 +111,29 @@ export function PasswordField({ label, hint, errorId, id, className = "", ...pro
           {visible ? <EyeOff aria-hidden="true" size={18} /> : <Eye aria-hidden="true" size={18} />}
         </button>
       </div>
-      {hint && (
-        <p id={hintId} className="mt-1 text-xs text-muted">
-          {hint}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
+  );
+}
+
+/** A labelled select that, like TextField, is marked invalid and described by the form's error while it concerns it. */
+export function SelectField({
+  label,
+  errorId,
+  id,
+  className = "",
+  ...props
+}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; errorId?: string }) {
+  const autoId = useId();
+  const selectId = id ?? autoId;
+  return (
+    <FieldFrame inputId={selectId} label={label} className={className}>
+      <select
+        id={selectId}
+        aria-describedby={errorId}
+        aria-invalid={errorId ? true : undefined}
+        className={inputClass}
+        {...props}
+      />
+    </FieldFrame>
   );
 }

@@ -1,26 +1,10 @@
 import type { HTMLAttributes, ReactNode } from "react";
-import type { Level } from "#shared/schemas/courses.ts";
 
 export function Card({ className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
   // A background or border colour passed in replaces the default one.
   const bg = /(^|\s)bg-/.test(className) ? "" : "bg-surface";
   const border = /(^|\s)border-(?!\d)[a-z]/.test(className) ? "" : "border-line";
   return <div className={`rounded-2xl border shadow-sm ${border} ${bg} ${className}`} {...props} />;
-}
-
-const levelClasses: Record<Level, string> = {
-  Beginner: "bg-level-beginner-bg text-level-beginner",
-  Intermediate: "bg-level-intermediate-bg text-level-intermediate",
-  Advanced: "bg-level-advanced-bg text-level-advanced",
-  Bonus: "bg-level-bonus-bg text-level-bonus",
-};
-
-export function LevelBadge({ level }: { level: Level }) {
-  return (
-    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${levelClasses[level]}`}>
-      {level}
-    </span>
-  );
 }
 
 export function Badge({ children, className = "" }: { children: ReactNode; className?: string }) {

@@ -1,57 +1,33 @@
-import { useState } from "react";
-import { TextField } from "#client/components/ui/form.tsx";
-import { Skeleton } from "#client/components/ui/misc.tsx";
-import { AdminLayout, Pager, tableClass, tdClass, thClass } from "./admin-layout.tsx";
+import { AdminLayout } from "./admin-layout.tsx";
+import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
 import { useAuditLog } from "./api.ts";
+import { AuditDetails } from "./audit-details.tsx";
+
+type Entry = NonNullable<ReturnType<typeof useAuditLog>["data"]>["items"][number];
+
+const when = (iso: string) =>
+  `${new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC`;
 
 export default function AdminAuditPage() {
-  const [q, setQ] = useState("");
-  const [page, setPage] = useState(1);
-  const log = useAuditLog(q, page);
+  const search = useAdminSearch();
+  const log = useAuditLog(search.q, search.page);
   return (
     <AdminLayout title="Audit log">
-      <TextField
-        label="Search by admin, action or target"
-        type="search"
-        value={q}
-        onChange={(e) => {
-          setQ(e.target.value);
-          setPage(1);
-        }}
-        className="max-w-md"
+      <SearchableAdminTable<Entry>
+        searchLabel="Search by admin, action or target"
+        search={search}
+        data={log.data}
+        caption="Audit log"
+        empty="No admin actions match."
+        rowKey={(e) => e.id}
+        columns={[
+          { header: "When", cell: (e) => when(e.createdAt), className: "md:whitespace-nowrap" },
+          { header: "Who", cell: (e) => e.actorEmail },
+          { header: "Action", cell: (e) => e.action, className: "font-mono" },
+          { header: "Target", cell: (e) => e.target },
+          { header: "Details", cell: (e) => <AuditDetails details={e.details} />, className: "md:min-w-56" },
+        ]}
       />
-      <div className="mt-4 overflow-x-auto">
-        {log.isPending ? (
-          <Skeleton className="h-40" />
-        ) : (
-          <table className={tableClass}>
-            <caption className="sr-only">Audit log</caption>
-            <thead>
-              <tr>
-                <th className={thClass}>When</th>
-                <th className={thClass}>Who</th>
-                <th className={thClass}>Action</th>
-                <th className={thClass}>Target</th>
-                <th className={thClass}>Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(log.data?.items ?? []).map((e) => (
-                <tr key={e.id}>
-                  <td className={tdClass}>{new Date(e.createdAt).toLocaleString("en-US", { timeZone: "UTC" })} UTC</td>
-                  <td className={tdClass}>{e.actorEmail}</td>
-                  <td className={`${tdClass} font-mono`}>{e.action}</td>
-                  <td className={tdClass}>{e.target}</td>
-                  <td className={`${tdClass} font-mono text-xs`}>
-                    {Object.keys(e.details).length ? JSON.stringify(e.details) : ""}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
-      {log.data && <Pager page={log.data.page} pageSize={log.data.pageSize} total={log.data.total} onPage={setPage} />}
     </AdminLayout>
   );
 }

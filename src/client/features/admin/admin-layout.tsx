@@ -1,7 +1,7 @@
 import { ShieldAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, NavLink } from "react-router";
-import { Button, buttonClasses } from "#client/components/ui/button.tsx";
+import { buttonClasses } from "#client/components/ui/button.tsx";
 import { PageContainer } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
@@ -16,8 +16,10 @@ const SECTIONS = [
   { to: "/admin/audit", label: "Audit log" },
 ];
 
+const FORBIDDEN_TITLE = `403 Access Denied | ${BRAND_NAME}`;
+
 export function ForbiddenPage() {
-  useDocumentMeta({ title: `403 Access Denied | ${BRAND_NAME}` });
+  useDocumentMeta({ title: FORBIDDEN_TITLE });
   return (
     <PageContainer className="max-w-xl py-20 text-center">
       <ShieldAlert className="mx-auto text-red-700" size={48} aria-hidden="true" />
@@ -33,8 +35,10 @@ export function ForbiddenPage() {
 /** Admin pages: a 403 page for anyone who is not an admin (the server checks too). */
 export function AdminLayout({ title, children }: { title: string; children: ReactNode }) {
   const { user } = useCurrentUser();
-  useDocumentMeta({ title: `${title} | Admin | ${BRAND_NAME}` });
-  if (user?.role !== "admin") return <ForbiddenPage />;
+  const isAdmin = user?.role === "admin";
+  // The layout's effect runs after the 403 page's, so it must not name the admin page to others.
+  useDocumentMeta({ title: isAdmin ? `${title} | Admin | ${BRAND_NAME}` : FORBIDDEN_TITLE });
+  if (!isAdmin) return <ForbiddenPage />;
   return (
     <PageContainer>
       <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Admin</p>
@@ -56,36 +60,3 @@ export function AdminLayout({ title, children }: { title: string; children: Reac
     </PageContainer>
   );
 }
-
-export function Pager({
-  page,
-  pageSize,
-  total,
-  onPage,
-}: {
-  page: number;
-  pageSize: number;
-  total: number;
-  onPage: (p: number) => void;
-}) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  return (
-    <div className="mt-4 flex items-center justify-between text-sm">
-      <span className="text-muted">
-        {total} result{total === 1 ? "" : "s"} · page {page} of {pages}
-      </span>
-      <div className="flex gap-2">
-        <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          Previous page
-        </Button>
-        <Button size="sm" variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-          Next page
-        </Button>
-      </div>
-    </div>
-  );
-}
-
-export const tableClass = "w-full min-w-[640px] border-collapse text-left text-sm";
-export const thClass = "border-b border-line px-3 py-2 font-semibold text-slate-700";
-export const tdClass = "border-b border-line px-3 py-2 align-top";

@@ -1,11 +1,10 @@
-import { useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
-import { TextField } from "#client/components/ui/form.tsx";
-import { Skeleton } from "#client/components/ui/misc.tsx";
+import { FormError, TextField, useFormError } from "#client/components/ui/form.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
-import { ApiError } from "#client/lib/api-client.ts";
-import { AdminLayout, Pager, tableClass, tdClass, thClass } from "./admin-layout.tsx";
-import { useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetTimeMultiplier } from "./api.ts";
+import { AdminLayout } from "./admin-layout.tsx";
+import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
+import { refusal, useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetTimeMultiplier } from "./api.ts";
 
 type Learner = NonNullable<ReturnType<typeof useAdminLearners>["data"]>["items"][number];
 
@@ -24,7 +23,7 @@ function Attempts({ learner, courseId }: { learner: Learner; courseId: string })
     } catch (error) {
       toast({
         title: "Not Granted",
-        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+        description: refusal(error),
         variant: "destructive",
       });
     }
@@ -55,28 +54,53 @@ function Attempts({ learner, courseId }: { learner: Learner; courseId: string })
   );
 }
 
+/** A one-line form in a learner's row, with its error below the fields. */
+function RowForm({
+  onSubmit,
+  error,
+  className,
+  children,
+}: {
+  onSubmit: (event: FormEvent) => Promise<void>;
+  error: { errorId: string; message: string | null };
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <form onSubmit={(e) => void onSubmit(e)} noValidate className={className}>
+      <div className="flex flex-wrap items-end gap-2">{children}</div>
+      <div className="mt-2 empty:hidden">
+        <FormError id={error.errorId} message={error.message} />
+      </div>
+    </form>
+  );
+}
+
 /** The learner's time multiplier on timed exams (an accommodation). */
 function TimeMultiplier({ learner }: { learner: Learner }) {
   const [value, setValue] = useState(String(learner.timeMultiplier));
   const save = useSetTimeMultiplier();
   const toast = useToast();
-  const number = Number(value);
-  const valid = Number.isFinite(number) && number >= 1 && number <= 4;
-  const submit = async () => {
+  const error = useFormError<"multiplier">();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const number = Number(value);
+    if (!value.trim() || !Number.isFinite(number) || number < 1 || number > 4)
+      return error.show("Give a multiplier from 1 to 4, e.g. 1.5.", "multiplier");
+    error.clear();
     try {
       await save.mutateAsync({ userId: learner.id, timeMultiplier: number });
       toast({ title: "Exam Time Saved", description: `${learner.email}: ${number}x on timed exams` });
-    } catch (error) {
-      toast({
-        title: "Not Saved",
-        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
-        variant: "destructive",
-      });
+    } catch (failure) {
+      const description = refusal(failure);
+      toast({ title: "Not Saved", description, variant: "destructive" });
+      error.show(description, "multiplier");
     }
   };
   return (
-    <div className="mt-2 flex flex-wrap items-end gap-2">
+    <RowForm onSubmit={submit} error={error} className="mt-2">
       <TextField
+        {...error.field("multiplier")}
         label="Exam time multiplier"
         type="number"
         min={1}
@@ -86,10 +110,10 @@ function TimeMultiplier({ learner }: { learner: Learner }) {
         onChange={(e) => setValue(e.target.value)}
         className="w-36"
       />
-      <Button size="sm" variant="secondary" disabled={!valid || save.isPending} onClick={() => void submit()}>
+      <Button type="submit" size="sm" variant="secondary" disabled={save.isPending}>
         Save<span className="sr-only"> exam time multiplier for {learner.email}</span>
       </Button>
-    </div>
+    </RowForm>
   );
 }
 
@@ -98,16 +122,18 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
   const [reason, setReason] = useState("");
   const toast = useToast();
   const revokeCertificate = useRevokeCertificate();
-  const revoke = async () => {
+  const error = useFormError<"reason">();
+  const revoke = async (event: FormEvent) => {
+    event.preventDefault();
+    if (reason.trim().length < 3) return error.show("Give a reason.", "reason");
+    error.clear();
     try {
       await revokeCertificate.mutateAsync({ certificateId, reason });
       toast({ title: "Certificate Revoked", description: certificateId });
-    } catch (error) {
-      toast({
-        title: "Not Revoked",
-        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
-        variant: "destructive",
-      });
+    } catch (failure) {
+      const description = refusal(failure);
+      toast({ title: "Not Revoked", description, variant: "destructive" });
+      error.show(description, "reason");
     }
   };
   if (!open)
@@ -117,96 +143,82 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
       </Button>
     );
   return (
-    <div className="flex flex-wrap items-end gap-2">
-      <TextField label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} className="w-48" />
-      <Button size="sm" variant="danger" disabled={reason.trim().length < 3} onClick={() => void revoke()}>
+    <RowForm onSubmit={revoke} error={error} className="w-full">
+      <TextField
+        {...error.field("reason")}
+        label="Reason"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        className="w-48 max-w-full"
+      />
+      <Button type="submit" size="sm" variant="danger" disabled={revokeCertificate.isPending}>
         Confirm revoke
       </Button>
-      <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={() => {
+          error.clear();
+          setOpen(false);
+        }}
+      >
         Cancel
       </Button>
-    </div>
+    </RowForm>
   );
 }
 
+const learnerCell = (l: Learner) => (
+  <>
+    {l.firstName} {l.lastName}
+    <span className="block text-xs text-muted">
+      {l.email}
+      {l.role === "admin" ? " · admin" : ""}
+    </span>
+    <TimeMultiplier learner={l} />
+  </>
+);
+
+const coursesCell = (l: Learner) =>
+  l.courses.length === 0 ? (
+    <span className="text-muted">No enrolments</span>
+  ) : (
+    <ul className="space-y-2">
+      {l.courses.map((c) => (
+        <li key={c.courseId} className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <span className="font-medium">{c.courseId}</span>
+          <span>{c.percent}%</span>
+          {c.certificateId ? (
+            <span className="text-xs">
+              {c.certificateId} · {c.certificateStatus}
+            </span>
+          ) : (
+            <span className="text-xs text-muted">No certificate</span>
+          )}
+          {c.certificateId && c.certificateStatus !== "revoked" && <RevokeButton certificateId={c.certificateId} />}
+          <Attempts learner={l} courseId={c.courseId} />
+        </li>
+      ))}
+    </ul>
+  );
+
 export default function AdminLearnersPage() {
-  const [q, setQ] = useState("");
-  const [page, setPage] = useState(1);
-  const learners = useAdminLearners(q, page);
+  const search = useAdminSearch();
+  const learners = useAdminLearners(search.q, search.page);
   return (
     <AdminLayout title="Learners">
-      <TextField
-        label="Search by name or e-mail"
-        type="search"
-        value={q}
-        onChange={(e) => {
-          setQ(e.target.value);
-          setPage(1);
-        }}
-        className="max-w-md"
+      <SearchableAdminTable<Learner>
+        searchLabel="Search by name or e-mail"
+        search={search}
+        data={learners.data}
+        caption="Learners"
+        empty="No learners match."
+        rowKey={(l) => l.id}
+        columns={[
+          { header: "Learner", cell: learnerCell },
+          { header: "Courses, progress, attempts and certificates", cell: coursesCell },
+        ]}
       />
-      <div className="mt-4 overflow-x-auto">
-        {learners.isPending ? (
-          <Skeleton className="h-40" />
-        ) : (
-          <table className={tableClass}>
-            <caption className="sr-only">Learners</caption>
-            <thead>
-              <tr>
-                <th className={thClass}>Learner</th>
-                <th className={thClass}>Courses, progress, attempts and certificates</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(learners.data?.items ?? []).map((l) => (
-                <tr key={l.id}>
-                  <td className={tdClass}>
-                    {l.firstName} {l.lastName}
-                    <span className="block text-xs text-muted">
-                      {l.email}
-                      {l.role === "admin" ? " · admin" : ""}
-                    </span>
-                    <TimeMultiplier learner={l} />
-                  </td>
-                  <td className={tdClass}>
-                    {l.courses.length === 0 ? (
-                      <span className="text-muted">No enrolments</span>
-                    ) : (
-                      <ul className="space-y-2">
-                        {l.courses.map((c) => (
-                          <li key={c.courseId} className="flex flex-wrap items-center gap-3">
-                            <span className="font-medium">{c.courseId}</span>
-                            <span>{c.percent}%</span>
-                            {c.certificateId ? (
-                              <span className="text-xs">
-                                {c.certificateId} · {c.certificateStatus}
-                              </span>
-                            ) : (
-                              <span className="text-xs text-muted">No certificate</span>
-                            )}
-                            {c.certificateId && c.certificateStatus !== "revoked" && (
-                              <RevokeButton certificateId={c.certificateId} />
-                            )}
-                            <Attempts learner={l} courseId={c.courseId} />
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
-      {learners.data && (
-        <Pager
-          page={learners.data.page}
-          pageSize={learners.data.pageSize}
-          total={learners.data.total}
-          onPage={setPage}
-        />
-      )}
     </AdminLayout>
   );
 }

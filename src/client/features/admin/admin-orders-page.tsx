@@ -1,18 +1,24 @@
 import { useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
-import { TextField } from "#client/components/ui/form.tsx";
-import { Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
-import { ApiError } from "#client/lib/api-client.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
-import { AdminLayout, Pager, tableClass, tdClass, thClass } from "./admin-layout.tsx";
-import { useAdminOrders, useRefundOrder } from "./api.ts";
+import { AdminLayout } from "./admin-layout.tsx";
+import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
+import { refusal, useAdminOrders, useRefundOrder } from "./api.ts";
+
+type Order = NonNullable<ReturnType<typeof useAdminOrders>["data"]>["items"][number];
+
+const statusText = (o: Order) =>
+  o.status === "refunded"
+    ? `Refunded ${formatLongDate(o.refundedAt)}`
+    : o.status === "refunding"
+      ? "Refund under way"
+      : "Paid";
 
 export default function AdminOrdersPage() {
-  const [q, setQ] = useState("");
-  const [page, setPage] = useState(1);
+  const search = useAdminSearch();
   const [confirming, setConfirming] = useState<string | null>(null);
-  const orders = useAdminOrders(q, page);
+  const orders = useAdminOrders(search.q, search.page);
   const toast = useToast();
   const refundOrder = useRefundOrder();
 
@@ -26,7 +32,7 @@ export default function AdminOrdersPage() {
     } catch (error) {
       toast({
         title: "Refund Failed",
-        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+        description: refusal(error),
         variant: "destructive",
       });
     } finally {
@@ -34,96 +40,71 @@ export default function AdminOrdersPage() {
     }
   };
 
+  const actions = (o: Order) => {
+    if (o.status !== "paid") return null;
+    if (!o.refundable) return <span className="text-xs text-muted">Past the 7-day refund window</span>;
+    if (confirming !== o.id)
+      return (
+        <Button size="sm" variant="secondary" onClick={() => setConfirming(o.id)}>
+          Refund<span className="sr-only"> order of {o.userEmail}</span>
+        </Button>
+      );
+    return (
+      <span className="flex flex-col gap-2">
+        <span className="text-xs text-slate-800" data-testid="refund-consequences">
+          Refund {formatPrice(o.amount)} to {o.userEmail}: their access to the course ends and its certificate is
+          revoked.
+        </span>
+        <span className="flex gap-2">
+          <Button size="sm" variant="danger" onClick={() => void refund(o.id)}>
+            Confirm refund
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>
+            Cancel
+          </Button>
+        </span>
+      </span>
+    );
+  };
+
   return (
     <AdminLayout title="Orders">
-      <TextField
-        label="Search by e-mail, course, coupon or payment id"
-        type="search"
-        value={q}
-        onChange={(e) => {
-          setQ(e.target.value);
-          setPage(1);
-        }}
-        className="max-w-md"
+      <SearchableAdminTable<Order>
+        searchLabel="Search by e-mail, course, coupon or payment id"
+        search={search}
+        data={orders.data}
+        caption="Orders"
+        empty="No orders match."
+        rowKey={(o) => o.id}
+        rowTestId={(o) => `order-${o.id}`}
+        columns={[
+          { header: "Date", cell: (o) => formatLongDate(o.createdAt) },
+          {
+            header: "Learner",
+            cell: (o) => (
+              <>
+                {o.userName}
+                <span className="block text-xs text-muted">{o.userEmail}</span>
+              </>
+            ),
+          },
+          { header: "Course", cell: (o) => o.courseId },
+          {
+            header: "Paid",
+            cell: (o) => (
+              <>
+                {formatPrice(o.amount)}
+                {o.amount !== o.originalAmount && (
+                  <span className="block text-xs text-muted">of {formatPrice(o.originalAmount)}</span>
+                )}
+              </>
+            ),
+          },
+          { header: "Coupon", cell: (o) => o.couponCode ?? "-" },
+          { header: "Status", cell: statusText },
+          { header: "Actions", hideHeader: true, cell: actions },
+        ]}
       />
-      <div className="mt-4 overflow-x-auto">
-        {orders.isPending ? (
-          <Skeleton className="h-40" />
-        ) : (
-          <table className={tableClass}>
-            <caption className="sr-only">Orders</caption>
-            <thead>
-              <tr>
-                <th className={thClass}>Date</th>
-                <th className={thClass}>Learner</th>
-                <th className={thClass}>Course</th>
-                <th className={thClass}>Paid</th>
-                <th className={thClass}>Coupon</th>
-                <th className={thClass}>Status</th>
-                <th className={thClass}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {(orders.data?.items ?? []).map((o) => (
-                <tr key={o.id} data-testid={`order-${o.id}`}>
-                  <td className={tdClass}>{formatLongDate(o.createdAt)}</td>
-                  <td className={tdClass}>
-                    {o.userName}
-                    <span className="block text-xs text-muted">{o.userEmail}</span>
-                  </td>
-                  <td className={tdClass}>{o.courseId}</td>
-                  <td className={tdClass}>
-                    {formatPrice(o.amount)}
-                    {o.amount !== o.originalAmount && (
-                      <span className="block text-xs text-muted">of {formatPrice(o.originalAmount)}</span>
-                    )}
-                  </td>
-                  <td className={tdClass}>{o.couponCode ?? "-"}</td>
-                  <td className={tdClass}>
-                    {o.status === "refunded"
-                      ? `Refunded ${formatLongDate(o.refundedAt)}`
-                      : o.status === "refunding"
-                        ? "Refund under way"
-                        : "Paid"}
-                  </td>
-                  <td className={tdClass}>
-                    {o.status === "paid" &&
-                      (o.refundable ? (
-                        confirming === o.id ? (
-                          <span className="flex flex-col gap-2">
-                            <span className="text-xs text-slate-800" data-testid="refund-consequences">
-                              Refund {formatPrice(o.amount)} to {o.userEmail}: their access to the course ends and its
-                              certificate is revoked.
-                            </span>
-                            <span className="flex gap-2">
-                              <Button size="sm" variant="danger" onClick={() => void refund(o.id)}>
-                                Confirm refund
-                              </Button>
-                              <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>
-                                Cancel
-                              </Button>
-                            </span>
-                          </span>
-                        ) : (
-                          <Button size="sm" variant="secondary" onClick={() => setConfirming(o.id)}>
-                            Refund<span className="sr-only"> order of {o.userEmail}</span>
-                          </Button>
-                        )
-                      ) : (
-                        <span className="text-xs text-muted">Past the 7-day refund window</span>
-                      ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
-      {orders.data && (
-        <Pager page={orders.data.page} pageSize={orders.data.pageSize} total={orders.data.total} onPage={setPage} />
-      )}
     </AdminLayout>
   );
 }

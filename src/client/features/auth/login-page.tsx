@@ -191,7 +191,7 @@ function SignUpForm() {
         autoComplete="new-password"
         required
         minLength={MIN_PASSWORD_LENGTH}
-        hint="Password must be at least 6 characters long"
+        hint="Password must be at least 6 characters long. Common, easily guessed passwords are refused."
         value={form.password}
         onChange={set("password")}
       />

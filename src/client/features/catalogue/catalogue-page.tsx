@@ -2,7 +2,8 @@ import { BookOpen, Clock, Layers, TrendingUp } from "lucide-react";
 import { Link } from "react-router";
 import { ExternalLink } from "#client/components/layout/external-link.tsx";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
-import { Badge, Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
+import { LevelBadge } from "#client/components/ui/level-badge.tsx";
+import { Badge, Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCourses, useEnrollments } from "#client/lib/courses.ts";
 import { usePurchasing } from "#client/lib/payments.ts";
@@ -100,7 +101,10 @@ export default function CataloguePage() {
   return (
     <PageContainer>
       <h1 className="font-serif text-3xl font-bold sm:text-4xl">Holistic Wellness Coach Certification Programs</h1>
-      <div className="mt-6 flex flex-col gap-3 rounded-2xl bg-gradient-to-r from-brand-800 to-emerald-800 p-5 text-white sm:flex-row sm:items-center">
+      <div
+        data-testid="earnings-banner"
+        className="mt-6 flex flex-col gap-3 rounded-2xl bg-gradient-to-r from-brand-800 to-emerald-800 p-5 text-white sm:flex-row sm:items-center"
+      >
         <TrendingUp size={32} aria-hidden="true" className="shrink-0" />
         {banner && (
           <p>

@@ -55,7 +55,7 @@ export default function CertificatePage() {
       </Link>
       <div className="mt-4">
         <CertificateDocument
-          holderName={`${cert.firstName} ${cert.lastName}`}
+          holderName={cert.holderName}
           courseTitle={cert.courseTitle}
           completedAt={cert.completedAt}
           expiresAt={cert.expiresAt}
@@ -83,8 +83,8 @@ export default function CertificatePage() {
       {cert.nameDiffersFromProfile && (
         <Card className="mt-6 flex flex-col gap-3 border-blue-200 bg-blue-50 p-5 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-sm text-blue-950">
-            Your profile name has changed since this certificate was issued. It keeps its ID if you reissue it with your
-            current name.
+            Your profile name or its order has changed since this certificate was issued. It keeps its ID if you reissue
+            it with your current name.
           </p>
           <Button variant="secondary" onClick={() => reissue.mutate(cert.certificateId)} disabled={reissue.isPending}>
             Reissue with my current name

@@ -77,9 +77,7 @@ export default function CertificatesPage() {
                 <dt className="text-muted">Certificate ID</dt>
                 <dd className="font-mono break-all">{c.certificateId}</dd>
                 <dt className="text-muted">Issued to</dt>
-                <dd>
-                  {c.firstName} {c.lastName}
-                </dd>
+                <dd>{c.holderName}</dd>
                 <dt className="text-muted">Completed</dt>
                 <dd>{formatLongDate(c.completedAt)}</dd>
                 <dt className="text-muted">Valid until</dt>

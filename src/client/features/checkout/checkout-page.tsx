@@ -3,7 +3,8 @@ import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 
 import { Link, useNavigate, useParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
 import { FormError, TextField } from "#client/components/ui/form.tsx";
-import { Card, LevelBadge, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
+import { LevelBadge } from "#client/components/ui/level-badge.tsx";
+import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
@@ -218,7 +219,7 @@ export default function CheckoutPage() {
     return (
       <PageContainer className="max-w-5xl" aria-busy="true">
         <Skeleton className="h-8 w-40" />
-        <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
           <Skeleton className="h-72" />
           <Skeleton className="h-72" />
         </div>
@@ -241,10 +242,10 @@ export default function CheckoutPage() {
           <TestPaymentsBanner />
         </div>
       )}
-      <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <Card className="h-fit p-6">
+      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <Card className="h-fit p-4 sm:p-6">
           <h2 className="text-lg font-semibold">Order summary</h2>
-          <div className="mt-4 flex items-start justify-between gap-4">
+          <div className="mt-4 flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
             <div>
               <p className="font-medium">{c.title}</p>
               <div className="mt-1">
@@ -284,23 +285,23 @@ export default function CheckoutPage() {
             </Button>
           </div>
           <dl className="mt-6 space-y-2 border-t border-line pt-4 text-sm">
-            <div className="flex justify-between">
+            <div className="flex flex-wrap justify-between gap-x-4">
               <dt>Subtotal</dt>
               <dd>{formatPrice(intent?.originalAmount ?? c.price)}</dd>
             </div>
             {discount > 0 && (
-              <div className="flex justify-between text-green-800">
+              <div className="flex flex-wrap justify-between gap-x-4 text-green-800">
                 <dt>Discount ({intent?.coupon ? describeCoupon(intent.coupon) : ""})</dt>
                 <dd>-{formatPrice(discount)}</dd>
               </div>
             )}
-            <div className="flex justify-between text-base font-bold">
+            <div className="flex flex-wrap justify-between gap-x-4 text-base font-bold">
               <dt>Total</dt>
               <dd data-testid="order-total">{formatPrice(total)}</dd>
             </div>
           </dl>
         </Card>
-        <Card className="h-fit p-6">
+        <Card className="h-fit p-4 sm:p-6">
           <h2 className="text-lg font-semibold">{intent?.isFree ? "Claim your course" : "Payment"}</h2>
           <div className="mt-4">
             {payments.data?.enabled === false ? (

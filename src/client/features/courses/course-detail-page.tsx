@@ -1,7 +1,8 @@
 import { Award, CheckCircle2, Circle, ClipboardCheck, GraduationCap, Lock, PlayCircle } from "lucide-react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
-import { Badge, Card, LevelBadge, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
+import { LevelBadge } from "#client/components/ui/level-badge.tsx";
+import { Badge, Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
@@ -22,10 +23,17 @@ const stateBadge: Record<ModuleState, { label: string; className: string }> = {
 export const MEDICAL_DISCLAIMER =
   "This course is for educational purposes only and is not medical advice. It does not qualify you to diagnose, treat or prescribe for any medical condition.";
 
+const lessonRow = "flex items-center gap-3 px-3 py-3 sm:px-4";
+/** Title, then duration or lock label on the right; the label goes under the title when both do not fit. */
+const lessonText = "flex min-w-0 flex-1 flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5";
+
+const previewBadge = { label: "Free Preview", className: "bg-amber-100 text-amber-900" };
+
 function ModuleCard({ course, module, index }: { course: CourseDetail; module: ModuleSummary; index: number }) {
-  const badge = stateBadge[module.state];
+  // Someone who has not bought the course has no progress to show: an open module is a preview.
+  const badge = !course.enrolled && module.state !== "locked" ? previewBadge : stateBadge[module.state];
   return (
-    <Card className="p-5" data-testid={`module-${module.id}`}>
+    <Card className="p-4 sm:p-5" data-testid={`module-${module.id}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <p className="text-xs font-semibold tracking-wide text-muted uppercase">Module {index + 1}</p>
@@ -41,28 +49,39 @@ function ModuleCard({ course, module, index }: { course: CourseDetail; module: M
         {module.lessons.map((lesson, i) => (
           <li key={lesson.id}>
             {lesson.accessible ? (
-              <Link
-                to={paths.lesson(course.id, lesson.id)}
-                className="flex items-center gap-3 px-4 py-3 hover:bg-brand-50"
-              >
+              <Link to={paths.lesson(course.id, lesson.id)} className={`${lessonRow} hover:bg-brand-50`}>
                 {lesson.completed ? (
                   <CheckCircle2 className="shrink-0 text-green-700" size={18} aria-label="Completed" />
                 ) : (
                   <PlayCircle className="shrink-0 text-brand-700" size={18} aria-hidden="true" />
                 )}
-                <span className="flex-1">
-                  {i + 1}. {lesson.title}
+                <span className={lessonText}>
+                  <span className="min-w-0">
+                    {i + 1}. {lesson.title}
+                  </span>
+                  <span className="text-xs text-muted">{lesson.duration}</span>
                 </span>
-                <span className="text-xs text-muted">{lesson.duration}</span>
               </Link>
             ) : (
-              <div className="flex items-center gap-3 px-4 py-3 text-slate-500">
+              <div className={`${lessonRow} text-slate-500`} data-testid="locked-lesson">
                 <Lock className="shrink-0" size={18} aria-hidden="true" />
-                <span className="flex-1">
-                  {i + 1}. {lesson.title}
-                  <span className="sr-only"> (locked)</span>
+                <span className={lessonText}>
+                  <span className="min-w-0">
+                    {i + 1}. {lesson.title}
+                    <span className="sr-only"> (locked)</span>
+                  </span>
+                  {course.enrolled ? (
+                    <span className="text-xs">Locked</span>
+                  ) : (
+                    // On a phone the spec's long text would squeeze the title into a narrow column.
+                    <span className="text-xs">
+                      <span aria-hidden="true" className="sm:hidden">
+                        Locked
+                      </span>
+                      <span className="sr-only sm:not-sr-only">Preview mode only - purchase to unlock</span>
+                    </span>
+                  )}
                 </span>
-                <span className="text-xs">{course.enrolled ? "Locked" : "Preview mode only - purchase to unlock"}</span>
               </div>
             )}
           </li>
@@ -225,9 +244,7 @@ export default function CourseDetailPage() {
             ← Back to Courses
           </Link>
           <div className="mt-4 flex flex-wrap items-center gap-2">
-            <span className="rounded-full bg-white/95 px-0.5 py-0.5">
-              <LevelBadge level={course.level} />
-            </span>
+            <LevelBadge level={course.level} />
             <span className="text-sm text-white">
               {course.comingSoon
                 ? `${course.duration} · Coming soon`
@@ -297,7 +314,7 @@ export default function CourseDetailPage() {
         )}
         <CertificationBanner course={course} />
 
-        {!course.comingSoon && (
+        {course.enrolled && !course.comingSoon && (
           <section className="mt-6" aria-labelledby="progress-heading">
             <div className="flex items-center justify-between">
               <h2 id="progress-heading" className="font-semibold">

@@ -11,6 +11,7 @@ import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import { useCompleteLesson, useLesson } from "./api.ts";
+import { isPreviewEnd, PreviewEndCard } from "./preview-end-card.tsx";
 
 function PreviewOnly({ courseId }: { courseId: string }) {
   return (
@@ -93,6 +94,7 @@ export default function LessonPage() {
 
   const data = lesson.data;
   const enrolled = course.data?.enrolled ?? false;
+  const previewEnd = isPreviewEnd(course.data, data.id);
 
   const markComplete = async () => {
     if (!enrolled || data.completed) return true;
@@ -184,7 +186,8 @@ export default function LessonPage() {
           </Button>
         </div>
       )}
-      <div className="mt-6 flex items-center justify-between gap-3">
+      {previewEnd && course.data && <PreviewEndCard course={course.data} />}
+      <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
         {data.previousLessonId ? (
           <Link to={paths.lesson(courseId, data.previousLessonId)} className={buttonClasses("secondary")}>
             <ChevronLeft size={18} aria-hidden="true" />
@@ -193,16 +196,19 @@ export default function LessonPage() {
         ) : (
           <span />
         )}
-        <Button onClick={() => void goNext()} disabled={saving}>
-          {data.nextLessonId || quizNext ? (
-            <>
-              Next
-              <ChevronRight size={18} aria-hidden="true" />
-            </>
-          ) : (
-            "Back to Course"
-          )}
-        </Button>
+        {/* At the end of the preview the card above offers the way on; Next would only lead to a locked page. */}
+        {!previewEnd && (
+          <Button onClick={() => void goNext()} disabled={saving} className="ml-auto">
+            {data.nextLessonId || quizNext ? (
+              <>
+                Next
+                <ChevronRight size={18} aria-hidden="true" />
+              </>
+            ) : (
+              "Back to Course"
+            )}
+          </Button>
+        )}
       </div>
     </PageContainer>
   );

@@ -3,7 +3,8 @@ import { Link } from "react-router";
 import { ExternalLink } from "#client/components/layout/external-link.tsx";
 import { buttonClasses } from "#client/components/ui/button.tsx";
 import { ClaimText } from "#client/components/ui/claim.tsx";
-import { Badge, Card, LevelBadge, PageContainer, Skeleton, Spinner } from "#client/components/ui/misc.tsx";
+import { LevelBadge } from "#client/components/ui/level-badge.tsx";
+import { Badge, Card, PageContainer, Skeleton, Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import { useSiteConfig, useSiteContent } from "#client/lib/site-config.ts";
@@ -99,7 +100,8 @@ function Landing({
               </a>
             </div>
           </div>
-          <dl className="grid grid-cols-2 gap-4">
+          {/* Two figures a row, or one when large text would not fit two on a phone (the column minimum is in rem). */}
+          <dl className="grid grid-cols-[repeat(auto-fit,minmax(10rem,1fr))] gap-4 sm:grid-cols-2">
             {landing.figures.map((figure) => (
               <Card key={figure.label} className="p-5">
                 <dt className="text-sm text-muted">{figure.label}</dt>
@@ -113,7 +115,7 @@ function Landing({
 
       <section id="courses" aria-labelledby="courses-heading">
         <PageContainer className="py-16">
-          <h2 id="courses-heading" className="text-3xl font-bold">
+          <h2 id="courses-heading" className="text-2xl font-bold sm:text-3xl">
             Certification courses
           </h2>
           <p className="mt-2 text-muted">
@@ -128,7 +130,7 @@ function Landing({
       <section aria-labelledby="practitioner-heading" className="bg-brand-900 text-white">
         <PageContainer className="grid gap-8 py-16 lg:grid-cols-2">
           <div>
-            <h2 id="practitioner-heading" className="text-3xl font-bold">
+            <h2 id="practitioner-heading" className="text-2xl font-bold sm:text-3xl">
               {landing.practitioner.title}
             </h2>
             <p className="mt-4 text-brand-100">{landing.practitioner.text}</p>
@@ -150,7 +152,7 @@ function Landing({
 
       <section aria-labelledby="testimonials-heading">
         <PageContainer className="py-16">
-          <h2 id="testimonials-heading" className="text-3xl font-bold">
+          <h2 id="testimonials-heading" className="text-2xl font-bold sm:text-3xl">
             What our graduates say
           </h2>
           <div className="mt-8 grid gap-6 md:grid-cols-3">

@@ -73,7 +73,7 @@ function Result({
             {result.score}%
           </span>
         </p>
-        <dl className="mt-4 flex justify-center gap-8 text-sm">
+        <dl className="mt-4 flex flex-wrap justify-center gap-x-8 gap-y-2 text-sm">
           <div>
             <dt className="text-muted">Correct</dt>
             <dd className="text-xl font-semibold text-green-800">{result.correctCount}</dd>
@@ -277,13 +277,13 @@ export function AssessmentRunner({
   const [result, setResult] = useState<QuizResult | null>(null);
   const questionHeading = useRef<HTMLHeadingElement>(null);
   const movedByButton = useRef(false);
-  // Next and Previous move focus to the question they show (not on first load: the page heading has it).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the question changes
+  // Next, Previous and Retake move focus to the question they show (not on first load: the page
+  // heading has it). After every render, because a retake shows its question only once the new draw is in.
   useEffect(() => {
-    if (!movedByButton.current) return;
+    if (!movedByButton.current || !questionHeading.current) return;
     movedByButton.current = false;
-    questionHeading.current?.focus();
-  }, [index]);
+    questionHeading.current.focus();
+  });
   const goTo = (next: number) => {
     movedByButton.current = true;
     setIndex(next);
@@ -311,6 +311,7 @@ export function AssessmentRunner({
   });
 
   const restart = async () => {
+    movedByButton.current = true;
     setAnswers({});
     setIndex(0);
     setRetaking(true);
@@ -410,7 +411,8 @@ export function AssessmentRunner({
           ))}
         </RadioGroup.Root>
       </Card>
-      <div className="mt-6 flex justify-between gap-3">
+      {/* With large text the two buttons may not fit side by side: the second wraps and stays on the right. */}
+      <div className="mt-6 flex flex-wrap justify-between gap-3">
         <Button variant="secondary" onClick={() => goTo(index - 1)} disabled={index === 0}>
           Previous
         </Button>
@@ -418,11 +420,12 @@ export function AssessmentRunner({
           <Button
             onClick={() => submit.mutate({ answers, attemptId: quiz.attemptId })}
             disabled={!answered || submit.isPending}
+            className="ml-auto"
           >
             {submit.isPending ? "Submitting..." : kind === "exam" ? "Submit Exam" : "Submit Quiz"}
           </Button>
         ) : (
-          <Button onClick={() => goTo(index + 1)} disabled={!answered}>
+          <Button onClick={() => goTo(index + 1)} disabled={!answered} className="ml-auto">
             Next
           </Button>
         )}

@@ -1,7 +1,8 @@
 import { Award, BookOpen, CheckCircle2, Clock, PlayCircle } from "lucide-react";
 import { Link } from "react-router";
 import { buttonClasses } from "#client/components/ui/button.tsx";
-import { Card, LevelBadge, PageContainer, ProgressBar, Skeleton, StatCard } from "#client/components/ui/misc.tsx";
+import { LevelBadge } from "#client/components/ui/level-badge.tsx";
+import { Card, PageContainer, ProgressBar, Skeleton, StatCard } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";

@@ -37,11 +37,32 @@ export default function RegisterPractitionerPage() {
         ))}
       </ul>
       <p className="mt-8 rounded-2xl border border-line bg-white p-5 text-slate-700">{content.note}</p>
+      {!practitionerAppUrl && (
+        <section aria-labelledby="directory-heading" className="mt-8">
+          <h2 id="directory-heading" className="text-xl font-semibold">
+            Until the app opens: the academy's directory
+          </h2>
+          <p className="mt-3 text-slate-700">
+            The practitioner app is not open for registration yet. Holders of a valid certificate can list themselves in
+            the academy's public directory from their profile; a listing shows only while its certificate is valid,
+            checked the same way as above.
+          </p>
+        </section>
+      )}
       <div className="mt-8 flex flex-wrap gap-3">
-        {practitionerAppUrl && (
+        {practitionerAppUrl ? (
           <ExternalLink href={practitionerAppUrl} className={buttonClasses("primary")}>
             Open the practitioner app
           </ExternalLink>
+        ) : (
+          <>
+            <Link to={paths.profile} className={buttonClasses("primary")}>
+              List me in the directory
+            </Link>
+            <Link to={paths.practitioners} className={buttonClasses("secondary")}>
+              Browse the directory
+            </Link>
+          </>
         )}
         <Link to={paths.certificates} className={buttonClasses("secondary")}>
           My Certificates

@@ -9,11 +9,13 @@ import { formatLongDate } from "#shared/format.ts";
 
 const fontFile = (file: string) => fileURLToPath(new URL(`../../../../assets/fonts/${file}`, import.meta.url));
 
-// Noto covers Latin, Greek and Cyrillic in one face; CJK, Arabic and Hebrew have their own (assets/fonts, OFL).
+// Noto covers Latin, Greek and Cyrillic in one face; Chinese and Japanese, Korean (Noto Sans SC has no Hangul),
+// Arabic and Hebrew have their own (assets/fonts, OFL). Names are bold in every script.
 const FONT_FILES = {
   regular: fontFile("NotoSans-Regular.ttf"),
   bold: fontFile("NotoSans-Bold.ttf"),
-  cjk: fontFile("NotoSansSC-Regular.ttf"),
+  cjk: fontFile("NotoSansSC-Bold.ttf"),
+  korean: fontFile("NotoSansKR-Bold.ttf"),
   arabic: fontFile("NotoSansArabic-Bold.ttf"),
   hebrew: fontFile("NotoSansHebrew-Bold.ttf"),
 } as const;
@@ -30,8 +32,8 @@ function bytesOf(key: FontKey): Uint8Array {
 }
 
 function scriptFont(char: string): FontKey {
-  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u.test(char))
-    return "cjk";
+  if (/\p{Script=Hangul}/u.test(char)) return "korean";
+  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u.test(char)) return "cjk";
   if (/\p{Script=Arabic}/u.test(char)) return "arabic";
   if (/\p{Script=Hebrew}/u.test(char)) return "hebrew";
   return "bold";
@@ -61,7 +63,16 @@ export interface CertificatePdfData {
   credentialJson?: string;
 }
 
-const STATIC_TEXT = `${BRAND_NAME.toUpperCase()} Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution ${BRAND_NAME} Verify this certificate: REVOKED EXPIRED 0123456789`;
+const ELLIPSIS = "\u2026";
+const STATIC_TEXT = `${BRAND_NAME.toUpperCase()} Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution ${BRAND_NAME} Verify this certificate: REVOKED EXPIRED 0123456789${ELLIPSIS}`;
+
+/** The rule under the holder's name; the name is kept within its width. */
+export const NAME_RULE_WIDTH = 520;
+/** How far below the name's last baseline the rule runs, in ems: below the descenders. */
+const RULE_DROP = 0.4;
+/** The space between the title and the details row that the middle block is centred in. */
+const MIDDLE_TOP = 430;
+const MIDDLE_BOTTOM = 180;
 
 const INK = rgb(0.06, 0.09, 0.16);
 const BRAND = rgb(0.06, 0.46, 0.43);
@@ -73,9 +84,11 @@ function drawCentered(page: PDFPage, text: string, y: number, font: PDFFont, siz
 }
 
 /**
- * Fits text into maxWidth by shrinking it, then by wrapping it onto at most maxLines lines.
- * `widthAt1` is the width at size 1 (widths scale with the size). Linear in the text's length: the
- * whole text is measured once, then each character once, and wrapping stops at the last line.
+ * Fits text into maxWidth: at each size from `start` down to `min` it takes one line, or (from
+ * `wrapAt` down) up to maxLines lines broken at spaces where there are any. If nothing fits, the
+ * last line at `min` ends in an ellipsis. `widthAt1` is the width at size 1 (widths scale with the
+ * size and add up per character: no kerning, no ligatures). Linear in the text's length: the whole
+ * text is measured once, then each distinct character once.
  */
 export function fitLines(
   text: string,
@@ -84,11 +97,11 @@ export function fitLines(
   start: number,
   min: number,
   maxLines: number,
-) {
+  wrapAt = min,
+): { lines: string[]; size: number; truncated: boolean } {
   const whole = widthAt1(text);
-  for (let size = start; size >= min; size -= 1) if (whole * size <= maxWidth) return { lines: [text], size };
-  const size = min;
-  const limit = maxWidth / size;
+  for (let size = start; size > wrapAt; size -= 1)
+    if (whole * size <= maxWidth) return { lines: [text], size, truncated: false };
   const charWidths = new Map<string, number>();
   const widthOfChar = (char: string) => {
     let w = charWidths.get(char);
@@ -98,23 +111,55 @@ export function fitLines(
     }
     return w;
   };
-  const lines: string[] = [];
-  let line = "";
-  let lineWidth = 0;
-  for (const char of text) {
-    const w = widthOfChar(char);
-    if (lineWidth + w > limit && line) {
-      lines.push(line);
-      if (lines.length === maxLines) return { lines, size };
-      line = char.trimStart();
-      lineWidth = line ? w : 0;
-    } else {
-      line += char;
-      lineWidth += w;
+  const chars = [...text];
+  for (let size = wrapAt; size >= min; size -= 1) {
+    if (whole * size <= maxWidth) return { lines: [text], size, truncated: false };
+    const wrapped = wrap(chars, widthOfChar, maxWidth / size, maxLines + 1);
+    if (wrapped.length <= maxLines) return { lines: wrapped, size, truncated: false };
+    if (size === min) {
+      const lines = wrapped.slice(0, maxLines);
+      lines[maxLines - 1] = ellipsize(lines[maxLines - 1], widthOfChar, maxWidth / size);
+      return { lines, size, truncated: true };
     }
   }
-  if (line) lines.push(line);
-  return { lines, size };
+  return { lines: [text], size: min, truncated: false };
+}
+
+/** Greedy line breaking at the last space that fits (anywhere in a word with none); stops after `stopAfter` lines. */
+function wrap(chars: string[], widthOf: (c: string) => number, limit: number, stopAfter: number): string[] {
+  const lines: string[] = [];
+  let line: string[] = [];
+  let lineWidth = 0;
+  let space = -1;
+  let widthThroughSpace = 0;
+  for (const char of chars) {
+    const w = widthOf(char);
+    while (lineWidth + w > limit && line.length) {
+      const breakAt = space > 0 ? space : line.length;
+      lines.push(line.slice(0, breakAt).join("").trimEnd());
+      if (lines.length === stopAfter) return lines;
+      line = line.slice(space > 0 ? space + 1 : breakAt);
+      lineWidth = space > 0 ? lineWidth - widthThroughSpace : 0;
+      while (line.length && /\s/.test(line[0])) lineWidth -= widthOf(line.shift() as string);
+      space = -1;
+    }
+    if (/\s/.test(char) && !line.length) continue;
+    if (/\s/.test(char)) {
+      space = line.length;
+      widthThroughSpace = lineWidth + w;
+    }
+    line.push(char);
+    lineWidth += w;
+  }
+  if (line.length) lines.push(line.join("").trimEnd());
+  return lines;
+}
+
+function ellipsize(line: string, widthOf: (c: string) => number, limit: number): string {
+  const chars = [...line];
+  let width = chars.reduce((sum, c) => sum + widthOf(c), widthOf(ELLIPSIS));
+  while (chars.length && width > limit) width -= widthOf(chars.pop() as string);
+  return `${chars.join("").trimEnd()}${ELLIPSIS}`;
 }
 
 /** The certificate as a landscape A4 PDF with embedded Unicode fonts, the verify link and its QR code. */
@@ -159,66 +204,80 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
     borderWidth: 1,
   });
 
-  drawCentered(page, "HOLISTIC WELLNESS ACADEMY", height - 92, bold, 14, BRAND);
+  drawCentered(page, BRAND_NAME.toUpperCase(), height - 92, bold, 14, BRAND);
   drawCentered(page, "Certificate of Completion", height - 140, bold, 34);
-  drawCentered(page, "This certifies that", height - 180, regular, 13, MUTED);
 
-  // The holder's name, in whatever scripts it is written.
+  // The holder's name, in whatever scripts it is written, kept within the rule under it.
   const runs = scriptRuns(data.holderName);
   for (const r of runs) await font(r.font);
   const rtl = runs.some((r) => r.font === "arabic" || r.font === "hebrew");
   const widthOf = (text: string, size: number) =>
     scriptRuns(text).reduce((w, r) => w + fonts.get(r.font)!.widthOfTextAtSize(r.text, size), 0);
-  const { lines, size } = fitLines(data.holderName, (t) => widthOf(t, 1), width - 160, 36, 14, 4);
-  let y = height - 228;
-  for (const line of lines) {
+  const name = fitLines(data.holderName, (t) => widthOf(t, 1), NAME_RULE_WIDTH, 36, 14, 3, 20);
+  const course = fitLines(data.courseTitle, (t) => bold.widthOfTextAtSize(t, 1), width - 200, 22, 12, 2, 16);
+
+  // The middle block (from "This certifies that" to the course) sits centred between the title
+  // and the details row, so a short name leaves no empty band above the details.
+  const nameLead = name.size * 1.25;
+  const courseLead = course.size * 1.3;
+  const nameDepth = (name.lines.length - 1) * nameLead + RULE_DROP * name.size;
+  const courseDepth = (course.lines.length - 1) * courseLead + course.size * 0.25;
+  // Baseline to baseline: "This certifies that", the name, the rule, "has successfully...", the course.
+  const gap = { toName: 26 + name.size * 0.75, toCompleted: 30, toCourse: 32 };
+  const blockHeight = 10 + gap.toName + nameDepth + gap.toCompleted + gap.toCourse + courseDepth;
+  let y = MIDDLE_TOP - (MIDDLE_TOP - MIDDLE_BOTTOM - blockHeight) / 2 - 10;
+  drawCentered(page, "This certifies that", y, regular, 13, MUTED);
+  y -= gap.toName;
+  name.lines.forEach((line, i) => {
+    if (i > 0) y -= nameLead;
     const lineRuns = scriptRuns(line);
     const ordered = rtl ? [...lineRuns].reverse() : lineRuns;
-    let x = (width - widthOf(line, size)) / 2;
+    let x = (width - widthOf(line, name.size)) / 2;
     for (const r of ordered) {
       const f = fonts.get(r.font)!;
-      page.drawText(r.text, { x, y, size, font: f, color: INK });
-      x += f.widthOfTextAtSize(r.text, size);
+      page.drawText(r.text, { x, y, size: name.size, font: f, color: INK });
+      x += f.widthOfTextAtSize(r.text, name.size);
     }
-    y -= size * 1.25;
-  }
+  });
+  y -= RULE_DROP * name.size;
   page.drawLine({
-    start: { x: width / 2 - 220, y: y + size * 0.9 },
-    end: { x: width / 2 + 220, y: y + size * 0.9 },
+    start: { x: (width - NAME_RULE_WIDTH) / 2, y },
+    end: { x: (width + NAME_RULE_WIDTH) / 2, y },
     thickness: 0.8,
     color: rgb(0.8, 0.84, 0.88),
   });
+  y -= gap.toCompleted;
+  drawCentered(page, "has successfully completed the course", y, regular, 13, MUTED);
+  y -= gap.toCourse;
+  course.lines.forEach((line, i) => {
+    if (i > 0) y -= courseLead;
+    drawCentered(page, line, y, bold, course.size, BRAND);
+  });
 
-  drawCentered(page, "has successfully completed the course", y - 8, regular, 13, MUTED);
-  const course = fitLines(data.courseTitle, (t) => bold.widthOfTextAtSize(t, 1), width - 200, 22, 12, 2);
-  let cy = y - 40;
-  for (const line of course.lines) {
-    drawCentered(page, line, cy, bold, course.size, BRAND);
-    cy -= course.size * 1.3;
-  }
-
-  // Dates, ID, signature block and the verification link with its QR code.
+  // Dates and ID in three columns; under the ID column, the verification link; the QR code beside it.
   const details: [string, string][] = [
     ["Date Completed", formatLongDate(data.completedAt)],
     ["Valid Until", formatLongDate(data.expiresAt)],
     ["Certificate ID", data.certificateId],
   ];
+  const column = (i: number) => 90 + i * 170;
   details.forEach(([label, value], i) => {
-    const x = 90 + i * 170;
-    page.drawText(label, { x, y: 150, size: 9, font: regular, color: MUTED });
-    page.drawText(value, { x, y: 134, size: 11, font: bold, color: INK });
+    page.drawText(label, { x: column(i), y: 150, size: 9, font: regular, color: MUTED });
+    page.drawText(value, { x: column(i), y: 134, size: 11, font: bold, color: INK });
   });
   page.drawLine({ start: { x: 90, y: 98 }, end: { x: 300, y: 98 }, thickness: 0.8, color: INK });
   page.drawText("Authorized Institution", { x: 90, y: 84, size: 10, font: bold, color: INK });
   page.drawText(BRAND_NAME, { x: 90, y: 70, size: 9, font: regular, color: MUTED });
 
+  const qrX = width - 190;
   const qr = await QRCode.toBuffer(data.verifyUrl, { type: "png", margin: 1, width: 240, errorCorrectionLevel: "M" });
   const qrImage = await pdf.embedPng(qr);
-  page.drawImage(qrImage, { x: width - 190, y: 70, width: 100, height: 100 });
-  page.drawText("Verify this certificate:", { x: width - 420, y: 110, size: 9, font: regular, color: MUTED });
-  const url = fitLines(data.verifyUrl, (t) => regular.widthOfTextAtSize(t, 1), 220, 9, 6, 3);
+  page.drawImage(qrImage, { x: qrX, y: 70, width: 100, height: 100 });
+  const verifyX = column(2);
+  page.drawText("Verify this certificate:", { x: verifyX, y: 106, size: 9, font: regular, color: MUTED });
+  const url = fitLines(data.verifyUrl, (t) => regular.widthOfTextAtSize(t, 1), qrX - 16 - verifyX, 9, 6, 3);
   url.lines.forEach((line, i) => {
-    page.drawText(line, { x: width - 420, y: 96 - i * 10, size: url.size, font: regular, color: BRAND });
+    page.drawText(line, { x: verifyX, y: 93 - i * 10, size: url.size, font: regular, color: BRAND });
   });
   if (data.status !== "valid") {
     drawCentered(

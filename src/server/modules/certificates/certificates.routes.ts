@@ -18,6 +18,7 @@ import {
   certificateStatus,
   getOwnCertificate,
   getOwnCertificateById,
+  holderNameOf,
   issueCertificate,
   listOwnCertificates,
   reissueWithCurrentName,
@@ -65,7 +66,7 @@ export function certificatesRoutes(catalogue: CourseCatalogue, credentialOf?: Cr
         const row = await getOwnCertificateById(db, user, request.params.certificateId);
         const courseTitle = (await catalogue.course(row.courseId))?.card.title ?? row.courseId;
         const pdf = await renderCertificatePdf({
-          holderName: `${row.firstName} ${row.lastName}`,
+          holderName: holderNameOf(row),
           courseTitle,
           certificateId: row.certificateId,
           completedAt: toIso(row.completedAt),

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import { BRAND_NAME } from "#shared/constants.ts";
+import { formatPersonName } from "#shared/format.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
 import type { Config } from "../../config.ts";
@@ -33,7 +34,7 @@ export function newCertificateId(): string {
   return `HWA-${out}`;
 }
 
-export type CertificateRow = Omit<CertificateTable, never>;
+export type CertificateRow = Selectable<CertificateTable>;
 
 export function certificateStatus(
   row: Pick<CertificateRow, "revokedAt" | "expiresAt">,
@@ -45,6 +46,13 @@ export function certificateStatus(
 
 export const verifyUrl = (config: Config, certificateId: string) => `${config.appUrl}/verify/${certificateId}`;
 
+/** The name printed on a certificate: its stored names in the order stored with them at issue (or reissue). */
+export const holderNameOf = (row: Pick<CertificateRow, "firstName" | "lastName" | "nameOrder">) =>
+  formatPersonName(row.firstName, row.lastName, row.nameOrder);
+
+const sameName = (row: Pick<CertificateRow, "firstName" | "lastName" | "nameOrder">, user: CurrentUser) =>
+  row.firstName === user.firstName && row.lastName === user.lastName && row.nameOrder === user.nameOrder;
+
 function toCertificate(row: CertificateRow, courseTitle: string, config: Config, user?: CurrentUser): Certificate {
   return {
     id: row.id,
@@ -53,12 +61,14 @@ function toCertificate(row: CertificateRow, courseTitle: string, config: Config,
     courseTitle,
     firstName: row.firstName,
     lastName: row.lastName,
+    nameOrder: row.nameOrder,
+    holderName: holderNameOf(row),
     completedAt: toIso(row.completedAt),
     expiresAt: toIso(row.expiresAt),
     issuedAt: toIso(row.issuedAt),
     status: certificateStatus(row),
     verifyUrl: verifyUrl(config, row.certificateId),
-    nameDiffersFromProfile: !!user && (user.firstName !== row.firstName || user.lastName !== row.lastName),
+    nameDiffersFromProfile: !!user && !sameName(row, user),
   };
 }
 
@@ -153,6 +163,7 @@ export async function issueCertificate(
         courseId,
         firstName: user.firstName,
         lastName: user.lastName,
+        nameOrder: user.nameOrder,
         completedAt: completedAt.toISOString(),
         expiresAt: expiresAt.toISOString(),
         issuedAt: nowIso,
@@ -233,7 +244,7 @@ export async function verifyCertificate(
   if (!row) throw notFound("No certificate has this ID.");
   return {
     certificateId: row.certificateId,
-    holderName: `${row.firstName} ${row.lastName}`,
+    holderName: holderNameOf(row),
     courseTitle: courseTitleOf(catalogue, row.courseId),
     completedAt: toIso(row.completedAt),
     expiresAt: toIso(row.expiresAt),
@@ -243,7 +254,7 @@ export async function verifyCertificate(
   };
 }
 
-/** Puts the learner's current profile name on the certificate; the ID stays and the change is recorded. */
+/** Puts the learner's current profile name (and name order) on the certificate; the ID stays and the change is recorded. */
 export async function reissueWithCurrentName(
   db: Kysely<DB>,
   config: Config,
@@ -253,7 +264,7 @@ export async function reissueWithCurrentName(
 ): Promise<Certificate> {
   const row = await getOwnCertificateById(db, user, certificateId);
   if (row.revokedAt) throw conflict("A revoked certificate cannot be reissued.");
-  if (row.firstName !== user.firstName || row.lastName !== user.lastName) {
+  if (!sameName(row, user)) {
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto("certificateNameChange")
@@ -264,12 +275,14 @@ export async function reissueWithCurrentName(
           oldLastName: row.lastName,
           newFirstName: user.firstName,
           newLastName: user.lastName,
+          oldNameOrder: row.nameOrder,
+          newNameOrder: user.nameOrder,
           changedAt: new Date().toISOString(),
         })
         .execute();
       await trx
         .updateTable("certificate")
-        .set({ firstName: user.firstName, lastName: user.lastName })
+        .set({ firstName: user.firstName, lastName: user.lastName, nameOrder: user.nameOrder })
         .where("certificateId", "=", certificateId)
         .execute();
     });

@@ -2,14 +2,14 @@ import { DataIntegrityProof } from "@digitalbazaar/data-integrity";
 import { cryptosuite } from "@digitalbazaar/eddsa-rdfc-2022-cryptosuite";
 import * as vc from "@digitalbazaar/vc";
 import * as statusList from "@digitalbazaar/vc-bitstring-status-list";
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { CredentialCheck } from "#shared/schemas/credentials.ts";
 import type { Config } from "../../config.ts";
 import { toIso } from "../../db/database.ts";
 import type { CertificateTable, DB } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
-import { getOwnCertificateById } from "../certificates/certificates.service.ts";
+import { getOwnCertificateById, holderNameOf } from "../certificates/certificates.service.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { didDocument, issuerDid, issuerKeys, signerFor, verificationMethod } from "./issuer.ts";
 import { localContext, type RemoteDocument } from "./json-ld-contexts.ts";
@@ -18,12 +18,11 @@ import { allocateStatusEntry, buildStatusListCredential, statusEntryJson } from 
 
 type Json = Record<string, unknown>;
 type CertificateRow = Pick<
-  CertificateTable,
-  "id" | "certificateId" | "userId" | "courseId" | "firstName" | "lastName" | "completedAt" | "expiresAt"
+  Selectable<CertificateTable>,
+  "id" | "certificateId" | "userId" | "courseId" | "firstName" | "lastName" | "nameOrder" | "completedAt" | "expiresAt"
 >;
 
 const NO_CREDENTIAL = "No certificate has this ID.";
-const holderName = (row: Pick<CertificateRow, "firstName" | "lastName">) => `${row.firstName} ${row.lastName}`;
 
 /**
  * Resolves what our own credentials refer to without leaving the process: the bundled JSON-LD
@@ -77,7 +76,7 @@ export async function credentialFor(
     .where("certificateId", "=", row.certificateId)
     .executeTakeFirstOrThrow();
   const stored = storedRow.credential ? (JSON.parse(storedRow.credential) as Json) : null;
-  if (stored && (stored.credentialSubject as Json | undefined)?.name === holderName(row)) return stored;
+  if (stored && (stored.credentialSubject as Json | undefined)?.name === holderNameOf(row)) return stored;
 
   const course = await catalogue.course(row.courseId);
   if (!course) throw notFound(NO_CREDENTIAL);
@@ -88,7 +87,7 @@ export async function credentialFor(
     openBadgeCredential(config, {
       certificateRowId: row.id,
       certificateId: row.certificateId,
-      holderName: holderName(row),
+      holderName: holderNameOf(row),
       email: holder.email,
       completedAt: toIso(row.completedAt),
       expiresAt: toIso(row.expiresAt),
@@ -139,7 +138,17 @@ export async function checkCertificateCredential(
 ): Promise<CredentialCheck> {
   const row = await db
     .selectFrom("certificate")
-    .select(["id", "certificateId", "userId", "courseId", "firstName", "lastName", "completedAt", "expiresAt"])
+    .select([
+      "id",
+      "certificateId",
+      "userId",
+      "courseId",
+      "firstName",
+      "lastName",
+      "nameOrder",
+      "completedAt",
+      "expiresAt",
+    ])
     .where("certificateId", "=", certificateId)
     .executeTakeFirst();
   if (!row) throw notFound(NO_CREDENTIAL);

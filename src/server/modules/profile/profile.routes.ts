@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { formatPersonName } from "#shared/format.ts";
 import { currentUserSchema } from "#shared/schemas/auth.ts";
 import { profileInputSchema } from "#shared/schemas/certificates.ts";
 import { requireUser } from "../../plugins/auth.ts";
@@ -10,13 +11,19 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: profileInputSchema, response: { 200: currentUserSchema } } },
     async (request) => {
       const user = await requireUser(request);
-      const { firstName, lastName } = request.body;
+      const { firstName, lastName, nameOrder = user.nameOrder } = request.body;
       await db
         .updateTable("user")
-        .set({ firstName, lastName, name: `${firstName} ${lastName}`, updatedAt: new Date().toISOString() })
+        .set({
+          firstName,
+          lastName,
+          nameOrder,
+          name: formatPersonName(firstName, lastName, nameOrder),
+          updatedAt: new Date().toISOString(),
+        })
         .where("id", "=", user.id)
         .execute();
-      return { ...user, firstName, lastName };
+      return { ...user, firstName, lastName, nameOrder };
     },
   );
 };
