@@ -134,13 +134,44 @@ describe("quizzes graded on the server", () => {
     expect([await count("quizAttempt"), await count("assessmentAttempt")]).toEqual(before);
   });
 
+  it("names a lesson to revisit even when every question drawn from it was answered right", async () => {
+    const key = answerKey("fixture-basics", "alpha");
+    const lessonOf = questionLessons("fixture-basics", "alpha");
+    // The draw is random: take learners until one draws questions of both lessons, few enough of
+    // alpha-two that answering only those right still fails.
+    for (let tries = 0; tries < 20; tries++) {
+      const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
+      const quiz = (await get("/api/quiz/fixture-basics/alpha", student.cookie)).json();
+      const ids: string[] = quiz.questions.map((q: { id: string }) => q.id);
+      const rightOnes = ids.filter((id) => lessonOf.get(id) === "alpha-two");
+      if (rightOnes.length === 0 || rightOnes.length > 3) continue;
+      const answers = Object.fromEntries(
+        quiz.questions.map((q: { id: string; options: { id: string }[] }) => {
+          const right = key.get(q.id)!;
+          return [q.id, rightOnes.includes(q.id) ? right : q.options.find((o) => o.id !== right)!.id];
+        }),
+      );
+      const res = await post("/api/quiz/fixture-basics/alpha", student.cookie, { answers, attemptId: quiz.attemptId });
+      expect(res.json()).toMatchObject({ passed: false, correctCount: rightOnes.length });
+      expect(
+        res
+          .json()
+          .lessonsToRevisit.map((l: { title: string }) => l.title)
+          .sort(),
+      ).toEqual(["Lesson alpha-one", "Lesson alpha-two"]);
+      return;
+    }
+    throw new Error("no suitable draw in 20 tries");
+  });
+
   it("fails at 60% naming lessons only, then passes at 80% with explanations, keeping the best score and unlocking the next module", async () => {
     const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
     const failed = await takeAssessment(t.app, student.cookie, "fixture-basics", "alpha", 3);
     const fail = failed.result;
-    // The draw is random: the lessons to revisit are those of the two questions answered wrongly.
+    // The lessons to revisit are those behind every drawn question (the draw is random), so they
+    // never tell which questions were answered wrongly.
     const lessonOf = questionLessons("fixture-basics", "alpha");
-    const missed = new Set(failed.quiz.questions.slice(3).map((q) => `Lesson ${lessonOf.get(q.id)}`));
+    const drawn = new Set(failed.quiz.questions.map((q) => `Lesson ${lessonOf.get(q.id)}`));
     expect(fail).toMatchObject({
       score: 60,
       correctCount: 3,
@@ -151,7 +182,7 @@ describe("quizzes graded on the server", () => {
       recorded: true,
       review: [],
     });
-    expect(fail.lessonsToRevisit.map((l) => l.title).sort()).toEqual([...missed].sort());
+    expect(fail.lessonsToRevisit.map((l) => l.title).sort()).toEqual([...drawn].sort());
     expect(JSON.stringify(fail)).not.toMatch(/correctAnswer|explanation/);
     expect((await get("/api/courses/fixture-basics/lessons/beta-one", student.cookie)).statusCode).toBe(403);
 
