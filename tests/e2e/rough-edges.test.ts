@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { answerKey } from "../setup/assessments.ts";
 import { expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
@@ -340,5 +341,29 @@ describe("the end of the preview", () => {
     await open(page, "/course/fixture-basics/lesson/alpha-one");
     await page.getByRole("button", { name: "Next" }).waitFor();
     expect(await page.getByTestId("preview-end").count()).toBe(0);
+  });
+});
+
+describe("where a passed quiz leads", () => {
+  it("on the last module of a course without a final exam, the result offers only Back to Course, first in Tab order", async () => {
+    const page = await e2e.newPage();
+    const email = `last-module-${Date.now()}@example.com`;
+    await signUpInBrowser(page, { firstName: "Last", lastName: "Module", email, password: "paper-kite-55" });
+    await e2e.enrol(email, "fixture-other");
+    await open(page, "/course/fixture-other/quiz/delta");
+    const key = answerKey("fixture-other", "delta");
+    for (let i = 0; i < 8; i++) {
+      await page.getByText(`Question ${i + 1} of 8`).waitFor();
+      const n = /^Question (\d+) of /.exec(await page.locator("main h2").first().innerText())?.[1];
+      await page.getByRole("radio", { name: new RegExp(`^Option ${key.get(`q${n}`)} of `) }).click();
+      await page.getByRole("button", { name: i === 7 ? "Submit Quiz" : "Next" }).click();
+    }
+    await page.getByRole("heading", { name: "Quiz Complete!" }).waitFor();
+    expect(await page.getByRole("link", { name: /^Continue to/ }).count()).toBe(0);
+    // The result heading has focus; the first Tab reaches the one way on.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Back to Course");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/course\/fixture-other$/);
   });
 });

@@ -11,6 +11,7 @@ import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
 import { useAssessment, useStartNewAttempt, useSubmitAssessment } from "./api.ts";
+import type { NextStep } from "./next-step.ts";
 
 export function Screen({ title, text, children }: { title: string; text: string; children?: React.ReactNode }) {
   return (
@@ -41,12 +42,12 @@ function AttemptsNote({ attemptsLeft, nextAttemptAt }: { attemptsLeft: number | 
 function Result({
   quiz,
   result,
-  nextHref,
+  next,
   onRetake,
 }: {
   quiz: Quiz;
   result: QuizResult;
-  nextHref: string;
+  next: NextStep | null;
   onRetake: () => void;
 }) {
   const courseId = quiz.courseId;
@@ -98,21 +99,14 @@ function Result({
         </p>
         {!result.passed && <AttemptsNote attemptsLeft={result.attemptsLeft} nextAttemptAt={result.nextAttemptAt} />}
         <div className="mt-6 flex flex-wrap justify-center gap-3">
-          {result.passed ? (
-            quiz.kind === "exam" || nextHref === paths.course(courseId) ? null : (
-              <Link to={nextHref} className={buttonClasses("primary")}>
-                {quiz.nextModuleId ? "Continue to Next Module" : "Continue to Final Exam"}
-              </Link>
-            )
-          ) : (
-            canRetake && <Button onClick={onRetake}>{quiz.kind === "exam" ? "Retake Exam" : "Retake Quiz"}</Button>
-          )}
-          <Link
-            to={paths.course(courseId)}
-            className={buttonClasses(
-              result.passed && (quiz.kind === "exam" || nextHref === paths.course(courseId)) ? "primary" : "secondary",
-            )}
-          >
+          {result.passed
+            ? next && (
+                <Link to={next.href} className={buttonClasses("primary")}>
+                  {next.label}
+                </Link>
+              )
+            : canRetake && <Button onClick={onRetake}>{quiz.kind === "exam" ? "Retake Exam" : "Retake Quiz"}</Button>}
+          <Link to={paths.course(courseId)} className={buttonClasses(result.passed && !next ? "primary" : "secondary")}>
             Back to Course
           </Link>
         </div>
@@ -260,12 +254,12 @@ function ErrorScreen({ error, kind, courseId }: { error: Error; kind: "quiz" | "
 export function AssessmentRunner({
   courseId,
   moduleId,
-  nextHref,
+  nextStep,
 }: {
   courseId: string;
   moduleId: string | null;
-  /** Where "continue" leads after a pass. */
-  nextHref: (quiz: Quiz) => string;
+  /** Where a pass leads on, if anywhere but back to the course. */
+  nextStep?: (quiz: Quiz) => NextStep | null;
 }) {
   const kind = moduleId === null ? "exam" : "quiz";
   const query = useAssessment(courseId, moduleId);
@@ -332,7 +326,7 @@ export function AssessmentRunner({
   if (query.isError) return <ErrorScreen error={query.error} kind={kind} courseId={courseId} />;
 
   const quiz = query.data;
-  if (result) return <Result quiz={quiz} result={result} nextHref={nextHref(quiz)} onRetake={restart} />;
+  if (result) return <Result quiz={quiz} result={result} next={nextStep?.(quiz) ?? null} onRetake={restart} />;
 
   if (quiz.previous && !retaking) {
     return (

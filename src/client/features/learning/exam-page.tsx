@@ -14,7 +14,7 @@ export default function ExamPage() {
     title: `Final exam | ${BRAND_NAME}`,
     description: `The final exam of a ${BRAND_NAME} course: questions from every module.`,
   });
-  if (started) return <AssessmentRunner courseId={courseId} moduleId={null} nextHref={() => paths.course(courseId)} />;
+  if (started) return <AssessmentRunner courseId={courseId} moduleId={null} />;
   return (
     <Screen
       title="Final exam"
