@@ -6,6 +6,7 @@ import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
 import { giveCertificate } from "../setup/factories.ts";
 import { cookieFrom } from "../setup/test-app.ts";
 import { expectAccessible, toastText, useE2E } from "./harness.ts";
+import { expectNoSideScrollAt200, setTextSize200 } from "./large-text.ts";
 
 const e2e = useE2E();
 const db = () => e2e.testDb.database.db;
@@ -134,32 +135,12 @@ describe("admin on a phone and at a desk", () => {
   it("nor at 200% text size: every admin page fits a 390 px phone", async () => {
     await seed();
     const page = await adminPage();
-    // Chrome's own font-size setting, as in rough-edges.test.ts: 32 px is 200% of the default.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Page.setFontSizes", { fontSizes: { standard: 32, fixed: 26 } });
+    await setTextSize200(page);
     for (const [path, heading, sample] of PAGES) {
       await page.goto(path);
       await page.getByRole("heading", { name: heading, level: 1 }).waitFor();
       if (sample) await page.getByText(sample).first().waitFor();
-      const { root, scrollWidth, width, sticking } = await page.evaluate(() => {
-        // The elements reaching past the right edge, to name the culprit when this fails.
-        const sticking = [...document.querySelectorAll("main *")]
-          .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
-          .slice(0, 5)
-          .map(
-            (el) => `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)} px)`,
-          );
-        return {
-          root: getComputedStyle(document.documentElement).fontSize,
-          scrollWidth: document.documentElement.scrollWidth,
-          width: window.innerWidth,
-          sticking,
-        };
-      });
-      expect(root, "text at 200%").toBe("32px");
-      expect(scrollWidth, `sideways scrolling on ${path} at 200% text: ${sticking.join("; ")}`).toBeLessThanOrEqual(
-        width,
-      );
+      await expectNoSideScrollAt200(page, path);
     }
   });
 

@@ -1,34 +1,12 @@
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { expectFocused, tabTo } from "./focus.ts";
 import { expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
 
-/** Waits until the element has focus (the app moves focus after renders and requests). */
-async function expectFocused(locator: Locator, what: string) {
-  await expect
-    .poll(() => locator.evaluate((el) => el === document.activeElement).catch(() => false), {
-      message: `focus on ${what}`,
-      timeout: 10_000,
-    })
-    .toBe(true);
-}
-
 async function press(page: Page, key: string) {
   await page.keyboard.press(key);
-}
-
-/** Presses Tab until the target has focus; every stop on the way must be inside the page's main content. */
-async function tabTo(page: Page, target: Locator, what: string, maxStops = 12) {
-  for (let stop = 0; stop < maxStops; stop++) {
-    await press(page, "Tab");
-    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-    expect(
-      await page.evaluate(() => !!document.activeElement?.closest("main")),
-      `Tab stop ${stop + 1} on the way to ${what} is inside main`,
-    ).toBe(true);
-  }
-  throw new Error(`${what} not reached with Tab`);
 }
 
 describe("keyboard only", () => {

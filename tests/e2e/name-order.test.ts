@@ -1,27 +1,8 @@
-import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { expectFocused, tabTo } from "./focus.ts";
 import { completeFixtureCourse, expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
-
-async function expectFocused(locator: Locator, what: string) {
-  await expect
-    .poll(() => locator.evaluate((el) => el === document.activeElement).catch(() => false), {
-      message: `focus on ${what}`,
-      timeout: 10_000,
-    })
-    .toBe(true);
-}
-
-/** Presses Tab until the target has focus; every stop on the way must be inside the page's main content. */
-async function tabTo(page: Page, target: Locator, what: string, maxStops = 8) {
-  for (let stop = 0; stop < maxStops; stop++) {
-    await page.keyboard.press("Tab");
-    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-    expect(await page.evaluate(() => !!document.activeElement?.closest("main")), `Tab stop ${stop + 1}`).toBe(true);
-  }
-  throw new Error(`${what} not reached with Tab`);
-}
 
 describe("name order on the profile, keyboard only", () => {
   it("chooses family name first with the arrow keys, saves, and the next certificate reads 山田太郎", async () => {

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { answerKey } from "../setup/assessments.ts";
 import { expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
+import { expectNoSideScrollAt200, setTextSize200 } from "./large-text.ts";
 
 const e2e = useE2E();
 const PHONE = { width: 390, height: 844 };
@@ -198,38 +199,13 @@ async function fitsWidth(page: Page, selector: string) {
 }
 
 describe("200% text size on a 390 px phone", () => {
-  /*
-   * Text zoom as the browser does it: Chrome's font-size setting (Settings > Appearance > Font size)
-   * changes the default font size, and CDP's Page.setFontSizes sets that same preference. 32 px is
-   * 200% of the 16 px default; the app's rem-based text and spacing grow with it, as they do for a
-   * person who chose it. (A style on <html> would model a page author's choice, not the reader's.)
-   */
   async function zoomedPhone() {
     const page = await e2e.newPage({ viewport: PHONE });
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Page.setFontSizes", { fontSizes: { standard: 32, fixed: 26 } });
+    await setTextSize200(page);
     return page;
   }
   async function expectNoSideScroll(page: Page, name: string) {
-    const { root, scrollWidth, width, sticking } = await page.evaluate(() => {
-      // Texts that reach past the right edge, to name the culprit when this fails.
-      const sticking: string[] = [];
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        const range = document.createRange();
-        range.selectNodeContents(n);
-        const right = range.getBoundingClientRect().right;
-        if (right > window.innerWidth + 0.5) sticking.push(`${n.textContent?.slice(0, 30)} (${Math.round(right)} px)`);
-      }
-      return {
-        root: getComputedStyle(document.documentElement).fontSize,
-        scrollWidth: document.documentElement.scrollWidth,
-        width: window.innerWidth,
-        sticking,
-      };
-    });
-    expect(root, "text at 200%").toBe("32px");
-    expect(scrollWidth, `horizontal scrolling on ${name}: ${sticking.join("; ")}`).toBeLessThanOrEqual(width);
+    await expectNoSideScrollAt200(page, name);
     for (const logo of await fitsWidth(page, "header a:has(img)")) expect(logo.fits, `logo on ${name}`).toBe(true);
     const header = await page.locator("header").boundingBox();
     const logo = await page.locator("header a:has(img)").boundingBox();
