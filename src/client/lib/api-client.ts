@@ -18,6 +18,10 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's reason for refusing a request (its JSON `message`), or the fallback. */
+export const refusal = (failure: unknown, fallback = "Please try again.") =>
+  (failure instanceof ApiError && failure.serverMessage) || fallback;
+
 export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,

@@ -4,13 +4,13 @@ import { ConfirmDialog } from "#client/components/ui/confirm-dialog.tsx";
 import { FormError, SelectField, TextField, useFormError } from "#client/components/ui/form.tsx";
 import { Card } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
-import { ApiError } from "#client/lib/api-client.ts";
+import { ApiError, refusal } from "#client/lib/api-client.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
 import type { AdminCoupon } from "#shared/schemas/admin.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { AdminTable } from "./admin-table.tsx";
-import { refusal, useAdminCoupons, useCreateCoupon, useDeactivateCoupon } from "./api.ts";
+import { useAdminCoupons, useCreateCoupon, useDeactivateCoupon } from "./api.ts";
 
 function couponStatus(coupon: { active: boolean; expiresAt: string | null }) {
   if (!coupon.active) return "Inactive";

@@ -3,11 +3,12 @@ import { Button } from "#client/components/ui/button.tsx";
 import { FormError, SelectField, TextField, useFormError } from "#client/components/ui/form.tsx";
 import { Card } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
+import { refusal } from "#client/lib/api-client.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import type { BulkRowResult } from "#shared/schemas/admin.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { AdminTable } from "./admin-table.tsx";
-import { refusal, useAdminEnroll, useBulkEnroll } from "./api.ts";
+import { useAdminEnroll, useBulkEnroll } from "./api.ts";
 import { RESULT_LABELS } from "./result-labels.ts";
 
 const NO_ROWS = "Paste or upload at least one row.";

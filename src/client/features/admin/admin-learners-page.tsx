@@ -2,9 +2,10 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import { FormError, TextField, useFormError } from "#client/components/ui/form.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
+import { refusal } from "#client/lib/api-client.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
-import { refusal, useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetTimeMultiplier } from "./api.ts";
+import { useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetTimeMultiplier } from "./api.ts";
 
 type Learner = NonNullable<ReturnType<typeof useAdminLearners>["data"]>["items"][number];
 

@@ -1,10 +1,11 @@
 import { useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
+import { refusal } from "#client/lib/api-client.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
-import { refusal, useAdminOrders, useRefundOrder } from "./api.ts";
+import { useAdminOrders, useRefundOrder } from "./api.ts";
 
 type Order = NonNullable<ReturnType<typeof useAdminOrders>["data"]>["items"][number];
 

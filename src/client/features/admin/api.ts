@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import { ApiError, api } from "#client/lib/api-client.ts";
+import { api } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import type {
   accommodationInputSchema,
@@ -20,9 +20,6 @@ export type CreateCouponInput = z.input<typeof createCouponInputSchema>;
 
 const enc = encodeURIComponent;
 
-/** The server's reason for refusing an admin action, or the fallback. */
-export const refusal = (failure: unknown, fallback = "Please try again.") =>
-  (failure instanceof ApiError && failure.serverMessage) || fallback;
 const qs = (q: string, page: number, pageSize = 20) =>
   new URLSearchParams({ ...(q ? { q } : {}), page: String(page), pageSize: String(pageSize) }).toString();
 

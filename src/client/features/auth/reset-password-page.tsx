@@ -5,7 +5,7 @@ import { FormError, PasswordField, useFormError } from "#client/components/ui/fo
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { ApiError } from "#client/lib/api-client.ts";
+import { refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
@@ -51,7 +51,7 @@ export default function ResetPasswordPage() {
       toast({ title: "Password Updated", description: "Sign in with your new password." });
       navigate(paths.login, { replace: true });
     } catch (failure) {
-      const description = (failure instanceof ApiError && failure.serverMessage) || "Please try again.";
+      const description = refusal(failure);
       toast({ title: "Reset Failed", description, variant: "destructive" });
       error.show(description, "password");
       setBusy(false);

@@ -1,5 +1,5 @@
 import { useToast } from "#client/components/ui/toast.tsx";
-import { ApiError } from "#client/lib/api-client.ts";
+import { refusal } from "#client/lib/api-client.ts";
 import type { Certificate } from "#shared/schemas/certificates.ts";
 import { downloadCertificatePdf, shareCertificate } from "./api.ts";
 
@@ -13,7 +13,7 @@ export function useCertificateActions() {
       } catch (error) {
         toast({
           title: "Download Failed",
-          description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+          description: refusal(error),
           variant: "destructive",
         });
       }

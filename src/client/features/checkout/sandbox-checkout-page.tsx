@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
-import { ApiError } from "#client/lib/api-client.ts";
+import { refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { formatPrice } from "#shared/format.ts";
 import { paySandboxSession, type SandboxCardInput, useSandboxSession } from "./api.ts";
@@ -30,7 +30,7 @@ export default function SandboxCheckoutPage() {
       toast({ title: "Payment Failed", description, variant: "destructive" });
       return description;
     } catch (error) {
-      const description = (error instanceof ApiError && error.serverMessage) || "Please try again.";
+      const description = refusal(error);
       toast({ title: "Payment Failed", description, variant: "destructive" });
       return description;
     } finally {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useToast } from "#client/components/ui/toast.tsx";
-import { ApiError } from "#client/lib/api-client.ts";
+import { refusal } from "#client/lib/api-client.ts";
 import { createCheckoutSession } from "./api.ts";
 
 /** Starts a hosted checkout session and sends the browser to it. */
@@ -24,7 +24,7 @@ export function useHostedCheckout(courseId: string) {
     } catch (error) {
       toast({
         title: "Payment Error",
-        description: (error instanceof ApiError && error.serverMessage) || "Failed to create checkout session",
+        description: refusal(error, "Failed to create checkout session"),
         variant: "destructive",
       });
       setBusy(false);

@@ -5,7 +5,7 @@ import { LevelBadge } from "#client/components/ui/level-badge.tsx";
 import { Badge, Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { ApiError } from "#client/lib/api-client.ts";
+import { refusal } from "#client/lib/api-client.ts";
 import { useIssueCertificate } from "#client/lib/certificates.ts";
 import { useCourse } from "#client/lib/courses.ts";
 import { usePurchasing } from "#client/lib/payments.ts";
@@ -163,7 +163,7 @@ function CertificationBanner({ course }: { course: CourseDetail }) {
     onError: (error) =>
       toast({
         title: "Certificate Not Issued",
-        description: (error instanceof ApiError && error.serverMessage) || error.message,
+        description: refusal(error, error.message),
         variant: "destructive",
       }),
   });

@@ -5,7 +5,7 @@ import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { ApiError } from "#client/lib/api-client.ts";
+import { ApiError, refusal } from "#client/lib/api-client.ts";
 import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
@@ -105,7 +105,7 @@ export default function LessonPage() {
     } catch (error) {
       toast({
         title: "Progress Not Saved",
-        description: (error instanceof ApiError && error.serverMessage) || "Please try again.",
+        description: refusal(error),
         variant: "destructive",
       });
       return false;

@@ -6,7 +6,7 @@ import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { ApiError } from "#client/lib/api-client.ts";
+import { ApiError, refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
@@ -299,7 +299,7 @@ export function AssessmentRunner({
     onError: (error) =>
       toast({
         title: kind === "exam" ? "Exam Not Submitted" : "Quiz Not Submitted",
-        description: (error instanceof ApiError && error.serverMessage) || error.message,
+        description: refusal(error, error.message),
         variant: "destructive",
       }),
   });

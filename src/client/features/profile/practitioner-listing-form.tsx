@@ -5,7 +5,7 @@ import { TextField } from "#client/components/ui/form.tsx";
 import { Card } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { ApiError } from "#client/lib/api-client.ts";
+import { refusal } from "#client/lib/api-client.ts";
 import { practitionerListingInputSchema } from "#shared/schemas/practitioners.ts";
 import { useOwnPractitionerListing, useRemovePractitionerListing, useSavePractitionerListing } from "./api.ts";
 
@@ -42,7 +42,7 @@ export function PractitionerListingForm() {
       await save.mutateAsync(parsed.data);
       toast({ title: listing ? "Listing Updated" : "You Are Listed", description: "Your card is in the directory." });
     } catch (e) {
-      setError((e instanceof ApiError && e.serverMessage) || "Please try again.");
+      setError(refusal(e));
     }
   };
 
@@ -52,7 +52,7 @@ export function PractitionerListingForm() {
       setForm(EMPTY);
       toast({ title: "Listing Removed", description: "You are no longer in the practitioner directory." });
     } catch (e) {
-      setError((e instanceof ApiError && e.serverMessage) || "Please try again.");
+      setError(refusal(e));
     }
   };
 

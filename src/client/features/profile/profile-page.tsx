@@ -3,7 +3,7 @@ import { Button } from "#client/components/ui/button.tsx";
 import { FormError, TextField, useFormError } from "#client/components/ui/form.tsx";
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
-import { ApiError } from "#client/lib/api-client.ts";
+import { refusal } from "#client/lib/api-client.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
@@ -41,7 +41,7 @@ export default function ProfilePage() {
         description: "Certificates you earn from now on use this name. Existing ones can be reissued from their page.",
       });
     } catch (failure) {
-      const description = (failure instanceof ApiError && failure.serverMessage) || "Please try again.";
+      const description = refusal(failure);
       toast({ title: "Profile Not Saved", description, variant: "destructive" });
       error.show(description, fieldOfProfileError(description));
     } finally {
