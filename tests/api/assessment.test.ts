@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Quiz } from "#shared/schemas/learning.ts";
-import { answerKey, answersFor, completeCourse, takeAssessment } from "../setup/assessments.ts";
+import { answerKey, answersFor, completeCourse, questionLessons, takeAssessment } from "../setup/assessments.ts";
 import {
   createTestApp,
   enrol,
@@ -231,6 +231,22 @@ describe("completion", () => {
     await completeCourse(t.app, user.cookie, "fixture-other");
     expect((await get("/api/exam/fixture-other", user.cookie)).statusCode).toBe(404);
     expect((await post("/api/certificate", user.cookie, { courseId: "fixture-other" })).statusCode).toBe(200);
+  });
+});
+
+describe("the exam blueprint", () => {
+  it("draws every exam attempt by the blueprint: 2 alpha, 2 beta and 1 gamma items, every time", async () => {
+    const user = await learnerIn();
+    await readyForExam(user);
+    const lessons = questionLessons("fixture-basics", "exam");
+    const moduleOf = (id: string) => lessons.get(id)!.split("-")[0];
+    for (let i = 0; i < 3; i++) {
+      const { quiz, result } = await takeAssessment(t.app, user.cookie, "fixture-basics", "exam", 0);
+      expect(result.passed).toBe(false);
+      const counts = Object.fromEntries(["alpha", "beta", "gamma"].map((m) => [m, 0]));
+      for (const q of quiz.questions) counts[moduleOf(q.id)]++;
+      expect(counts).toEqual({ alpha: 2, beta: 2, gamma: 1 });
+    }
   });
 });
 

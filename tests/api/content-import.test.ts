@@ -25,6 +25,32 @@ const editJson = (file: string, change: (value: any) => void) =>
 describe("content validation", () => {
   const cases: { name: string; mutate: (dir: string) => void; message: RegExp }[] = [
     {
+      name: "an exam without a blueprint",
+      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => delete v.blueprint),
+      message: /fixture-basics\/exam\.json: blueprint:/,
+    },
+    {
+      name: "a blueprint that leaves a module out",
+      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => (v.blueprint = { alpha: 3, beta: 2 })),
+      message: /exam\.json: blueprint: module 'gamma' is missing/,
+    },
+    {
+      name: "a blueprint that does not add up to the draw",
+      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => (v.blueprint.alpha = 3)),
+      message: /exam\.json: blueprint: the modules' items add up to 6, but each exam draws 5/,
+    },
+    {
+      name: "a blueprint asking a module for more items than its bank holds",
+      mutate: (d) =>
+        editJson(`${d}/fixture-basics/exam.json`, (v) => {
+          v.blueprint = { alpha: 2, beta: 1, gamma: 2 };
+          // Two of gamma's three exam questions move to alpha: one is left for two places.
+          for (const q of v.questions.filter((x: { lesson: string }) => x.lesson === "gamma-one").slice(0, 2))
+            q.lesson = "alpha-one";
+        }),
+      message: /exam\.json: blueprint: module 'gamma' has 1 questions in the bank, fewer than the 2 each exam draws/,
+    },
+    {
       name: "a missing course field",
       mutate: (d) => editJson(`${d}/fixture-basics/course.json`, (v) => delete v.title),
       message: /fixture-basics\/course\.json: title:/,

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type LoadedCourse, loadContent } from "#server/content/content-files.ts";
+import { drawExamByBlueprint, type ExamSource } from "#server/modules/learning/draw.ts";
 import {
   bankProblems,
   banksOf,
@@ -215,6 +216,51 @@ describe.each(FULL.map((c) => [c.id]))("%s question banks", (courseId) => {
         const score = strategyScore(bank.quiz.questions, pick);
         expect(score, `${bank.name} ${pick.name}`).toBeLessThan(STRATEGY_CEILING);
       }
+    }
+  });
+});
+
+/** The exam as the catalogue holds it after an import: the blueprint in module order, lessons' modules. */
+function examSource(course: LoadedCourse): ExamSource {
+  const exam = course.exam!;
+  return {
+    card: { id: course.id } as ExamSource["card"],
+    exam: {
+      title: exam.title,
+      draw: exam.draw ?? 6,
+      timeLimitMinutes: exam.timeLimitMinutes ?? null,
+      questions: exam.questions,
+      blueprint: course.modules.map((m) => ({ moduleId: m.id, count: exam.blueprint[m.id] })),
+    },
+    lessonsById: new Map(course.modules.flatMap((m) => m.lessons.map((l) => [l.id, { moduleId: m.id }]))),
+  };
+}
+
+describe.each(FULL.map((c) => [c.id]))("%s exam blueprint", (courseId) => {
+  const course = byId.get(courseId)!;
+
+  it("puts every module in every exam, in proportion to its lessons", () => {
+    const blueprint = course.exam!.blueprint;
+    expect(Object.keys(blueprint)).toEqual(course.modules.map((m) => m.id));
+    for (const m of course.modules) expect(blueprint[m.id], m.id).toBe(m.lessons.length);
+  });
+
+  it("holds every exam draw to its blueprint, across a learner's repeated attempts", () => {
+    const source = examSource(course);
+    const moduleOfQuestion = new Map(
+      course.exam!.questions.map((q) => [q.id, source.lessonsById.get(q.lesson!)!.moduleId]),
+    );
+    const timesSeen = new Map<string, number>();
+    for (let attempt = 0; attempt < 200; attempt++) {
+      if (attempt % 10 === 0) timesSeen.clear(); // a new learner every 10 attempts
+      const drawn = drawExamByBlueprint(source, timesSeen);
+      const counts: Record<string, number> = {};
+      for (const q of drawn) {
+        counts[moduleOfQuestion.get(q.id)!] = (counts[moduleOfQuestion.get(q.id)!] ?? 0) + 1;
+        timesSeen.set(q.id, (timesSeen.get(q.id) ?? 0) + 1);
+      }
+      expect(counts).toEqual(course.exam!.blueprint);
+      expect(new Set(drawn.map((q) => q.id)).size).toBe(course.exam!.draw);
     }
   });
 });

@@ -34,7 +34,7 @@ function course(withExam = false): CatalogueCourse {
       title: id as string,
       description: "",
       lessons: own,
-      quiz: hasQuiz ? { title: `${id} quiz`, draw: 6, questions: [], timeLimitMinutes: null } : null,
+      quiz: hasQuiz ? { title: `${id} quiz`, draw: 6, questions: [], timeLimitMinutes: null, blueprint: null } : null,
     };
   });
   return {
@@ -47,7 +47,7 @@ function course(withExam = false): CatalogueCourse {
     modulesById: new Map(modules.map((m) => [m.id, m])),
     studyHours: null,
     quizCount: 2,
-    exam: withExam ? { title: "Final exam", draw: 20, questions: [], timeLimitMinutes: 60 } : null,
+    exam: withExam ? { title: "Final exam", draw: 20, questions: [], timeLimitMinutes: 60, blueprint: null } : null,
     assessment: { maxAttempts: null, cooldownHours: null },
   };
 }

@@ -53,53 +53,70 @@ export const lessonFrontMatterSchema = z.strictObject({
 export const DEFAULT_DRAW = 6;
 const OPTION_IDS = ["a", "b", "c", "d"] as const;
 
-export const quizFileSchema = z
-  .strictObject({
-    title: nonEmpty.max(200),
-    draw: z.number().int().min(1).max(100).optional(),
-    timeLimitMinutes: z.number().int().min(1).max(600).optional(),
-    questions: z
-      .array(
-        z.strictObject({
-          id: z.string().regex(/^[a-z0-9-]+$/, "must be a slug"),
-          lesson: z
-            .string()
-            .regex(/^[a-z0-9-]+$/, "must be a lesson id")
-            .optional(),
-          question: nonEmpty,
-          options: z.array(z.strictObject({ id: z.enum(OPTION_IDS), text: nonEmpty })).length(4),
-          correctAnswer: nonEmpty,
-          explanation: nonEmpty,
-        }),
-      )
-      .min(1),
-  })
-  .superRefine((quiz, ctx) => {
-    const draw = quiz.draw ?? DEFAULT_DRAW;
-    if (quiz.questions.length < 3 * draw)
+const bankFields = {
+  title: nonEmpty.max(200),
+  draw: z.number().int().min(1).max(100).optional(),
+  timeLimitMinutes: z.number().int().min(1).max(600).optional(),
+  questions: z
+    .array(
+      z.strictObject({
+        id: z.string().regex(/^[a-z0-9-]+$/, "must be a slug"),
+        lesson: z
+          .string()
+          .regex(/^[a-z0-9-]+$/, "must be a lesson id")
+          .optional(),
+        question: nonEmpty,
+        options: z.array(z.strictObject({ id: z.enum(OPTION_IDS), text: nonEmpty })).length(4),
+        correctAnswer: nonEmpty,
+        explanation: nonEmpty,
+      }),
+    )
+    .min(1),
+};
+
+function checkBank(
+  quiz: { draw?: number; questions: { id: string; options: { id: string }[]; correctAnswer: string }[] },
+  ctx: z.RefinementCtx,
+) {
+  const draw = quiz.draw ?? DEFAULT_DRAW;
+  if (quiz.questions.length < 3 * draw)
+    ctx.addIssue({
+      code: "custom",
+      path: ["questions"],
+      message: `the bank holds ${quiz.questions.length} questions; drawing ${draw} per attempt needs at least ${3 * draw}`,
+    });
+  const ids = new Set<string>();
+  quiz.questions.forEach((q, i) => {
+    if (ids.has(q.id))
+      ctx.addIssue({ code: "custom", path: ["questions", i, "id"], message: `duplicate question id '${q.id}'` });
+    ids.add(q.id);
+    const optionIds: string[] = q.options.map((o) => o.id);
+    if (new Set(optionIds).size !== optionIds.length)
+      ctx.addIssue({ code: "custom", path: ["questions", i, "options"], message: "duplicate option ids" });
+    if (!optionIds.includes(q.correctAnswer))
       ctx.addIssue({
         code: "custom",
-        path: ["questions"],
-        message: `the bank holds ${quiz.questions.length} questions; drawing ${draw} per attempt needs at least ${3 * draw}`,
+        path: ["questions", i, "correctAnswer"],
+        message: `'${q.correctAnswer}' is not one of the options`,
       });
-    const ids = new Set<string>();
-    quiz.questions.forEach((q, i) => {
-      if (ids.has(q.id))
-        ctx.addIssue({ code: "custom", path: ["questions", i, "id"], message: `duplicate question id '${q.id}'` });
-      ids.add(q.id);
-      const optionIds: string[] = q.options.map((o) => o.id);
-      if (new Set(optionIds).size !== optionIds.length)
-        ctx.addIssue({ code: "custom", path: ["questions", i, "options"], message: "duplicate option ids" });
-      if (!optionIds.includes(q.correctAnswer))
-        ctx.addIssue({
-          code: "custom",
-          path: ["questions", i, "correctAnswer"],
-          message: `'${q.correctAnswer}' is not one of the options`,
-        });
-    });
   });
+}
+
+export const quizFileSchema = z.strictObject(bankFields).superRefine(checkBank);
+
+/**
+ * The final exam: a bank plus its blueprint, the items every draw takes from each module
+ * (`{ "module-id": 4, ... }`, every module of the course, summing to `draw`; docs/decisions/0026).
+ */
+export const examFileSchema = z
+  .strictObject({
+    ...bankFields,
+    blueprint: z.record(z.string().regex(/^[a-z0-9-]+$/, "must be a module id"), z.number().int().min(1).max(100)),
+  })
+  .superRefine(checkBank);
 
 export type QuizFile = z.infer<typeof quizFileSchema>;
+export type ExamFile = z.infer<typeof examFileSchema>;
 
 export interface LoadedLesson {
   id: string;
@@ -124,7 +141,7 @@ export interface LoadedCourse {
   course: z.infer<typeof courseFileSchema>;
   modules: LoadedModule[];
   /** The cumulative final exam (`exam.json`), when the course has one. */
-  exam: QuizFile | null;
+  exam: ExamFile | null;
 }
 export interface LoadedContent {
   courses: LoadedCourse[];
@@ -204,6 +221,40 @@ function checkQuestionLessons(root: string, file: string, quiz: QuizFile, lesson
   });
 }
 
+/** Which module each lesson belongs to. */
+const moduleOfLesson = (modules: { id: string; lessons: { id: string }[] }[]) =>
+  new Map(modules.flatMap((m) => m.lessons.map((l) => [l.id, m.id] as const)));
+
+/**
+ * The blueprint names every module of the course once, sums to the draw, and each module's share of the
+ * bank holds at least the items the blueprint takes from it (so every draw can follow it).
+ */
+function checkBlueprint(root: string, file: string, exam: ExamFile, modules: LoadedModule[]) {
+  const moduleIds = modules.map((m) => m.id);
+  for (const id of Object.keys(exam.blueprint))
+    if (!moduleIds.includes(id)) fail(root, file, `blueprint: '${id}' is not a module of this course`);
+  for (const id of moduleIds)
+    if (exam.blueprint[id] === undefined)
+      fail(root, file, `blueprint: module '${id}' is missing (every module is in every exam)`);
+  const draw = exam.draw ?? DEFAULT_DRAW;
+  const total = Object.values(exam.blueprint).reduce((sum, n) => sum + n, 0);
+  if (total !== draw) fail(root, file, `blueprint: the modules' items add up to ${total}, but each exam draws ${draw}`);
+  const moduleOf = moduleOfLesson(modules);
+  exam.questions.forEach((q, i) => {
+    if (q.lesson === undefined)
+      fail(root, file, `questions.${i}.lesson: an exam question names its lesson (the blueprint needs its module)`);
+  });
+  for (const id of moduleIds) {
+    const pool = exam.questions.filter((q) => moduleOf.get(q.lesson!) === id).length;
+    if (pool < exam.blueprint[id])
+      fail(
+        root,
+        file,
+        `blueprint: module '${id}' has ${pool} questions in the bank, fewer than the ${exam.blueprint[id]} each exam draws`,
+      );
+  }
+}
+
 /** Reads and validates every course folder. Throws a ContentError naming the file and field at the first problem. */
 export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
   const root = resolve(contentDir, "..");
@@ -252,10 +303,11 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
     if (!course.comingSoon && modules.length === 0)
       fail(root, courseFile, "comingSoon: a course on sale needs at least one module");
     const examPath = join(courseDir, "exam.json");
-    let exam: QuizFile | null = null;
+    let exam: ExamFile | null = null;
     if (existsSync(examPath)) {
-      exam = parseWith(root, examPath, quizFileSchema, readJson(root, examPath));
+      exam = parseWith(root, examPath, examFileSchema, readJson(root, examPath));
       checkQuestionLessons(root, examPath, exam, new Set(lessonIds.keys()), "this course");
+      checkBlueprint(root, examPath, exam, modules);
       hash.update(relative(root, examPath)).update(readFileSync(examPath));
     }
     courses.push({ id: courseId, course, modules, exam });

@@ -138,6 +138,7 @@ async function writeContent(
             draw: exam.draw ?? DEFAULT_DRAW,
             timeLimitMinutes: exam.timeLimitMinutes ?? null,
             questions: JSON.stringify(exam.questions),
+            blueprint: JSON.stringify(modules.map((m) => ({ moduleId: m.id, count: exam.blueprint[m.id] }))),
           })
           .execute();
         result.exams++;

@@ -116,6 +116,7 @@ export interface CourseExamTable {
   draw: number;
   timeLimitMinutes: number | null;
   questions: string; // JSON, like QuizTable.questions
+  blueprint: string | null; // JSON [{ moduleId, count }]; null only for exams imported before blueprints
 }
 export interface ContentImportTable {
   id: Generated<number>;

@@ -38,7 +38,10 @@ export interface QuestionBank {
   draw: number;
   questions: QuizQuestion[];
   timeLimitMinutes: number | null;
+  /** The final exam's items per module, in module order (docs/decisions/0026); null for module quizzes. */
+  blueprint: ExamBlueprint | null;
 }
+export type ExamBlueprint = { moduleId: string; count: number }[];
 export interface CatalogueCourse {
   card: CourseCard;
   learningOutcomes: string[];
@@ -124,6 +127,7 @@ export class CourseCatalogue {
                   draw: quizRow.draw,
                   questions: JSON.parse(quizRow.questions) as QuizQuestion[],
                   timeLimitMinutes: null,
+                  blueprint: null,
                 }
               : null,
           };
@@ -180,6 +184,7 @@ export class CourseCatalogue {
               draw: examRow.draw,
               questions: JSON.parse(examRow.questions) as QuizQuestion[],
               timeLimitMinutes: examRow.timeLimitMinutes,
+              blueprint: examRow.blueprint ? (JSON.parse(examRow.blueprint) as ExamBlueprint) : null,
             }
           : null,
         assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },

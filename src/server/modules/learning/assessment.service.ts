@@ -27,7 +27,7 @@ import {
   timeMultiplierOf,
 } from "./assessment.repository.ts";
 import { type AttemptRules, attemptAllowance } from "./attempt-rules.ts";
-import { type DrawnQuestion, drawQuestions } from "./draw.ts";
+import { type DrawnQuestion, drawExamByBlueprint, drawQuestions } from "./draw.ts";
 import { previewAttemptId, readPreviewAttemptId } from "./preview-token.ts";
 
 export interface AssessmentDeps {
@@ -239,7 +239,10 @@ export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment):
       userId: a.user!.id,
       courseId: a.course.card.id,
       assessmentId: a.id,
-      questions: drawQuestions(a.bank.questions, a.bank.draw, timesSeen),
+      questions:
+        a.kind === "exam"
+          ? drawExamByBlueprint(a.course, timesSeen)
+          : drawQuestions(a.bank.questions, a.bank.draw, timesSeen),
       startedAt: now.toISOString(),
       deadlineAt: limit ? new Date(now.getTime() + limit * multiplier * 60_000).toISOString() : null,
     });
