@@ -38,6 +38,7 @@ import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
+import { registerJsonBody } from "./plugins/json-body.ts";
 import { registerSecurity } from "./plugins/security.ts";
 import { responseSerializerCompiler } from "./plugins/serialization.ts";
 import { plainTextValidatorCompiler } from "./plugins/validation.ts";
@@ -125,8 +126,9 @@ export async function buildApp({
   app.addHook("onClose", async () => jobs.stop());
   jobs.every("delete-ended-rate-limit-windows", 60 * 60 * 1000, () => deleteEndedWindows(database.db));
 
-  // JSON only: any other body type is refused with 415.
+  // JSON only: any other body type is refused with 415; one nested too deeply is refused with 400 before parsing.
   app.removeContentTypeParser("text/plain");
+  registerJsonBody(app);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

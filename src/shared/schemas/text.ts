@@ -17,24 +17,36 @@ export function isPlainText(value: string): boolean {
   return !CONTROL_CHARACTER.test(value) && !LONE_SURROGATE.test(value);
 }
 
+interface Visit {
+  value: unknown;
+  key: string | number;
+  parent: Visit | null;
+}
+
+function pathOf(visit: Visit): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at: Visit | null = visit; at?.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
 /**
  * The path of the first string (value or object key) anywhere in `value` that is not plain text,
- * or null. Iterative, so a deeply nested body cannot overflow the stack.
+ * or null. Iterative, so a deeply nested body cannot overflow the stack, and linear in the input's
+ * size: each entry points to its parent, and a path is only built for the one string refused.
  */
 export function findControlCharacter(value: unknown): (string | number)[] | null {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  const stack: Visit[] = [{ value, key: "", parent: null }];
   while (stack.length > 0) {
-    const item = stack.pop() as { value: unknown; path: (string | number)[] };
-    if (typeof item.value === "string") {
-      if (!isPlainText(item.value)) return item.path;
-    } else if (Array.isArray(item.value)) {
-      item.value.forEach((v, i) => {
-        stack.push({ value: v, path: [...item.path, i] });
-      });
-    } else if (item.value !== null && typeof item.value === "object") {
-      for (const [key, v] of Object.entries(item.value)) {
-        if (!isPlainText(key)) return [...item.path, key];
-        stack.push({ value: v, path: [...item.path, key] });
+    const visit = stack.pop() as Visit;
+    const current = visit.value;
+    if (typeof current === "string") {
+      if (!isPlainText(current)) return pathOf(visit);
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: visit });
+    } else if (current !== null && typeof current === "object") {
+      for (const key of Object.keys(current)) {
+        if (!isPlainText(key)) return [...pathOf(visit), key];
+        stack.push({ value: (current as Record<string, unknown>)[key], key, parent: visit });
       }
     }
   }

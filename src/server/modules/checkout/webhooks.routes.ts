@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { Transaction } from "kysely";
 import type { DB } from "../../db/schema.ts";
-import { AppError } from "../../errors.ts";
+import { AppError, badRequest } from "../../errors.ts";
 import { type PaymentProvider, WebhookSignatureError } from "../../payments/provider.ts";
+import { nestsDeeperThan, TOO_DEEP_MESSAGE } from "../../plugins/json-body.ts";
 import { fulfilCheckoutSession, fulfilPayment } from "./fulfilment.ts";
 import { endOrderForProviderEvent } from "./refunds.ts";
 
@@ -17,7 +18,9 @@ export function webhookRoutes(provider: PaymentProvider): FastifyPluginAsync {
     const deps = { db, provider };
     // The signature is checked over the exact bytes Stripe sent.
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) =>
+      nestsDeeperThan(body as Buffer) ? done(badRequest(TOO_DEEP_MESSAGE), undefined) : done(null, body),
+    );
     app.post("/api/stripe/webhook", async (request, reply) => {
       let event: ReturnType<PaymentProvider["verifyWebhook"]>;
       try {
