@@ -132,6 +132,26 @@ describe("admin enrolment", () => {
     ).toMatch(/no course/);
   });
 
+  it("refuses to enrol anyone, by e-mail or CSV, in a coming-soon course, and writes nothing", async () => {
+    const someone = await signUpUser(t.app);
+    for (const userEmail of [someone.email, "not-yet-here@example.com"]) {
+      const res = await as(admin, "POST", "/api/admin-enroll-user", { userEmail, courseId: "fixture-soon" });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/coming soon/);
+    }
+    const bulk = (
+      await as(admin, "POST", "/api/admin/enrollments/bulk", { csv: `${someone.email},fixture-soon` })
+    ).json();
+    expect(bulk.rows.map((r: { result: string }) => r.result)).toEqual(["coming-soon"]);
+    const rows = await db().selectFrom("enrollment").select("id").where("courseId", "=", "fixture-soon").execute();
+    const pending = await db()
+      .selectFrom("pendingEnrollment")
+      .select("id")
+      .where("courseId", "=", "fixture-soon")
+      .execute();
+    expect([rows, pending]).toEqual([[], []]);
+  });
+
   it("reports each row of a mixed CSV, and a bad row does not stop the good ones", async () => {
     const existing = await signUpUser(t.app);
     await enrol(t, existing, "fixture-other");

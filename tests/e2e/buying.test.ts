@@ -30,7 +30,7 @@ describe("buying in the browser", () => {
     await expectAccessible(page, "checkout");
     await fillCard(page, "4242 4242 4242 4242");
     await page.getByRole("button", { name: "Pay $20.00" }).click();
-    await toastText(page).getByText("Enrollment Successful!").waitFor();
+    await toastText(page).getByText("Payment Successful!").waitFor();
     expect(await toastText(page).innerText()).toContain(
       "Welcome to Fixture Basics! You can now access all course materials.",
     );
@@ -69,7 +69,7 @@ describe("buying in the browser", () => {
     await page.getByRole("button", { name: "Pay $20.00" }).click();
     await toastText(page).getByText("Payment Processing").waitFor();
     expect(await toastText(page).innerText()).toContain("Your payment is being processed. Please wait...");
-    await toastText(page).getByText("Enrollment Successful!").waitFor({ timeout: 20_000 });
+    await toastText(page).getByText("Payment Successful!").waitFor({ timeout: 20_000 });
     await page.waitForURL("**/course/fixture-other");
   });
 

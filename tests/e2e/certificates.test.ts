@@ -61,6 +61,17 @@ describe("certificates in the browser", () => {
     await page.getByTestId("certificate-fixture-basics").waitFor();
     expect(await page.locator("main").innerText()).toContain("Certificates Earned");
     await expectAccessible(page, "my certificates");
+    // Download opens the certificate page, with its Download PDF, in a new tab.
+    const [tab] = await Promise.all([
+      page.context().waitForEvent("page"),
+      page
+        .getByTestId("certificate-fixture-basics")
+        .getByRole("link", { name: /^Download certificate/ })
+        .click(),
+    ]);
+    await tab.getByRole("button", { name: "Download PDF" }).waitFor();
+    expect(new URL(tab.url()).pathname).toBe("/course/fixture-basics/certificate");
+    await tab.close();
 
     await page.goto("/my-learning");
     await page.getByTestId("completed-fixture-basics").waitFor();

@@ -13,7 +13,7 @@ async function payWith4242(page: Page, total = "$20.00") {
   await page.getByLabel("Expiry (MM / YY)").fill(`12 / ${year}`);
   await page.getByLabel("Security code (CVC)").fill("123");
   await page.getByRole("button", { name: `Pay ${total}` }).click();
-  await toastText(page).getByText("Enrollment Successful!").waitFor();
+  await toastText(page).getByText("Payment Successful!").waitFor();
   await page.waitForURL("**/course/fixture-basics");
 }
 

@@ -18,7 +18,15 @@ export const bulkRowResultSchema = z.object({
   line: z.number().int(),
   email: z.string(),
   courseId: z.string(),
-  result: z.enum(["enrolled", "pending", "already-enrolled", "already-pending", "unknown-course", "invalid-email"]),
+  result: z.enum([
+    "enrolled",
+    "pending",
+    "already-enrolled",
+    "already-pending",
+    "unknown-course",
+    "coming-soon",
+    "invalid-email",
+  ]),
   message: z.string(),
 });
 export const bulkEnrollResponseSchema = z.object({

@@ -7,5 +7,6 @@ export const RESULT_LABELS: Record<BulkRowResult["result"], string> = {
   "already-enrolled": "Already enrolled",
   "already-pending": "Already pending",
   "unknown-course": "Unknown course",
+  "coming-soon": "Coming soon",
   "invalid-email": "Invalid e-mail",
 };

@@ -87,9 +87,15 @@ export default function CertificatesPage() {
                 <Link to={paths.courseCertificate(c.courseId)} className={buttonClasses("primary", "sm")}>
                   View<span className="sr-only"> certificate: {c.courseTitle}</span>
                 </Link>
-                <Button size="sm" variant="secondary" onClick={() => void actions.download(c)}>
-                  Download<span className="sr-only"> certificate: {c.courseTitle}</span>
-                </Button>
+                {/* Spec: Download opens the certificate page (with its Download PDF) in a new tab. */}
+                <a
+                  href={paths.courseCertificate(c.courseId)}
+                  target="_blank"
+                  rel="noopener"
+                  className={buttonClasses("secondary", "sm")}
+                >
+                  Download<span className="sr-only"> certificate: {c.courseTitle} (opens in a new tab)</span>
+                </a>
                 <Button size="sm" variant="secondary" onClick={() => void actions.share(c)}>
                   Share Certificate<span className="sr-only">: {c.courseTitle}</span>
                 </Button>

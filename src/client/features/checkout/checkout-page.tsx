@@ -24,7 +24,7 @@ import {
   validateCoupon,
 } from "./api.ts";
 import { SandboxCardForm, TestPaymentsBanner } from "./card-form.tsx";
-import { PurchasingUnavailable } from "./checkout-shell.tsx";
+import { ComingSoonNotice, PurchasingUnavailable } from "./checkout-shell.tsx";
 
 const StripePayment = lazy(() => import("./stripe-payment.tsx"));
 const serverMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
@@ -91,13 +91,15 @@ export default function CheckoutPage() {
     }
   }, [course.isError, navigate, toast]);
 
-  const purchasing = payments.data?.enabled;
+  const purchasing = payments.data?.enabled && course.data && !course.data.comingSoon;
   useEffect(() => {
     if (course.data && purchasing && !intent && !intentError) void loadIntent();
   }, [course.data, purchasing, intent, intentError, loadIntent]);
 
-  const succeed = async (message: string) => {
-    toast({ title: "Enrollment Successful!", description: message });
+  /** Spec's success toasts: 'Payment Successful!' after a card payment, 'Enrollment Successful!' after a free claim;
+   * one toast at a time, so the card's carries the enrolment's welcome. */
+  const succeed = async (message: string, paid: boolean) => {
+    toast({ title: paid ? "Payment Successful!" : "Enrollment Successful!", description: message });
     setTimeout(() => navigate(paths.course(courseId)), REDIRECT_AFTER_PAYMENT_MS);
   };
 
@@ -139,7 +141,7 @@ export default function CheckoutPage() {
     if (result.status === "succeeded") {
       try {
         const confirmed = await confirm.mutateAsync({ paymentIntentId });
-        await succeed(confirmed.message);
+        await succeed(confirmed.message, true);
       } catch {
         toast({
           title: "Payment Successful",
@@ -204,7 +206,7 @@ export default function CheckoutPage() {
         courseId,
         couponCode: intent?.coupon?.code,
       });
-      await succeed(confirmed.message);
+      await succeed(confirmed.message, false);
     } catch {
       toast({
         title: "Error",
@@ -304,7 +306,9 @@ export default function CheckoutPage() {
         <Card className="h-fit p-4 sm:p-6">
           <h2 className="text-lg font-semibold">{intent?.isFree ? "Claim your course" : "Payment"}</h2>
           <div className="mt-4">
-            {payments.data?.enabled === false ? (
+            {c.comingSoon ? (
+              <ComingSoonNotice course={c} />
+            ) : payments.data?.enabled === false ? (
               <PurchasingUnavailable />
             ) : intentError ? (
               <div className="space-y-3">

@@ -39,6 +39,8 @@ export function CheckoutShell({
           <p role="alert" className="text-danger">
             Failed to load course details
           </p>
+        ) : course.data.comingSoon ? (
+          <ComingSoonNotice course={course.data} />
         ) : payments.data?.enabled === false ? (
           <PurchasingUnavailable />
         ) : (
@@ -55,6 +57,21 @@ export function PurchasingUnavailable() {
     <div role="status" className="space-y-2 text-center">
       <p className="text-lg font-semibold">{PURCHASING_UNAVAILABLE}</p>
       <p className="text-sm text-muted">Courses cannot be bought on this site yet. Please check back soon.</p>
+    </div>
+  );
+}
+
+/** What checkout pages show for a course that is not on sale yet, instead of a payment that cannot start. */
+export function ComingSoonNotice({ course }: { course: Pick<CourseDetail, "id" | "title"> }) {
+  return (
+    <div role="status" className="space-y-3 text-center">
+      <p className="text-lg font-semibold">{course.title} is coming soon</p>
+      <p className="text-sm text-muted">
+        This course is currently being developed with comprehensive content, so it cannot be bought yet.
+      </p>
+      <Link to={paths.course(course.id)} className="inline-block font-medium text-brand-700 underline">
+        Back to the course page
+      </Link>
     </div>
   );
 }

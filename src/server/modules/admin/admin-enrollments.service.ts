@@ -20,6 +20,9 @@ const MESSAGES: Record<Outcome, (email: string, title: string) => string> = {
     `${email} already has a pending enrolment in ${title}; it applies when they sign up.`,
 };
 
+const comingSoonMessage = (title: string) =>
+  `${title} is coming soon and has no lessons yet, so nobody can be enrolled in it until it opens.`;
+
 /** Enrols an account by e-mail, or records a pending enrolment when the e-mail has no account yet. */
 export async function enrolByEmail(
   db: Kysely<DB>,
@@ -32,6 +35,7 @@ export async function enrolByEmail(
   if (!emailSchema.safeParse(email).success) throw badRequest("Please enter a valid email address.");
   const course = catalogue.byId.get(courseId);
   if (!course) throw badRequest(`There is no course with the id '${courseId}'.`);
+  if (course.card.comingSoon) throw badRequest(comingSoonMessage(course.card.title));
   const outcome = await db.transaction().execute(async (trx): Promise<Outcome> => {
     const now = new Date().toISOString();
     const user = await trx.selectFrom("user").select("id").where("email", "=", email).executeTakeFirst();
@@ -138,6 +142,11 @@ export async function bulkEnrol(db: Kysely<DB>, catalogue: Catalogue, actor: Cur
         result: "unknown-course",
         message: `There is no course with the id '${courseId}'.`,
       });
+      continue;
+    }
+    const course = catalogue.byId.get(courseId);
+    if (course?.card.comingSoon) {
+      rows.push({ line, email, courseId, result: "coming-soon", message: comingSoonMessage(course.card.title) });
       continue;
     }
     const r = await enrolByEmail(db, catalogue, actor, email, courseId);
