@@ -4,7 +4,7 @@ import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { BRAND_NAME, DEFAULT_SUPPORT_EMAIL } from "#shared/constants.ts";
+import { BRAND_NAME, DEFAULT_POSTAL_ADDRESS, DEFAULT_SUPPORT_EMAIL } from "#shared/constants.ts";
 
 const optionalUrl = z
   .string()
@@ -50,6 +50,8 @@ const settingsSchema = z.object({
   PRACTITIONER_APP_URL: optionalUrl,
   MARKETPLACE_URL: optionalUrl,
   SUPPORT_EMAIL: z.email().default(DEFAULT_SUPPORT_EMAIL),
+  /** The sender's postal address, printed at the foot of every e-mail (reminders must carry one). */
+  ACADEMY_POSTAL_ADDRESS: z.string().trim().min(5).max(200).default(DEFAULT_POSTAL_ADDRESS),
   TRUST_PROXY: z
     .string()
     .default("false")
@@ -107,6 +109,7 @@ export interface Config {
   practitionerAppUrl?: string;
   marketplaceUrl?: string;
   supportEmail: string;
+  postalAddress: string;
   trustProxy: TrustProxy;
   webConcurrency: number;
   certificateValidYears: number;
@@ -184,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     practitionerAppUrl: s.PRACTITIONER_APP_URL,
     marketplaceUrl: s.MARKETPLACE_URL,
     supportEmail: s.SUPPORT_EMAIL,
+    postalAddress: s.ACADEMY_POSTAL_ADDRESS,
     trustProxy: s.TRUST_PROXY,
     webConcurrency: s.WEB_CONCURRENCY ?? availableParallelism(),
     certificateValidYears: s.CERTIFICATE_VALID_YEARS,

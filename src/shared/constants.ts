@@ -9,6 +9,8 @@ export const REFUND_WINDOW_DAYS = 7;
 export const CURRENCY = "usd";
 /** Support address when SUPPORT_EMAIL is not set. */
 export const DEFAULT_SUPPORT_EMAIL = "support@wellness-academy.example";
+/** Postal address printed on e-mails when ACADEMY_POSTAL_ADDRESS is not set. */
+export const DEFAULT_POSTAL_ADDRESS = "100 Main Street, Suite 200, Portland, OR 97204, USA";
 /** The payment id a learner sends to claim a course a coupon makes free. */
 export const FREE_COUPON_PAYMENT = "free-coupon";
 /** Shown instead of Buy buttons when no payment provider is configured (production without Stripe). */

@@ -43,22 +43,13 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
       // e-mail"), so it cannot tell anyone which addresses have accounts. The mailed link signs in.
       autoSignIn: false,
       async onExistingUserSignUp({ user }) {
-        await mailer.send({
-          to: user.email,
-          subject: `Someone tried to create a ${BRAND_NAME} account with your e-mail`,
-          link: `${config.appUrl}/login`,
-          text: `Hello,\n\nSomeone tried to create a new ${BRAND_NAME} account with this e-mail address, which already has one. If it was you, sign in instead (or reset your password from the sign-in page):\n\n${config.appUrl}/login\n\nIf it was not you, you need do nothing: your account is unchanged.\n`,
-        });
+        const signInUrl = `${config.appUrl}/login`;
+        await mailer.sendEmail(user.email, "existing-account-sign-up", { signInUrl }, { link: signInUrl });
       },
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       async sendResetPassword({ user, url }) {
-        await mailer.send({
-          to: user.email,
-          subject: `Reset your ${BRAND_NAME} password`,
-          link: url,
-          text: `Hello,\n\nSomeone asked to reset the password of your ${BRAND_NAME} account. Open this link within one hour to choose a new password:\n\n${url}\n\nIf it was not you, ignore this message; your password stays as it is.\n`,
-        });
+        await mailer.sendEmail(user.email, "reset-password", { url }, { link: url });
       },
     },
     // Sent on sign-up. Unverified learners learn and buy as usual; an ADMIN_EMAILS address becomes
@@ -68,12 +59,7 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       async sendVerificationEmail({ user, url }) {
-        await mailer.send({
-          to: user.email,
-          subject: "Confirm your Holistic Wellness Academy e-mail address",
-          link: url,
-          text: `Hello,\n\nPlease confirm that this is your e-mail address by opening this link within 24 hours:\n\n${url}\n\nIf you did not create an account, ignore this message.\n`,
-        });
+        await mailer.sendEmail(user.email, "verify-email", { url }, { link: url });
       },
     },
     // Names change through PUT /api/profile only, under the shared name rules.

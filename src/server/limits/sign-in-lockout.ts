@@ -38,12 +38,12 @@ export async function recordFailedSignIn(
   if (!owner) return;
   // The sign-in page, whose 'Forgot your password' link sends a reset e-mail.
   const resetUrl = `${deps.appUrl}/login`;
-  await deps.mailer.send({
-    to: owner.email,
-    subject: "Sign-in to your Holistic Wellness Academy account is paused",
-    link: resetUrl,
-    text: `Hello,\n\nSomeone tried to sign in to your Holistic Wellness Academy account with a wrong password ${SIGN_IN_FAILURE_LIMIT} times within 15 minutes, so sign-in to it is paused for 15 minutes.\n\nIf it was you, wait and try again, or use 'Forgot your password' on the sign-in page:\n\n${resetUrl}\n\nIf it was not you, your password kept the account safe. Nothing else needs doing, though a longer password keeps it safer still.\n`,
-  });
+  await deps.mailer.sendEmail(
+    owner.email,
+    "sign-in-paused",
+    { failures: SIGN_IN_FAILURE_LIMIT, minutes: SIGN_IN_FAILURE_WINDOW_MS / 60_000, signInUrl: resetUrl },
+    { link: resetUrl },
+  );
 }
 
 export async function clearFailedSignIns(db: Kysely<DB>, email: string): Promise<void> {

@@ -1,0 +1,20 @@
+import type { EmailTemplate } from "../email-template.ts";
+import { existingAccountSignUp } from "./existing-account-sign-up.tsx";
+import { resetPassword } from "./reset-password.tsx";
+import { signInPaused } from "./sign-in-paused.tsx";
+import { verifyEmail } from "./verify-email.tsx";
+
+/**
+ * Every message the academy sends, by name. Add a template: a file in this folder built with
+ * defineTemplate (its data type, subject, body inside EmailLayout, sample data), then one line here.
+ */
+export const emailTemplates = {
+  "verify-email": verifyEmail,
+  "reset-password": resetPassword,
+  "existing-account-sign-up": existingAccountSignUp,
+  "sign-in-paused": signInPaused,
+} satisfies Record<string, EmailTemplate<any>>;
+
+export type EmailTemplateName = keyof typeof emailTemplates;
+export type EmailData<Name extends EmailTemplateName> =
+  (typeof emailTemplates)[Name] extends EmailTemplate<infer Data> ? Data : never;
