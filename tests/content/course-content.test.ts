@@ -165,6 +165,53 @@ describe.each(FULL.map((c) => [c.id]))("%s content", (courseId) => {
   });
 });
 
+/** The Dietary Guidelines for Americans, 2025-2030 (January 2026) are current; the 2020-2025 edition is history. */
+const OLD_EDITION = /2020\s*[-–]\s*2025/;
+const NEW_EDITION = /2025\s*[-–]\s*2030/;
+/** A sentence naming the old edition must say it is the old one (or speak of it in the past tense). */
+const AS_HISTORY =
+  /\b(previous|earlier|former|prior|older|superseded|replaced|history|historical|was|were|had|framed|said|advised|found)\b/i;
+const sentences = (text: string) => text.split(/(?<=[.!?])\s+|\n+/);
+
+/** Sentences that present the 2020-2025 Dietary Guidelines as current guidance. */
+function oldGuidanceAsCurrent(text: string): string[] {
+  return sentences(text).filter((s) => OLD_EDITION.test(s) && !AS_HISTORY.test(s));
+}
+
+describe.each(FULL.map((c) => [c.id]))("%s currency", (courseId) => {
+  const course = byId.get(courseId)!;
+  const lessons = course.modules.flatMap((m) => m.lessons);
+
+  it("teaches the Dietary Guidelines 2025-2030 as current, naming 2020-2025 only as history", () => {
+    for (const l of lessons) {
+      expect(oldGuidanceAsCurrent(l.markdown), l.file).toEqual([]);
+      if (OLD_EDITION.test(l.markdown.slice(0, l.markdown.lastIndexOf("## Sources"))))
+        expect(l.markdown, `${l.file} names the old edition without the current one`).toMatch(NEW_EDITION);
+    }
+  });
+
+  it("has no question that tests 2020-2025 specifics", () => {
+    for (const bank of banksOf(course)) {
+      for (const q of bank.quiz.questions) {
+        const stem = [q.question, ...q.options.map((o) => o.text)].join("\n");
+        expect(stem, `${bank.name} ${q.id}`).not.toMatch(OLD_EDITION);
+        expect(oldGuidanceAsCurrent(q.explanation), `${bank.name} ${q.id}`).toEqual([]);
+      }
+    }
+  });
+});
+
+describe("the currency rule", () => {
+  it("catches the old edition presented as current, and lets it pass as history", () => {
+    expect(
+      oldGuidanceAsCurrent("The Dietary Guidelines for Americans, 2020-2025, advise less than 10% of calories."),
+    ).toHaveLength(1);
+    expect(oldGuidanceAsCurrent("Under the 2020–2025 Guidelines, sodium stays under 2,300 mg.")).toHaveLength(1);
+    expect(oldGuidanceAsCurrent("The previous edition (2020-2025) framed it differently.")).toEqual([]);
+    expect(oldGuidanceAsCurrent("The 2020-2025 edition advised two drinks or less.")).toEqual([]);
+  });
+});
+
 const REVIEW_MAX_AGE_MONTHS = 12;
 
 describe.each(FULL.map((c) => [c.id]))("%s review", (courseId) => {
