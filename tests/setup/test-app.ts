@@ -5,6 +5,7 @@ import { type AppDeps, buildApp } from "#server/app.ts";
 import { type Config, loadConfig } from "#server/config.ts";
 import { loadContent } from "#server/content/content-files.ts";
 import { importContent } from "#server/content/content-import.ts";
+import type { Database } from "#server/db/database.ts";
 import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
@@ -25,6 +26,9 @@ export interface TestAppOptions {
   clientDir?: string;
   siteContentDir?: string;
   onRoute?: AppDeps["onRoute"];
+  /** The app's own connection to the test database (e.g. through a proxy); the test's is used otherwise. */
+  appDatabase?: (testDb: TestDatabase) => Database;
+  createJobs?: (database: Database) => AppDeps["createJobs"];
 }
 
 /** The real app over a fresh database of its own, with the fixture courses imported. */
@@ -44,9 +48,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     testDb.dir,
   );
   if (options.content !== false) await importContent(testDb.database.db, loadContent(FIXTURE_CONTENT));
+  const database = options.appDatabase?.(testDb) ?? testDb.database;
   const app = await buildApp({
     config,
-    database: testDb.database,
+    database,
+    createJobs: options.createJobs?.(database),
     clientDir: options.clientDir ?? resolve(testDb.dir, "no-client"),
     onRoute: options.onRoute,
     siteContentDir: options.siteContentDir,
@@ -58,6 +64,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     testDb,
     close: async () => {
       await app.close();
+      if (database !== testDb.database) await database.close();
       await testDb.drop();
     },
   };

@@ -1,5 +1,5 @@
 import { betterAuth } from "better-auth";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import type { Kysely } from "kysely";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { nameInputSchema } from "#shared/schemas/certificates.ts";
@@ -7,6 +7,7 @@ import type { Config } from "../config.ts";
 import type { Engine } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import { recordAuthFailure } from "./auth-failures.ts";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./common-passwords.ts";
 
 /** Header our server sets from the socket address (never from the client) for Better Auth's rate limiter. */
@@ -84,6 +85,11 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
       useSecureCookies: config.appUrl.startsWith("https://"),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+    },
+    onAPIError: {
+      onError(error) {
+        if (!isAPIError(error)) recordAuthFailure(error);
+      },
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {

@@ -71,6 +71,19 @@ export interface OpenOptions {
   /** PostgreSQL only: run every statement in this schema (tests give each file its own). */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL only: the server cancels any statement running longer (0: no limit). */
+  statementTimeoutMs?: number;
+  /** Told of connection errors outside any query (a restart, a terminated backend); the default logs a JSON line. */
+  onConnectionError?: (error: Error) => void;
+}
+
+const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+
+function logConnectionError(error: Error) {
+  const code = (error as { code?: string }).code;
+  console.error(
+    JSON.stringify({ level: 50, time: Date.now(), msg: "database connection error", code, err: error.message }),
+  );
 }
 
 export function sqliteFileFromUrl(url: string): string {
@@ -103,11 +116,22 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     });
     return { db, engine: "sqlite", url, queryCount: () => count, close: () => db.destroy() };
   }
+  const settings = [`-c statement_timeout=${options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS}`];
+  if (options.schema) settings.push(`-c search_path=${options.schema}`);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    options: settings.join(" "),
+    // During an outage a request waits this long for a connection, then gets a 503 (plugins/errors.ts).
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
   });
+  // A connection that dies (restart, pg_terminate_backend) emits 'error': on an idle client through the
+  // pool, on a checked-out one on the client itself. Unhandled, either would end the process; the
+  // query in flight fails on its own and the pool replaces the client.
+  const onConnectionError = options.onConnectionError ?? logConnectionError;
+  pool.on("error", onConnectionError);
+  pool.on("connect", (client) => client.on("error", onConnectionError));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
   return { db, engine: "postgres", url, schema: options.schema, queryCount: () => count, close: () => db.destroy() };
 }
@@ -122,6 +146,37 @@ export function toIso(value: Date | string | null): string | null;
 export function toIso(value: Date | string | null): string | null {
   if (value === null) return null;
   return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "57P01", // admin_shutdown (pg_terminate_backend, a fast shutdown)
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now (starting up, shutting down)
+  "53300", // too_many_connections
+  "SQLITE_BUSY",
+]);
+
+/**
+ * The database could not be reached or dropped the connection: worth a 503 and a retry, not a 500.
+ * (A cancelled statement, 57014, is not: it is this request's own query that took too long.)
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  const e = error as { code?: unknown; message?: unknown; cause?: unknown } | null;
+  if (!e || typeof e !== "object" || depth > 3) return false;
+  if (typeof e.code === "string" && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith("08"))) return true;
+  if (
+    typeof e.message === "string" &&
+    /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection refused/i.test(e.message)
+  ) {
+    return true;
+  }
+  return isDatabaseUnavailable(e.cause, depth + 1);
 }
 
 /** A unique-key violation on either engine (the loser of a race on a unique index). */

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import { type Auth, CLIENT_IP_HEADER } from "../auth/auth.ts";
+import { captureAuthFailure } from "../auth/auth-failures.ts";
 import { createSessionLookup } from "../auth/session-cookie.ts";
 import type { Config } from "../config.ts";
 import type { DB } from "../db/schema.ts";
@@ -70,7 +71,10 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     const url = new URL(request.url, config.appUrl);
     const init: RequestInit = { method: request.method, headers: toFetchHeaders(request) };
     if (request.method === "POST" && request.body !== undefined) init.body = JSON.stringify(request.body);
-    return auth.handler(new Request(url, init));
+    const { result, failure } = await captureAuthFailure(() => auth.handler(new Request(url, init)));
+    // Our error handler logs it and answers 503 when the database is away, 500 otherwise.
+    if (result.status >= 500 && failure !== undefined) throw failure;
+    return result;
   }
 
   async function sendAuthResponse(reply: FastifyReply, response: Response) {

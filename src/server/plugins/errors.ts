@@ -1,6 +1,11 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { isDatabaseUnavailable } from "../db/database.ts";
 import { AppError } from "../errors.ts";
+
+/** What a request gets while the database is away (docs/deploy.md); the client may simply retry. */
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  "The service is briefly unavailable while its database reconnects. Please try again in a moment.";
 
 /** Every error leaves as JSON `{ message }`, with no stack trace. */
 export function registerErrorHandling(app: FastifyInstance) {
@@ -14,6 +19,10 @@ export function registerErrorHandling(app: FastifyInstance) {
         ? `${error.validationContext ?? "body"}${first.instancePath.replace(/\//g, ".")}`
         : (error.validationContext ?? "request");
       return reply.status(400).send({ message: `Invalid ${where}: ${first?.message ?? "bad input"}` });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, "database unavailable");
+      return reply.status(503).header("retry-after", "5").send({ message: DATABASE_UNAVAILABLE_MESSAGE });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
