@@ -111,7 +111,7 @@ export function Header() {
   ) : (
     <Link
       to={paths.login}
-      className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+      className="btn-primary rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
     >
       Sign In
     </Link>

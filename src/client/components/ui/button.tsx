@@ -2,7 +2,8 @@ import { Slot } from "radix-ui";
 import type { ButtonHTMLAttributes } from "react";
 
 const variants = {
-  primary: "bg-brand-700 text-white hover:bg-brand-800 disabled:bg-slate-400",
+  // btn-primary: forced colours draw it again with system colours (styles.css).
+  primary: "btn-primary bg-brand-700 text-white hover:bg-brand-800 disabled:bg-slate-400",
   secondary:
     "bg-white text-brand-800 border border-brand-700 hover:bg-brand-50 disabled:text-slate-500 disabled:border-slate-300",
   ghost: "text-slate-700 hover:bg-slate-100",
@@ -24,7 +25,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 export function buttonClasses(variant: keyof typeof variants = "primary", size: keyof typeof sizes = "md", extra = "") {
-  return `inline-flex items-center justify-center gap-2 rounded-lg text-center font-semibold transition-colors disabled:cursor-not-allowed ${variants[variant]} ${sizes[size]} ${extra}`;
+  return `btn inline-flex items-center justify-center gap-2 rounded-lg text-center font-semibold transition-colors disabled:cursor-not-allowed ${variants[variant]} ${sizes[size]} ${extra}`;
 }
 
 export function Button({ variant = "primary", size = "md", asChild, className = "", type, ...props }: ButtonProps) {
