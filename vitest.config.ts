@@ -7,9 +7,16 @@ const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const runBrowserTests = existsSync(chromium) || !!process.env.CI;
 if (!runBrowserTests) console.warn(`Browser tests skipped: ${chromium} not found (apt-get install chromium).`);
 
+// .ci/run runs the SQLite and PostgreSQL suites at once, each with its own report file.
+const jsonReport = process.env.VITEST_JSON_REPORT ?? "test-results/vitest.json";
+
 export default defineConfig({
   test: {
-    reporters: process.env.CI ? ["default", ["json", { outputFile: "test-results/vitest.json" }]] : ["default"],
+    reporters: process.env.CI ? ["default", ["json", { outputFile: jsonReport }]] : ["default"],
+    // Tests inside a file run in a random order (the seed is printed; repeat one with
+    // --sequence.seed=N), so a test that leans on its neighbours' rows fails. Files keep their
+    // order: each has its own database, and the slowest files start first.
+    sequence: { shuffle: { files: false, tests: true } },
     projects: [
       {
         extends: true,

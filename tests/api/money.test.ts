@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "#server/app.ts";
 import { openDatabase } from "#server/db/database.ts";
 import { reconcilePayments } from "#server/modules/checkout/reconciliation.ts";
@@ -477,6 +477,7 @@ describe("money on Stripe (local fake of Stripe's API), two app servers on one d
     await t?.close();
     await fake?.close();
   });
+  beforeEach(() => fake.forgetRequests());
   const { db, post, enrolled, lessonStatus, makeAdmin, giveCertificate, paidOrderOf } = helpers(() => t);
 
   async function buy(user: TestUser, courseId = "fixture-basics") {

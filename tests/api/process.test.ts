@@ -22,13 +22,16 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * A slow upload: the request reaches the server and its body is still coming when `signal` runs;
- * the rest of the body follows a second later.
+ * A slow upload across a shutdown: the first bytes of the body go out; once the server has logged
+ * the request, `signal` runs; once the server has logged `drains` times that it is finishing
+ * requests in flight, the rest of the body follows. Ordered by the server's own log lines, not by
+ * waits, so a loaded machine changes only how long it takes.
  */
-function slowRequestAcrossSignal(port: number, signal: () => void) {
+async function slowRequestAcrossSignal(port: number, output: () => string, signal: () => void, drains = 1) {
   const body = JSON.stringify({ couponCode: "SLOW", courseId: "nutrition-coach" });
-  return new Promise<{ status: number; text: string }>((done, fail) => {
-    const req = request(
+  let req!: ReturnType<typeof request>;
+  const response = new Promise<{ status: number; text: string }>((done, fail) => {
+    req = request(
       {
         host: "127.0.0.1",
         port,
@@ -43,12 +46,14 @@ function slowRequestAcrossSignal(port: number, signal: () => void) {
       },
     );
     req.on("error", fail);
-    req.write(body.slice(0, 10));
-    setTimeout(() => {
-      signal();
-      setTimeout(() => req.end(body.slice(10)), 1000);
-    }, 500);
   });
+  req.write(body.slice(0, 10));
+  await expect.poll(() => output().includes('"url":"/api/validate-coupon"'), { timeout: 60_000 }).toBe(true);
+  signal();
+  const draining = () => output().split("finishing requests in flight").length - 1;
+  await expect.poll(draining, { timeout: 60_000 }).toBe(drains);
+  req.end(body.slice(10));
+  return response;
 }
 
 /** Settings for a server process of its own on a fresh SQLite file. */
@@ -81,7 +86,11 @@ describe("the server process", () => {
     let output = "";
     child.stdout.on("data", (c) => (output += c));
     await expect.poll(() => output.includes("ready at"), { timeout: 90_000, interval: 200 }).toBe(true);
-    const response = await slowRequestAcrossSignal(port, () => child.kill("SIGTERM"));
+    const response = await slowRequestAcrossSignal(
+      port,
+      () => output,
+      () => child.kill("SIGTERM"),
+    );
     expect(response.status).toBe(401);
     expect(JSON.parse(response.text).message).toBeTruthy();
     const code = await new Promise<number | null>((done) => child.on("exit", done));
@@ -100,9 +109,14 @@ describe("the server process", () => {
     const serverPids = () => [...new Set([...output.matchAll(/"pid":(\d+)/g)].map((m) => Number(m[1])))];
     await expect.poll(() => serverPids().length, { timeout: 10_000 }).toBe(2);
 
-    const slow = slowRequestAcrossSignal(port, () => npm.kill("SIGTERM"));
     const exited = new Promise<number | null>((done) => npm.on("exit", done));
-    const response = await slow;
+    // The primary and both workers each log that they are finishing.
+    const response = await slowRequestAcrossSignal(
+      port,
+      () => output,
+      () => npm.kill("SIGTERM"),
+      3,
+    );
     expect(response.status).toBe(401);
     expect(JSON.parse(response.text).message).toBeTruthy();
     expect(await exited).toBe(0);

@@ -12,11 +12,12 @@ import { importContent } from "#server/content/content-import.ts";
 import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { answerKey } from "../setup/assessments.ts";
 import { FIXTURE_CONTENT } from "../setup/test-app.ts";
-import { createTestDatabase, type TestDatabase } from "../setup/test-database.ts";
+import { createTestDatabase, type TestDatabase, testEngine } from "../setup/test-database.ts";
 import { type ReceivedMail, startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const RESULTS = resolve("test-results/e2e");
+// One folder per engine: .ci/run runs both suites at once.
+const RESULTS = resolve("test-results/e2e", testEngine);
 
 async function freePort(): Promise<number> {
   return new Promise((done, fail) => {

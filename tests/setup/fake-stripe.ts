@@ -10,7 +10,10 @@ export interface FakeStripe {
   port: number;
   intents: Map<string, Record<string, any>>;
   sessions: Map<string, Record<string, any>>;
+  /** Every request received since the start or the last `forgetRequests()`. */
   requests: { method: string; path: string; idempotencyKey?: string }[];
+  /** Empties `requests` and ends an outage, so each test counts only its own calls. */
+  forgetRequests(): void;
   /** While true, every request gets Stripe's 500 api_error (an outage). */
   failing: boolean;
   setIntentStatus(id: string, status: string, extra?: Record<string, unknown>): void;
@@ -116,6 +119,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     intents,
     sessions,
     requests,
+    forgetRequests() {
+      requests.length = 0;
+      fake.failing = false;
+    },
     setIntentStatus(piId, status, extra = {}) {
       Object.assign(intents.get(piId)!, { status, ...extra });
     },
