@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
+import { DEFAULT_CONTENT_DIR } from "./content/content-files.ts";
 import { watchContentVersion } from "./content/content-watch.ts";
 import { loadSiteContent } from "./content/site-content.ts";
 import type { Database } from "./db/database.ts";
@@ -29,6 +30,7 @@ import { credentialFor } from "./modules/credentials/credentials.service.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { assessmentRoutes } from "./modules/learning/assessment.routes.ts";
+import { mediaRoutes } from "./modules/media/media.routes.ts";
 import { practitionersRoutes } from "./modules/practitioners/practitioners.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
@@ -50,6 +52,8 @@ export interface AppDeps {
   /** Folder of the built client; not served when missing (API-only tests). */
   clientDir?: string;
   logger?: boolean;
+  /** Folder of the course files (content/courses), whose `media/` folders the lessons' figures come from. */
+  contentDir?: string;
   /** Folder of the site texts (content/site); read once, here. */
   siteContentDir?: string;
   /** Background jobs; by default the in-process runner over our own tables (main.ts picks pg-boss on PostgreSQL). */
@@ -87,6 +91,7 @@ export async function buildApp({
   createJobs = (log) => createDatabaseJobRunner(database.db, log),
   onRoute,
   siteContentDir,
+  contentDir = DEFAULT_CONTENT_DIR,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: "info" } : false,
@@ -161,6 +166,7 @@ export async function buildApp({
   await app.register(checkoutRoutes(catalogue, payments));
   await app.register(adminRoutes(catalogue));
   await app.register(siteRoutes(config, catalogue));
+  await app.register(mediaRoutes(contentDir));
 
   const hasClient = existsSync(resolve(clientDir, "index.html"));
   if (hasClient) {

@@ -150,6 +150,65 @@ describe("content validation", () => {
         ),
       message: /03-alpha-one\.md: lesson id 'alpha-one' is already used/,
     },
+    {
+      name: "a figure without alt text",
+      mutate: (d) => edit(`${d}/fixture-basics/modules/01-alpha/02-alpha-two.md`, (s) => s.replace(/^alt: .*\n/m, "")),
+      message: /02-alpha-two\.md: figure block: alt: alt text is required/,
+    },
+    {
+      name: "a figure whose alt text says nothing",
+      mutate: (d) =>
+        edit(`${d}/fixture-basics/modules/01-alpha/02-alpha-two.md`, (s) => s.replace(/^alt: .*$/m, 'alt: " "')),
+      message: /02-alpha-two\.md: figure block: alt: alt text must say what the figure shows/,
+    },
+    {
+      name: "a figure without a caption",
+      mutate: (d) =>
+        edit(`${d}/fixture-basics/modules/01-alpha/02-alpha-two.md`, (s) => s.replace(/^caption: Step.*\n/m, "")),
+      message: /02-alpha-two\.md: figure block: caption: a caption is required/,
+    },
+    {
+      name: "a figure without its size",
+      mutate: (d) =>
+        edit(`${d}/fixture-basics/modules/01-alpha/02-alpha-two.md`, (s) => s.replace(/^height: 200\n/m, "")),
+      message: /02-alpha-two\.md: figure block: height:/,
+    },
+    {
+      name: "a figure sized against its drawing",
+      mutate: (d) =>
+        edit(`${d}/fixture-basics/modules/01-alpha/02-alpha-two.md`, (s) => s.replace(/^height: 200$/m, "height: 400")),
+      message: /02-alpha-two\.md: figure 'steps\.svg': width\/height 400x400 do not match its viewBox 400x200/,
+    },
+    {
+      name: "a figure whose file is missing",
+      mutate: (d) => rmSync(`${d}/fixture-basics/media/steps.svg`),
+      message: /02-alpha-two\.md: media file 'steps\.svg' is not in fixture-basics\/media\//,
+    },
+    {
+      name: "a video without captions",
+      mutate: (d) =>
+        edit(`${d}/fixture-basics/modules/01-alpha/02-alpha-two.md`, (s) => s.replace(/^captions: .*\n/m, "")),
+      message: /02-alpha-two\.md: video block: captions:/,
+    },
+    {
+      name: "an image written as HTML without alt text",
+      mutate: (d) =>
+        edit(
+          `${d}/fixture-basics/modules/01-alpha/01-alpha-one.md`,
+          (s) => `${s}\n\n<img src="https://example.org/a.png" width="10" height="10">\n`,
+        ),
+      message: /01-alpha-one\.md: image 'https:\/\/example\.org\/a\.png' has no alt text/,
+    },
+    {
+      name: "a video written as HTML without a captions track",
+      mutate: (d) =>
+        edit(
+          `${d}/fixture-basics/modules/01-alpha/01-alpha-one.md`,
+          (s) =>
+            `${s}\n\n<video controls width="640" height="360"><source src="https://example.org/v.mp4" type="video/mp4"></video>\n`,
+        ),
+      message: /01-alpha-one\.md: a video has no captions track/,
+    },
   ];
   for (const c of cases) {
     it(`stops on ${c.name}, naming the file and field`, () => {
@@ -180,6 +239,73 @@ describe("lesson HTML sanitising", () => {
     expect(html).toContain('rel="noopener noreferrer"');
     expect(html).toContain("youtube-nocookie.com/embed/abc");
     expect(html).toContain("<th>Food</th>");
+  });
+});
+
+describe("figures and videos", () => {
+  it("the sanitiser keeps a figure's image, size, alt text and caption, and a video's captions track", () => {
+    const html = sanitizeLessonHtml(
+      `<figure><img src="/media/c/plate.svg?v=abc123" alt="A plate in four parts" width="640" height="420" onerror="x()"><figcaption>The plate</figcaption></figure>` +
+        `<figure><video controls preload="metadata" width="640" height="360" title="Demo" onplay="x()"><source src="javascript:alert(1)"><source src="https://cdn.example.org/v.mp4" type="video/mp4"><track kind="captions" src="/media/c/v.vtt" srclang="en" label="English" default></video><figcaption>Demo</figcaption></figure>`,
+    );
+    expect(html).toContain(
+      '<img src="/media/c/plate.svg?v=abc123" alt="A plate in four parts" width="640" height="420" loading="lazy" decoding="async" />',
+    );
+    expect(html).toContain("<figcaption>The plate</figcaption>");
+    expect(html).toMatch(/<video controls(="")? preload="metadata" width="640" height="360" title="Demo">/);
+    expect(html).toContain('<source src="https://cdn.example.org/v.mp4" type="video/mp4" />');
+    expect(html).toMatch(
+      /<track kind="captions" src="\/media\/c\/v\.vtt" srclang="en" label="English" default(="")? \/>/,
+    );
+    expect(html).not.toMatch(/onerror|onplay|javascript:/);
+  });
+
+  describe("in a lesson", () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp();
+    });
+    afterAll(async () => t?.close());
+
+    it("renders a figure with its size, alt text and caption, and a video with its captions, served from the course's media folder", async () => {
+      const user = await signUpUser(t.app);
+      await enrol(t, user, "fixture-basics");
+      const lesson = await request(t.app, "GET", "/api/courses/fixture-basics/lessons/alpha-two", {
+        cookie: user.cookie,
+      });
+      const html: string = lesson.json().html;
+      const img =
+        /<img src="(\/media\/fixture-basics\/steps\.svg\?v=[a-f0-9]+)" alt="([^"]+)" width="400" height="200"/.exec(
+          html,
+        );
+      expect(img?.[2]).toBe("Two boxes joined by an arrow, step one leading to step two.");
+      expect(html).toMatch(/<figcaption>Step one comes before step two\. <a href="\/media\/fixture-basics\/steps\.svg/);
+      const track = /<track kind="captions" src="(\/media\/fixture-basics\/clip\.en\.vtt\?v=[a-f0-9]+)"/.exec(html);
+      expect(html).toMatch(/<video controls(="")? preload="metadata" playsinline(="")? width="640" height="360"/);
+
+      const svg = await request(t.app, "GET", img![1]);
+      expect(svg.statusCode).toBe(200);
+      expect(svg.headers["content-type"]).toMatch(/^image\/svg\+xml/);
+      expect(svg.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      expect(svg.headers["content-security-policy"]).toMatch(/default-src 'none'.*sandbox/);
+      expect(svg.body).toContain("<svg");
+      const vtt = await request(t.app, "GET", track![1]);
+      expect(vtt.statusCode).toBe(200);
+      expect(vtt.body).toMatch(/^WEBVTT/);
+    });
+
+    it("serves nothing but the media folder", async () => {
+      for (const path of [
+        "/media/fixture-basics/course.json",
+        "/media/fixture-basics/..%2Fcourse.json",
+        "/media/fixture-basics/exam.json",
+        "/media/..%2Ffixture-basics/steps.svg",
+      ]) {
+        expect((await request(t.app, "GET", path)).statusCode, path).toBe(400);
+      }
+      expect((await request(t.app, "GET", "/media/fixture-basics/missing.svg")).statusCode).toBe(404);
+      expect((await request(t.app, "GET", "/media/fixture-other/steps.svg")).statusCode).toBe(404);
+    });
   });
 });
 

@@ -56,6 +56,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clientDir: options.clientDir ?? resolve(testDb.dir, "no-client"),
     onRoute: options.onRoute,
     siteContentDir: options.siteContentDir,
+    contentDir: FIXTURE_CONTENT,
   });
   await app.ready();
   return {

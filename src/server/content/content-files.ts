@@ -1,10 +1,19 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { marked } from "marked";
+import { Marked } from "marked";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { levelSchema } from "#shared/schemas/courses.ts";
+import {
+  MEDIA_FILE,
+  MEDIA_FOLDER,
+  type MediaContext,
+  MediaError,
+  mediaProblems,
+  renderFigure,
+  renderVideo,
+} from "./lesson-media.ts";
 import { sanitizeLessonHtml } from "./sanitize.ts";
 
 export const DEFAULT_CONTENT_DIR = resolve("content/courses");
@@ -183,12 +192,24 @@ function sortedEntries(dir: string, pattern: RegExp): { name: string; match: Reg
     .sort((a, b) => Number(a.match[1]) - Number(b.match[1]) || a.name.localeCompare(b.name));
 }
 
-export function renderLessonBody(body: string, format: "md" | "html"): string {
-  const html = format === "md" ? (marked.parse(body, { async: false, gfm: true }) as string) : body;
+/** Markdown with `figure` and `video` blocks (lesson-media.ts) to sanitised HTML. Throws MediaError on a bad block. */
+export function renderLessonBody(body: string, format: "md" | "html", media?: MediaContext): string {
+  const markdown = new Marked({
+    async: false,
+    gfm: true,
+    renderer: {
+      code({ text, lang }) {
+        if (lang === "figure") return renderFigure(text, media);
+        if (lang === "video") return renderVideo(text, media);
+        return false;
+      },
+    },
+  });
+  const html = format === "md" ? (markdown.parse(body) as string) : body;
   return sanitizeLessonHtml(html);
 }
 
-function loadLesson(root: string, file: string, id: string, format: "md" | "html"): LoadedLesson {
+function loadLesson(root: string, file: string, id: string, format: "md" | "html", media: MediaContext): LoadedLesson {
   const raw = readFileSync(file, "utf8").replace(/\r\n/g, "\n");
   const fm = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(raw);
   if (!fm) fail(root, file, "front matter (--- title, duration ---) is missing");
@@ -201,12 +222,21 @@ function loadLesson(root: string, file: string, id: string, format: "md" | "html
   const front = parseWith(root, file, lessonFrontMatterSchema, meta);
   const body = fm[2].trim();
   if (!body) fail(root, file, "body: the lesson has no text");
+  let html: string;
+  try {
+    html = renderLessonBody(body, format, media);
+  } catch (error) {
+    if (error instanceof MediaError) fail(root, file, error.message);
+    throw error;
+  }
+  const problems = mediaProblems(html);
+  if (problems.length > 0) fail(root, file, problems[0]);
   return {
     id,
     title: front.title,
     duration: front.duration,
     markdown: body,
-    html: renderLessonBody(body, format),
+    html,
     file,
     lastReviewed: front.lastReviewed ?? null,
     reviewerRole: front.reviewerRole ?? null,
@@ -286,7 +316,7 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
           const id = entry.match[2];
           if (lessonIds.has(id)) fail(root, file, `lesson id '${id}' is already used by ${lessonIds.get(id)}`);
           lessonIds.set(id, relative(root, file));
-          lessons.push(loadLesson(root, file, id, entry.match[3] as "md" | "html"));
+          lessons.push(loadLesson(root, file, id, entry.match[3] as "md" | "html", { courseId, courseDir }));
           hash.update(relative(root, file)).update(readFileSync(file));
         }
         const quizPath = join(moduleDir, "quiz.json");
@@ -298,6 +328,14 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
         if (lessons.length === 0) fail(root, moduleDir, "a module needs at least one lesson");
         if (quiz) checkQuestionLessons(root, quizPath, quiz, new Set(lessons.map((l) => l.id)), "this module");
         modules.push({ id: match[2], title: mod.title, description: mod.description, lessons, quiz });
+      }
+    }
+    // Lessons embed a hash of each media file they use; hashing the folder makes a changed file re-import.
+    const mediaDir = join(courseDir, MEDIA_FOLDER);
+    if (existsSync(mediaDir)) {
+      for (const name of readdirSync(mediaDir).sort()) {
+        if (!MEDIA_FILE.test(name)) fail(root, join(mediaDir, name), `media file names look like ${MEDIA_FILE}`);
+        hash.update(relative(root, join(mediaDir, name))).update(readFileSync(join(mediaDir, name)));
       }
     }
     if (!course.comingSoon && modules.length === 0)

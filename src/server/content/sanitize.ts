@@ -48,10 +48,16 @@ const OPTIONS: sanitizeHtml.IOptions = {
     "details",
     "summary",
     "iframe",
+    "video",
+    "source",
+    "track",
   ],
   allowedAttributes: {
     a: ["href", "title", "rel", "target"],
-    img: ["src", "alt", "title", "width", "height", "loading"],
+    img: ["src", "alt", "title", "width", "height", "loading", "decoding"],
+    video: ["controls", "preload", "playsinline", "width", "height", "title", "poster"],
+    source: ["src", "type"],
+    track: ["kind", "src", "srclang", "label", "default"],
     iframe: ["src", "title", "width", "height", "allow", "allowfullscreen"],
     th: ["scope", "colspan", "rowspan"],
     td: ["colspan", "rowspan"],
@@ -60,8 +66,11 @@ const OPTIONS: sanitizeHtml.IOptions = {
     "*": ["id"],
   },
   allowedSchemes: ["https", "http", "mailto"],
-  allowedSchemesByTag: { img: ["https", "data"] },
+  allowedSchemesByTag: { img: ["https", "data"], video: ["https"], source: ["https"], track: ["https"] },
+  allowedSchemesAppliedToAttributes: ["href", "src", "cite", "poster"],
   allowProtocolRelative: false,
+  // Void elements, so <source> and <track> are written without end tags.
+  selfClosing: ["img", "br", "hr", "source", "track"],
   allowedIframeHostnames: ["www.youtube-nocookie.com", "player.vimeo.com"],
   transformTags: {
     a: (tagName, attribs) => {
@@ -71,7 +80,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
         attribs: external ? { ...attribs, target: "_blank", rel: "noopener noreferrer" } : attribs,
       };
     },
-    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: "lazy" } }),
+    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: "lazy", decoding: "async" } }),
   },
 };
 

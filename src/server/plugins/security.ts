@@ -10,6 +10,8 @@ function contentSecurityPolicy(stripe: boolean): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
+    // Lesson videos: our own files, or a file at an https URL a course names (decision 0029).
+    "media-src 'self' https:",
     `connect-src 'self'${s("https://api.stripe.com")}`,
     `frame-src ${stripe ? "https://js.stripe.com https://hooks.stripe.com" : "'none'"}`,
     "object-src 'none'",

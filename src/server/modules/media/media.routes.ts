@@ -1,0 +1,48 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { MEDIA_FILE, MEDIA_FOLDER, MEDIA_TYPES } from "../../content/lesson-media.ts";
+import { notFound } from "../../errors.ts";
+
+const paramsSchema = z.object({
+  courseId: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a course id"),
+  file: z.string().regex(MEDIA_FILE, "must be a media file name"),
+});
+const querySchema = z.object({
+  v: z
+    .string()
+    .regex(/^[a-f0-9]{6,64}$/)
+    .optional(),
+});
+
+/** Media files get a policy of their own: an SVG opened on its own tab runs nothing and loads nothing. */
+const MEDIA_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; sandbox";
+
+/**
+ * Figures, videos and caption tracks of the lessons (decision 0029), from each course's `media/` folder only:
+ * never course.json, quizzes or exams. Lessons link them with ?v=<hash of the file>, so that URL never changes
+ * meaning and may be cached for good.
+ */
+export function mediaRoutes(contentDir: string): FastifyPluginAsyncZod {
+  return async (app) => {
+    // Registered inside this plugin, reply.sendFile (ranges, ETag, HEAD) exists here only.
+    await app.register(fastifyStatic, { root: contentDir, serve: false, cacheControl: false });
+    app.get(
+      "/media/:courseId/:file",
+      { schema: { params: paramsSchema, querystring: querySchema } },
+      async (request, reply) => {
+        const { courseId, file } = request.params;
+        const relativePath = `${courseId}/${MEDIA_FOLDER}/${file}`;
+        if (!existsSync(join(contentDir, relativePath))) throw notFound("No such media file.");
+        const extension = file.slice(file.lastIndexOf(".") + 1);
+        reply
+          .header("content-security-policy", MEDIA_POLICY)
+          .header("cache-control", request.query.v ? "public, max-age=31536000, immutable" : "no-cache")
+          .type(MEDIA_TYPES[extension]);
+        return reply.sendFile(relativePath, contentDir);
+      },
+    );
+  };
+}
