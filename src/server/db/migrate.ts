@@ -12,6 +12,7 @@ import * as m011 from "./migrations/011-site.ts";
 import * as m013 from "./migrations/013-credentials.ts";
 import * as m015 from "./migrations/015-certificate-reissue.ts";
 import * as m016 from "./migrations/016-name-order.ts";
+import * as m017 from "./migrations/017-attempt-ordinal.ts";
 import * as m020blueprint from "./migrations/020-exam-blueprint.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "013-credentials": m013,
   "015-certificate-reissue": m015,
   "016-name-order": m016,
+  "017-attempt-ordinal": m017,
   "020-exam-blueprint": m020blueprint,
 };
 

@@ -189,6 +189,8 @@ export interface AssessmentAttemptTable {
   submittedAt: Timestamp | null;
   score: number | null;
   passed: number | null;
+  /** 1, 2, 3... per learner and assessment; unique, so two instances cannot both add the next attempt. */
+  ordinal: number | null;
 }
 export interface AttemptGrantTable {
   id: string;

@@ -45,6 +45,17 @@ export async function readHits(db: Kysely<DB>, key: string, now = Date.now()): P
   return row ?? { count: 0, windowEndsAt: now };
 }
 
+/** Takes back one hit counted in the current window (one that turned out not to count). */
+export async function uncountHit(db: Kysely<DB>, key: string, now = Date.now()): Promise<void> {
+  await db
+    .updateTable("hitCounter")
+    .set((eb) => ({ count: eb("count", "-", 1) }))
+    .where("key", "=", key)
+    .where("windowEndsAt", ">", now)
+    .where("count", ">", 0)
+    .execute();
+}
+
 export async function clearHits(db: Kysely<DB>, key: string): Promise<void> {
   await db.deleteFrom("hitCounter").where("key", "=", key).execute();
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { clearHits, countHit, readHits } from "./hit-counter.repository.ts";
+import { clearHits, countHit, uncountHit } from "./hit-counter.repository.ts";
 
 /** Failed sign-ins one account takes within the window before sign-in to it pauses. */
 export const SIGN_IN_FAILURE_LIMIT = 10;
@@ -14,22 +14,40 @@ export function accountLockedMessage(retryAfterMs: number): string {
   return `Too many failed sign-in attempts for this account. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or reset your password.`;
 }
 
-/** Milliseconds until sign-in to this account opens again; 0 when it is open. */
-export async function signInLockRemaining(db: Kysely<DB>, email: string, now = Date.now()): Promise<number> {
-  const hits = await readHits(db, keyOf(email), now);
-  return hits.count >= SIGN_IN_FAILURE_LIMIT ? hits.windowEndsAt - now : 0;
+export interface SignInSlot {
+  /** This guess's number in the window: the 1st to the 10th are checked, later ones are not. */
+  number: number;
+  /** Milliseconds until sign-in to the account opens again; 0 when this guess may be checked. */
+  lockedForMs: number;
 }
 
 /**
- * Counts a failed sign-in. The failure that reaches the limit (exactly one, whichever instance
- * counts it) tells the account's owner, when the account exists.
+ * Takes a guess's slot before its password is checked, in one atomic statement shared by every
+ * instance: of any number of guesses sent at once, at most SIGN_IN_FAILURE_LIMIT are checked.
+ * A right password clears the count; a request refused for another reason gives its slot back.
+ */
+export async function reserveSignInSlot(db: Kysely<DB>, email: string, now = Date.now()): Promise<SignInSlot> {
+  const hits = await countHit(db, keyOf(email), SIGN_IN_FAILURE_WINDOW_MS, now);
+  return {
+    number: hits.count,
+    lockedForMs: hits.count > SIGN_IN_FAILURE_LIMIT ? hits.windowEndsAt - now : 0,
+  };
+}
+
+export async function releaseSignInSlot(db: Kysely<DB>, email: string): Promise<void> {
+  await uncountHit(db, keyOf(email));
+}
+
+/**
+ * After a wrong password: the guess that used the last slot (exactly one, whichever instance took
+ * it) tells the account's owner, when the account exists.
  */
 export async function recordFailedSignIn(
   deps: { db: Kysely<DB>; mailer: Mailer; appUrl: string },
   email: string,
+  slot: SignInSlot,
 ): Promise<void> {
-  const { count } = await countHit(deps.db, keyOf(email), SIGN_IN_FAILURE_WINDOW_MS);
-  if (count !== SIGN_IN_FAILURE_LIMIT) return;
+  if (slot.number !== SIGN_IN_FAILURE_LIMIT) return;
   const owner = await deps.db
     .selectFrom("user")
     .select("email")

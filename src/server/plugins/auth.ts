@@ -12,7 +12,8 @@ import {
   accountLockedMessage,
   clearFailedSignIns,
   recordFailedSignIn,
-  signInLockRemaining,
+  releaseSignInSlot,
+  reserveSignInSlot,
 } from "../limits/sign-in-lockout.ts";
 
 declare module "fastify" {
@@ -102,18 +103,26 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   async function forwardToBetterAuth(request: FastifyRequest, reply: FastifyReply) {
     const email = (request.params as { "*": string })["*"] === "sign-in/email" ? emailOf(request.body) : null;
     if (!email) return sendAuthResponse(reply, await callBetterAuth(request));
-    // Guesses per account, counted in the database whatever address or instance they come from.
-    const locked = await signInLockRemaining(db, email);
-    if (locked > 0) {
+    // Guesses per account, counted in the database whatever address or instance they come from; the
+    // slot is taken before the password is checked, so parallel guesses cannot pass the limit.
+    const slot = await reserveSignInSlot(db, email);
+    if (slot.lockedForMs > 0) {
       return reply
         .status(429)
-        .header("retry-after", String(Math.ceil(locked / 1000)))
-        .send({ message: accountLockedMessage(locked) });
+        .header("retry-after", String(Math.ceil(slot.lockedForMs / 1000)))
+        .send({ message: accountLockedMessage(slot.lockedForMs) });
     }
-    const response = await callBetterAuth(request);
+    let response: Response;
+    try {
+      response = await callBetterAuth(request);
+    } catch (error) {
+      await releaseSignInSlot(db, email);
+      throw error;
+    }
     if (response.status === 401)
-      await recordFailedSignIn({ db, mailer: app.deps.mailer, appUrl: config.appUrl }, email);
-    if (response.ok) await clearFailedSignIns(db, email);
+      await recordFailedSignIn({ db, mailer: app.deps.mailer, appUrl: config.appUrl }, email, slot);
+    else if (response.ok) await clearFailedSignIns(db, email);
+    else await releaseSignInSlot(db, email);
     return sendAuthResponse(reply, response);
   }
 

@@ -12,6 +12,7 @@ export interface StoredAttempt {
   deadlineAt: string | null;
   submittedAt: string | null;
   score: number | null;
+  ordinal: number;
 }
 
 export async function listAttempts(
@@ -22,7 +23,7 @@ export async function listAttempts(
 ): Promise<StoredAttempt[]> {
   const rows = await db
     .selectFrom("assessmentAttempt")
-    .select(["id", "questions", "startedAt", "deadlineAt", "submittedAt", "score"])
+    .select(["id", "questions", "startedAt", "deadlineAt", "submittedAt", "score", "ordinal"])
     .where("userId", "=", userId)
     .where("courseId", "=", courseId)
     .where("assessmentId", "=", assessmentId)
@@ -35,6 +36,7 @@ export async function listAttempts(
     deadlineAt: r.deadlineAt ? toIso(r.deadlineAt) : null,
     submittedAt: r.submittedAt ? toIso(r.submittedAt) : null,
     score: r.score,
+    ordinal: r.ordinal ?? 0,
   }));
 }
 
@@ -58,7 +60,11 @@ export async function timeMultiplierOf(db: Db, userId: string): Promise<number> 
   return row ? Number(row.timeMultiplier) : 1;
 }
 
-/** Opens an attempt unless one is already open (a unique index allows one open attempt per learner and quiz). */
+/**
+ * Opens attempt number `ordinal` unless one is already open or that number is taken (unique indexes):
+ * the caller passes the number after the last attempt it based its allowance on, so an attempt another
+ * instance added in the meantime makes this insert do nothing. True when this call opened it.
+ */
 export async function insertOpenAttempt(
   db: Db,
   row: {
@@ -69,13 +75,15 @@ export async function insertOpenAttempt(
     questions: DrawnQuestion[];
     startedAt: string;
     deadlineAt: string | null;
+    ordinal: number;
   },
-) {
-  await db
+): Promise<boolean> {
+  const result = await db
     .insertInto("assessmentAttempt")
     .values({ ...row, questions: JSON.stringify(row.questions), submittedAt: null, score: null, passed: null })
     .onConflict((oc) => oc.doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 /** Closes an open attempt with its result; false when it was already closed (a parallel submission won). */

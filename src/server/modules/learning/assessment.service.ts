@@ -225,8 +225,12 @@ export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment):
     const id = previewAttemptId(deps.config.authSecret, a.course.card.id, a.id, startedAt, drawn);
     return toQuiz(a, rules, { id, questions: drawn, startedAt, deadlineAt: null }, null);
   }
-  const state = await attemptState(deps, a, now);
-  if (!state.open) {
+  // The allowance and the insert are one atomic step: the insert takes the number after the last
+  // attempt the allowance saw, so when another instance adds an attempt in between, it does nothing
+  // and the allowance is computed again from what is there now.
+  for (let tries = 0; tries < 3; tries++) {
+    const state = await attemptState(deps, a, now);
+    if (state.open) return toQuiz(a, rules, state.open, state.allowance().attemptsLeft);
     const { attemptsLeft, nextAttemptAt } = state.allowance();
     if (attemptsLeft === 0 && nextAttemptAt) refuse(nextAttemptAt, rules);
     const timesSeen = new Map<string, number>();
@@ -234,7 +238,7 @@ export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment):
       for (const q of attempt.questions) timesSeen.set(q.id, (timesSeen.get(q.id) ?? 0) + 1);
     const limit = a.bank.timeLimitMinutes;
     const multiplier = limit ? await timeMultiplierOf(deps.db, a.user!.id) : 1;
-    await insertOpenAttempt(deps.db, {
+    const opened = await insertOpenAttempt(deps.db, {
       id: randomUUID(),
       userId: a.user!.id,
       courseId: a.course.card.id,
@@ -245,13 +249,13 @@ export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment):
           : drawQuestions(a.bank.questions, a.bank.draw, timesSeen),
       startedAt: now.toISOString(),
       deadlineAt: limit ? new Date(now.getTime() + limit * multiplier * 60_000).toISOString() : null,
+      ordinal: Math.max(0, ...state.attempts.map((x) => x.ordinal)) + 1,
     });
-    // Re-read: a parallel first request may have opened the attempt instead.
+    if (!opened) continue;
     const open = (await listAttempts(deps.db, a.user!.id, a.course.card.id, a.id)).find((x) => !x.submittedAt);
-    if (!open) throw conflict("The attempt could not be started. Please try again.");
-    state.open = open;
+    if (open) return toQuiz(a, rules, open, state.allowance().attemptsLeft);
   }
-  return toQuiz(a, rules, state.open, state.allowance().attemptsLeft);
+  throw conflict("The attempt could not be started. Please try again.");
 }
 
 function gradeAnswers(a: Assessment, drawn: DrawnQuestion[], answers: Record<string, string>) {
