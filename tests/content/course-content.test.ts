@@ -128,6 +128,17 @@ describe.each(FULL.map((c) => [c.id]))("%s content", (courseId) => {
     }
   });
 
+  it("illustrates every module with at least one figure that has alt text, a size and a caption", () => {
+    for (const m of course.modules) {
+      const figures = m.lessons.flatMap((l) => [...l.html.matchAll(/<figure>[\s\S]*?<\/figure>/g)].map((f) => f[0]));
+      expect(figures.length, `${m.id} has no figure`).toBeGreaterThanOrEqual(1);
+      for (const f of figures) {
+        expect(f, m.id).toMatch(/<img src="[^"]+" alt="[^"]{10,}" width="\d+" height="\d+"/);
+        expect(f, m.id).toMatch(/<figcaption>[^<]{10,}/);
+      }
+    }
+  });
+
   it("has unique lesson titles and no repeated lesson", () => {
     const titles = lessons.map((l) => l.title.toLowerCase());
     expect(new Set(titles).size).toBe(titles.length);
