@@ -94,7 +94,7 @@ function Result({
               ? quiz.kind === "exam"
                 ? "You passed the final exam."
                 : "You passed: this module is complete."
-              : "You passed this preview quiz. Enrol to record your progress."
+              : "You passed this preview quiz. Enrol to record your progress and see the answers with their explanations."
             : `You need ${result.passMark}% to pass. Review the lessons below and try again.`}
         </p>
         {!result.passed && <AttemptsNote attemptsLeft={result.attemptsLeft} nextAttemptAt={result.nextAttemptAt} />}
@@ -111,7 +111,7 @@ function Result({
           </Link>
         </div>
       </Card>
-      {result.passed ? (
+      {result.passed && result.review.length > 0 ? (
         <section className="mt-8" aria-labelledby="review-heading">
           <h2 id="review-heading" className="text-xl font-bold">
             Answers and explanations
@@ -143,7 +143,7 @@ function Result({
             })}
           </ol>
         </section>
-      ) : (
+      ) : result.passed ? null : (
         <section className="mt-8" aria-labelledby="revisit-heading">
           <h2 id="revisit-heading" className="text-xl font-bold">
             Lessons to revisit

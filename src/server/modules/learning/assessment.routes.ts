@@ -22,7 +22,8 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       async (request) => {
         const course = requireCourse(await catalogue.course(request.params.courseId));
         const user = await request.currentUser();
-        return startOrResumeAttempt(deps, await quizAssessment(deps.db, user, course, request.params.moduleId));
+        const assessment = await quizAssessment(deps.db, user, course, request.params.moduleId);
+        return startOrResumeAttempt(deps, assessment, request.ip);
       },
     );
 
@@ -42,7 +43,8 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       { schema: { params: examParamsSchema, response: { 200: quizSchema, 429: attemptRefusedSchema } } },
       async (request) => {
         const course = requireCourse(await catalogue.course(request.params.courseId));
-        return startOrResumeAttempt(deps, await examAssessment(deps.db, await request.currentUser(), course));
+        const assessment = await examAssessment(deps.db, await request.currentUser(), course);
+        return startOrResumeAttempt(deps, assessment, request.ip);
       },
     );
 

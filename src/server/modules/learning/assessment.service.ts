@@ -28,6 +28,7 @@ import {
 } from "./assessment.repository.ts";
 import { type AttemptRules, attemptAllowance } from "./attempt-rules.ts";
 import { type DrawnQuestion, drawExamByBlueprint, drawQuestions } from "./draw.ts";
+import { takePreviewGrading, takePreviewStart } from "./preview-limits.ts";
 import { previewAttemptId, readPreviewAttemptId } from "./preview-token.ts";
 
 export interface AssessmentDeps {
@@ -215,11 +216,15 @@ function refuse(nextAttemptAt: Date, rules: AttemptRules): never {
   );
 }
 
-/** Starts an attempt (a fresh draw) or resumes the open one; the questions never carry answers. */
-export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment): Promise<Quiz> {
+/**
+ * Starts an attempt (a fresh draw) or resumes the open one; the questions never carry answers.
+ * `visitor` (the client's address) counts a visitor's preview starts.
+ */
+export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment, visitor: string): Promise<Quiz> {
   const now = new Date();
   const rules = attemptRulesOf(deps.config, a.course);
   if (!a.recorded) {
+    await takePreviewStart(deps.db, visitor, now.getTime());
     const startedAt = now.toISOString();
     const drawn = drawQuestions(a.bank.questions, a.bank.draw, new Map());
     const id = previewAttemptId(deps.config.authSecret, a.course.card.id, a.id, startedAt, drawn);
@@ -308,12 +313,15 @@ function toResult(
 /** Grades exactly the questions drawn for the attempt. Enrolled learners' results are stored. */
 export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: QuizSubmission): Promise<QuizResult> {
   if (!a.recorded) {
-    const drawn = body.attemptId
+    const preview = body.attemptId
       ? readPreviewAttemptId(deps.config.authSecret, body.attemptId, a.course.card.id, a.id)
       : null;
-    if (!drawn) throw badRequest("Start the quiz first: this attempt is unknown.");
-    const graded = gradeAnswers(a, drawn, body.answers);
-    return toResult(a, graded, { recorded: false, bestScore: null, attemptsLeft: null, nextAttemptAt: null });
+    if (!preview) throw badRequest("Start the quiz first: this attempt is unknown.");
+    const graded = gradeAnswers(a, preview.questions, body.answers);
+    await takePreviewGrading(deps.db, preview);
+    // A preview result names no answer, even after a pass: the same bank serves recorded attempts.
+    const result = toResult(a, graded, { recorded: false, bestScore: null, attemptsLeft: null, nextAttemptAt: null });
+    return { ...result, review: [] };
   }
   const now = new Date();
   const user = a.user!;

@@ -26,13 +26,20 @@ export function previewAttemptId(
   return `p.${body}.${sign(secret, body)}`;
 }
 
+export interface PreviewAttempt {
+  questions: DrawnQuestion[];
+  startedAt: string;
+  /** The signature: unique per attempt, the key under which its one grading is recorded. */
+  signature: string;
+}
+
 /** The draw behind a preview attempt id, or null when the id is not one we signed for this quiz. */
 export function readPreviewAttemptId(
   secret: string,
   attemptId: string,
   courseId: string,
   assessmentId: string,
-): DrawnQuestion[] | null {
+): PreviewAttempt | null {
   const [prefix, body, signature] = attemptId.split(".");
   if (prefix !== "p" || !body || !signature) return null;
   const expected = Buffer.from(sign(secret, body));
@@ -40,7 +47,9 @@ export function readPreviewAttemptId(
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
     const payload = payloadSchema.parse(JSON.parse(Buffer.from(body, "base64url").toString("utf8")));
-    return payload.c === courseId && payload.a === assessmentId ? payload.q : null;
+    return payload.c === courseId && payload.a === assessmentId
+      ? { questions: payload.q, startedAt: payload.t, signature }
+      : null;
   } catch {
     return null;
   }
