@@ -125,6 +125,8 @@ describe.each(FULL.map((c) => [c.id]))("%s content", (courseId) => {
       expect(h.at(-1), `${l.file} sources last`).toMatch(/^Sources$/i);
       const sources = l.markdown.slice(l.markdown.lastIndexOf("## Sources"));
       expect(sources.match(/^\s*[-*]\s+\S/gm)?.length ?? 0, `${l.file} source items`).toBeGreaterThanOrEqual(1);
+      for (const item of sources.match(/^\s*[-*]\s+.+$/gm) ?? [])
+        expect(item, `${l.file}: every source carries a link (DOI or URL)`).toMatch(/https:\/\/\S+/);
     }
   });
 
