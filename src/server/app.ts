@@ -7,6 +7,7 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Auth, createAuth } from "./auth/auth.ts";
+import { type Background, createBackground } from "./background.ts";
 import type { Config } from "./config.ts";
 import { DEFAULT_CONTENT_DIR } from "./content/content-files.ts";
 import { watchContentVersion } from "./content/content-watch.ts";
@@ -72,6 +73,7 @@ declare module "fastify" {
       catalogue: CourseCatalogue;
       payments: PaymentProvider | null;
       jobs: JobRunner;
+      background: Background;
     };
   }
 }
@@ -110,17 +112,19 @@ export async function buildApp({
   app.setSerializerCompiler(responseSerializerCompiler(config.env !== "production"));
 
   const mail = mailer ?? createMailer(config, app.log);
+  const background = createBackground(app.log);
   const auth = createAuth({
     config,
     db: database.db,
     engine: database.engine,
     mailer: mail,
+    background,
     onUserCreated: (user) => applyPendingEnrollments(database.db, user),
   });
   const catalogue = new CourseCatalogue(database.db);
   const payments = createPaymentProvider(config, database.db);
   const jobs = createJobs(app.log);
-  app.decorate("deps", { config, database, auth, mailer: mail, catalogue, payments, jobs });
+  app.decorate("deps", { config, database, auth, mailer: mail, catalogue, payments, jobs, background });
   const contentWatch = watchContentVersion(database, app.log);
   app.addHook("onClose", async () => {
     catalogue.dispose();
@@ -129,6 +133,8 @@ export async function buildApp({
   // Jobs are registered by the plugins below and start once everything is loaded.
   app.addHook("onReady", async () => jobs.start());
   app.addHook("onClose", async () => jobs.stop());
+  // Mail for requests already answered goes out before the process exits.
+  app.addHook("onClose", async () => background.idle());
   jobs.every("delete-ended-rate-limit-windows", 60 * 60 * 1000, () => deleteEndedWindows(database.db));
 
   // JSON only: any other body type is refused with 415; one nested too deeply is refused with 400 before parsing.

@@ -122,6 +122,43 @@ describe("accounts in the browser", () => {
     await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
   });
 
+  it("signs up in one go: Account Created!, a pause, then the catalogue; a registered address gets Sign Up Failed", async () => {
+    const page = await e2e.newPage();
+    const email = `one-go-${Date.now()}@example.com`;
+    await page.goto("/login?tab=signup");
+    await page.getByLabel("First name").fill("Olga");
+    await page.getByLabel("Last name").fill("Go");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("single-step-56");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    const toast = toastText(page);
+    await toast.getByText("Account Created!").waitFor();
+    expect(await toast.innerText()).toContain("Redirecting you to the dashboard...");
+    // The spec's 2000 ms pause: the toast is read on the sign-up page, then the app moves on by itself.
+    expect(new URL(page.url()).pathname).toBe("/login");
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
+    await page.getByRole("link", { name: /^O: Your profile/ }).waitFor();
+    // The confirmation e-mail went out too.
+    await expect.poll(() => e2e.inbox.some((m) => m.to.includes(email) && m.raw.includes("verify-email"))).toBe(true);
+
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+    await page.goto("/login?tab=signup");
+    await page.getByLabel("First name").fill("Mallory");
+    await page.getByLabel("Last name").fill("Again");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("another-step-57");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await toast.getByText("Sign Up Failed").waitFor();
+    expect(await toast.innerText()).toMatch(/already exists/);
+    const alert = page.locator("main").getByRole("alert");
+    expect(await alert.innerText()).toMatch(/Sign in instead.*reset/);
+    await page.getByRole("link", { name: "Go to Sign In" }).click();
+    await page.getByRole("tab", { name: "Sign In", selected: true }).waitFor();
+    await expect.poll(() => e2e.inbox.some((m) => m.to.includes(email) && /tried to create/i.test(m.raw))).toBe(true);
+  });
+
   it("shows the Sign In Failed toast for a wrong password", async () => {
     const page = await e2e.newPage();
     await signInInBrowser(page, "nobody@example.com", "wrong-password");

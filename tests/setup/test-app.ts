@@ -83,7 +83,14 @@ let counter = 0;
 export function cookieFrom(response: LightMyRequestResponse): string {
   const raw = response.headers["set-cookie"];
   const list = Array.isArray(raw) ? raw : raw ? [raw] : [];
-  return list.map((c) => c.split(";")[0]).join("; ");
+  // As a browser does: a later cookie of the same name replaces an earlier one, and an emptied one is dropped.
+  const jar = new Map<string, string>();
+  for (const pair of list.map((c) => c.split(";")[0])) {
+    const name = pair.slice(0, pair.indexOf("="));
+    if (pair.endsWith("=")) jar.delete(name);
+    else jar.set(name, pair);
+  }
+  return [...jar.values()].join("; ");
 }
 
 /** Signs up and signs in through the real Better Auth routes and returns the session cookie. */
@@ -109,17 +116,9 @@ export async function signUpUser(
     },
   });
   if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
-  // A sign-up never signs in (it answers alike for registered addresses); the learner signs in next.
-  const signIn = await app.inject({
-    method: "POST",
-    url: "/api/auth/sign-in/email",
-    headers: { origin: TEST_ORIGIN },
-    remoteAddress: `192.0.2.${counter % 250}`,
-    payload: { email, password },
-  });
-  if (signIn.statusCode !== 200) throw new Error(`sign-in failed: ${signIn.statusCode} ${signIn.body}`);
-  const body = signIn.json() as { user: { id: string } };
-  return { id: body.user.id, email, password, cookie: cookieFrom(signIn) };
+  // A sign-up signs the new account in at once (decision 0023).
+  const body = response.json() as { user: { id: string } };
+  return { id: body.user.id, email, password, cookie: cookieFrom(response) };
 }
 
 export async function enrol(testApp: TestApp, user: { id: string }, courseId: string) {
@@ -142,7 +141,9 @@ export function request(
 }
 
 /** The verification link Better Auth mailed to this address (the outbox folder), with its path and query. */
-export function verificationLinkFor(testApp: TestApp, email: string): string | null {
+export async function verificationLinkFor(testApp: TestApp, email: string): Promise<string | null> {
+  // Mail goes out after the response.
+  await testApp.app.deps.background.idle();
   const dir = testApp.config.mailOutboxDir;
   if (!existsSync(dir)) return null;
   for (const file of readdirSync(dir).sort().reverse()) {
@@ -157,11 +158,16 @@ export function verificationLinkFor(testApp: TestApp, email: string): string | n
   return null;
 }
 
-/** Opens the mailed verification link, as the learner would. */
+/**
+ * Opens the mailed verification link, as the learner would, in the browser that signed up. The proof
+ * replaces the session (decision 0023): `user.cookie` becomes the new one.
+ */
 export async function verifyEmail(testApp: TestApp, user: TestUser) {
-  const link = verificationLinkFor(testApp, user.email);
+  const link = await verificationLinkFor(testApp, user.email);
   if (!link) throw new Error(`no verification e-mail for ${user.email}`);
   const response = await testApp.app.inject({ method: "GET", url: link, headers: { cookie: user.cookie } });
   if (response.statusCode >= 400) throw new Error(`verification failed: ${response.statusCode} ${response.body}`);
+  const fresh = cookieFrom(response);
+  if (fresh) user.cookie = fresh;
   return response;
 }

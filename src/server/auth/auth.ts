@@ -3,12 +3,20 @@ import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import type { Kysely } from "kysely";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { nameInputSchema } from "#shared/schemas/certificates.ts";
+import type { Background } from "../background.ts";
 import type { Config } from "../config.ts";
 import type { Engine } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import { endAccessOpenedBeforeProof, markAddressVerified } from "./address-proof.ts";
 import { recordAuthFailure } from "./auth-failures.ts";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./common-passwords.ts";
+import { mailCapReached } from "./mail-cap.ts";
+import { createSessionLookup } from "./session-cookie.ts";
+
+/** Sign-up with an address that has an account: the spec's flow says so (decision 0023). */
+export const ALREADY_REGISTERED_MESSAGE =
+  "An account with this e-mail address already exists. Sign in instead, or use “Forgot your password?” on the Sign In tab to reset it.";
 
 /** Header our server sets from the socket address (never from the client) for Better Auth's rate limiter. */
 export const CLIENT_IP_HEADER = "x-academy-client-ip";
@@ -18,11 +26,15 @@ export interface AuthDeps {
   db: Kysely<DB>;
   engine: Engine;
   mailer: Mailer;
+  background: Background;
   onUserCreated?: (user: { id: string; email: string }) => Promise<void>;
 }
 
-export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDeps) {
-  return betterAuth({
+export function createAuth({ config, db, engine, mailer, background, onUserCreated }: AuthDeps) {
+  const sessionHolder = createSessionLookup(db, config.authSecret, config.appUrl.startsWith("https://"));
+  // Bound below, once Better Auth exists: a verification that removed a stranger's password mails a reset link.
+  let mailResetLink: (email: string) => Promise<unknown> = async () => {};
+  const auth = betterAuth({
     appName: BRAND_NAME,
     baseURL: config.appUrl,
     basePath: "/api/auth",
@@ -40,17 +52,19 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
       enabled: true,
       minPasswordLength: 6,
       maxPasswordLength: 128,
-      // A sign-up never signs in: it answers alike for new and registered addresses ("check your
-      // e-mail"), so it cannot tell anyone which addresses have accounts. The mailed link signs in.
-      autoSignIn: false,
-      async onExistingUserSignUp({ user }) {
-        const signInUrl = `${config.appUrl}/login`;
-        await mailer.sendEmail(user.email, "existing-account-sign-up", { signInUrl }, { link: signInUrl });
-      },
+      // The spec's flow: a new account is signed in at once (decision 0023); a registered address is
+      // refused by the before-hook below, and its owner told by e-mail.
+      autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       async sendResetPassword({ user, url }) {
+        // One inbox is not flooded: at most 3 reset mails an hour per account, whoever asks.
+        if (await mailCapReached(db, `reset-mail:${user.id}`)) return;
         await mailer.sendEmail(user.email, "reset-password", { url }, { link: url });
+      },
+      // The reset link proves the address: the revoked sessions aside, the account counts as verified.
+      async onPasswordReset({ user }) {
+        await markAddressVerified(db, user.id);
       },
     },
     // Sent on sign-up. Unverified learners learn and buy as usual; an ADMIN_EMAILS address becomes
@@ -61,6 +75,14 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
       expiresIn: 60 * 60 * 24,
       async sendVerificationEmail({ user, url }) {
         await mailer.sendEmail(user.email, "verify-email", { url }, { link: url });
+      },
+      // Runs once, when the link turns an unverified address verified, before Better Auth signs the
+      // link's opener in with a new session.
+      async afterEmailVerification(user, request) {
+        const holder = await sessionHolder(request?.headers.get("cookie") ?? undefined);
+        const fromPasswordHolder = holder?.id === user.id;
+        await endAccessOpenedBeforeProof(db, user.id, fromPasswordHolder);
+        if (!fromPasswordHolder) background.track(mailResetLink(user.email), "reset link after verification");
       },
     },
     // Names change through PUT /api/profile only, under the shared name rules.
@@ -81,7 +103,7 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
     advanced: {
       // Mail goes out after the response, so answers take the same time whether or not an address
       // has an account (reset requests, sign-ups). Failures are logged by Better Auth.
-      backgroundTasks: { handler: () => {} },
+      backgroundTasks: { handler: (work) => background.track(work, "auth mail") },
       useSecureCookies: config.appUrl.startsWith("https://"),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
@@ -107,6 +129,7 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
           const names = nameInputSchema.safeParse({ firstName: body.firstName, lastName: body.lastName });
           if (!names.success) throw new APIError("BAD_REQUEST", { message: names.error.issues[0].message });
           const { firstName, lastName } = names.data;
+          if (ctx.path === "/sign-up/email") await refuseRegisteredAddress(ctx, body.email);
           return { context: { body: { ...body, firstName, lastName, name: `${firstName} ${lastName}` } } };
         }
       }),
@@ -121,6 +144,31 @@ export function createAuth({ config, db, engine, mailer, onUserCreated }: AuthDe
       },
     },
   });
+
+  /** A registered address gets 'Sign Up Failed' (client) with a plain message; its owner is told by e-mail. */
+  async function refuseRegisteredAddress(
+    ctx: {
+      context: { internalAdapter: { findUserByEmail(email: string): Promise<{ user: { email: string } } | null> } };
+    },
+    email: unknown,
+  ) {
+    if (typeof email !== "string") return;
+    const existing = await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase());
+    if (!existing) return;
+    const owner = existing.user.email;
+    background.track(
+      (async () => {
+        if (await mailCapReached(db, `existing-sign-up-mail:${owner}`)) return;
+        const signInUrl = `${config.appUrl}/login`;
+        await mailer.sendEmail(owner, "existing-account-sign-up", { signInUrl }, { link: signInUrl });
+      })(),
+      "existing-account mail",
+    );
+    throw new APIError("UNPROCESSABLE_ENTITY", { message: ALREADY_REGISTERED_MESSAGE, code: "USER_ALREADY_EXISTS" });
+  }
+
+  mailResetLink = (email) => auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" } });
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -1,5 +1,5 @@
 import { Tabs } from "radix-ui";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
 import { FormError, PasswordField, TextField, useFormError } from "#client/components/ui/form.tsx";
@@ -108,8 +108,15 @@ function SignInForm() {
   );
 }
 
+/** The spec's pause between "Account Created!" and the dashboard. */
+const SIGN_UP_REDIRECT_MS = 2000;
+
+/** The server refused the address because it already has an account. */
+const isRegisteredAddress = (failure: unknown) => failure instanceof ApiError && failure.status === 422;
+
 /** The sign-up field a server message is about, so focus lands where the fix is. */
 function fieldOfSignUpError(message: string): "firstName" | "lastName" | "email" | "password" {
+  if (/already exists/i.test(message)) return "email";
   if (/password/i.test(message)) return "password";
   if (/first name/i.test(message)) return "firstName";
   if (/last name/i.test(message)) return "lastName";
@@ -118,9 +125,13 @@ function fieldOfSignUpError(message: string): "firstName" | "lastName" | "email"
 
 function SignUpForm() {
   const toast = useToast();
+  const navigate = useNavigate();
   const [form, setForm] = useState({ firstName: "", lastName: "", email: "", password: "" });
   const [busy, setBusy] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [created, setCreated] = useState(false);
+  const [registered, setRegistered] = useState(false);
+  const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(redirect.current), []);
   const error = useFormError<keyof typeof form>();
   const set = (field: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [field]: e.target.value }));
@@ -136,15 +147,19 @@ function SignUpForm() {
         lastName: form.lastName.trim(),
         email: form.email.trim(),
       });
-      // The server answers alike whether or not the address already has an account, and never signs in
-      // here: the e-mailed link (or signing in) continues.
-      toast({ title: "Account Created!", description: "Check your e-mail to continue." });
-      setSentTo(form.email.trim());
-      setBusy(false);
+      // The new account is signed in (the session cookie is set); a confirmation e-mail is on its way.
+      toast({ title: "Account Created!", description: "Redirecting you to the dashboard..." });
+      setCreated(true);
+      // Read the new session only when leaving: a signed-in visitor of /login is sent on at once.
+      redirect.current = setTimeout(async () => {
+        await refreshCurrentUser();
+        navigate(paths.home, { replace: true });
+      }, SIGN_UP_REDIRECT_MS);
     } catch (failure) {
       const description = providerMessage(failure) ?? "Please try again with a different email.";
       toast({ title: "Sign Up Failed", description, variant: "destructive" });
       error.show(description, fieldOfSignUpError(description));
+      setRegistered(isRegisteredAddress(failure));
       setBusy(false);
     }
   };
@@ -195,10 +210,18 @@ function SignUpForm() {
         value={form.password}
         onChange={set("password")}
       />
-      {sentTo && (
+      {registered && (
+        <p className="text-sm">
+          <Link to={paths.login} className="font-medium text-brand-700 underline">
+            Go to Sign In
+          </Link>{" "}
+          (its “Forgot your password?” sends a reset link).
+        </p>
+      )}
+      {created && (
         <p role="status" className="rounded-lg bg-brand-50 p-3 text-sm text-brand-900">
-          Check your e-mail to continue: we sent a message to {sentTo}. Open its link to confirm your address and sign
-          in, or sign in with your password.
+          Account created. Redirecting you to the dashboard... We also sent a message to {form.email.trim()}: open its
+          link to confirm your address.
         </p>
       )}
       <Button type="submit" className="w-full" disabled={busy}>
