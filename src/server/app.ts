@@ -19,9 +19,11 @@ import { deleteEndedWindows } from "./limits/hit-counter.repository.ts";
 import { databaseRateLimitStore } from "./limits/rate-limit-store.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
+import { adminCertificatesRoutes } from "./modules/admin/admin-certificates.routes.ts";
 import { applyPendingEnrollments } from "./modules/admin/admin-enrollments.service.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { certificatesRoutes } from "./modules/certificates/certificates.routes.ts";
+import { certificateLifecycleRoutes } from "./modules/certificates/lifecycle.routes.ts";
 import { checkoutRoutes } from "./modules/checkout/checkout.routes.ts";
 import { configRoutes } from "./modules/config/config.routes.ts";
 import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
@@ -166,11 +168,13 @@ export async function buildApp({
   await app.register(progressRoutes(catalogue));
   await app.register(assessmentRoutes(catalogue));
   await app.register(certificatesRoutes(catalogue, (row) => credentialFor(database.db, config, catalogue, row)));
+  await app.register(certificateLifecycleRoutes(catalogue));
   await app.register(credentialsRoutes(catalogue));
   await app.register(profileRoutes);
   await app.register(practitionersRoutes(catalogue));
   await app.register(checkoutRoutes(catalogue, payments));
   await app.register(adminRoutes(catalogue));
+  await app.register(adminCertificatesRoutes(catalogue));
   await app.register(siteRoutes(config, catalogue));
   await app.register(mediaRoutes(contentDir));
 

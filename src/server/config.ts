@@ -75,6 +75,15 @@ const settingsSchema = z.object({
   /** Server processes `npm start` runs; 1 serves from a single process. */
   WEB_CONCURRENCY: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(256).optional()),
   CERTIFICATE_VALID_YEARS: z.coerce.number().int().min(1).max(50).default(2),
+  /** Days before expiry a holder is reminded; one more reminder goes out at expiry. */
+  CERTIFICATE_REMINDER_DAYS: z
+    .string()
+    .default("90,30,7")
+    .transform((v) => v.split(",").map((d) => Number(d.trim())))
+    .pipe(z.array(z.number().int().min(1).max(3650)).min(1).max(10))
+    .transform((days) => [...new Set(days)].sort((a, b) => b - a)),
+  /** How often the reminder sweep runs (once across all instances); 0 turns it off. */
+  CERTIFICATE_REMINDER_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86400).default(3600),
   ASSESSMENT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
   ASSESSMENT_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
   EXAM_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -113,6 +122,9 @@ export interface Config {
   trustProxy: TrustProxy;
   webConcurrency: number;
   certificateValidYears: number;
+  /** Days before expiry that get a reminder, largest first. */
+  certificateReminderDays: number[];
+  certificateReminderSweepSeconds: number;
   /** Academy-wide attempt rules; a course may set its own in course.json. */
   assessment: AssessmentDefaults;
   dataDir: string;
@@ -191,6 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     trustProxy: s.TRUST_PROXY,
     webConcurrency: s.WEB_CONCURRENCY ?? availableParallelism(),
     certificateValidYears: s.CERTIFICATE_VALID_YEARS,
+    certificateReminderDays: s.CERTIFICATE_REMINDER_DAYS,
+    certificateReminderSweepSeconds: s.CERTIFICATE_REMINDER_SWEEP_SECONDS,
     assessment: {
       maxAttempts: s.ASSESSMENT_MAX_ATTEMPTS,
       cooldownHours: s.ASSESSMENT_COOLDOWN_HOURS,

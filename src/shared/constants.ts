@@ -15,3 +15,7 @@ export const DEFAULT_POSTAL_ADDRESS = "100 Main Street, Suite 200, Portland, OR 
 export const FREE_COUPON_PAYMENT = "free-coupon";
 /** Shown instead of Buy buttons when no payment provider is configured (production without Stripe). */
 export const PURCHASING_UNAVAILABLE = "Purchasing is not available yet";
+/** Recertification opens this many days before a certificate expires... */
+export const RENEWAL_OPENS_DAYS_BEFORE_EXPIRY = 90;
+/** ...and stays open this many days after it expired. */
+export const RENEWAL_CLOSES_DAYS_AFTER_EXPIRY = 365;

@@ -49,6 +49,7 @@ describe("authorisation matrix over every admin endpoint", () => {
     "POST /api/admin/enrollments/bulk": { csv: "x@example.com,fixture-basics" },
     "POST /api/admin/coupons": { code: "MATRIX", percentOff: 10 },
     "POST /api/admin/certificates/:certificateId/revoke": { reason: "matrix" },
+    "POST /api/admin/certificates/:certificateId/extend": { until: "2030-01-01", reason: "matrix" },
     "POST /api/admin/learners/:id/attempt-grants": { courseId: "fixture-basics", assessment: "alpha" },
     "PUT /api/admin/learners/:id/accommodation": { timeMultiplier: 1.5 },
   };

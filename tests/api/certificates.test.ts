@@ -126,6 +126,8 @@ describe("who may see what", () => {
       status: "valid",
       revokedReason: null,
       issuer: "Holistic Wellness Academy",
+      ceHours: 6,
+      history: [],
     });
     expect(res.body).not.toContain(owner.email);
     expect(res.body).not.toContain(owner.id);

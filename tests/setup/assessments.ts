@@ -8,7 +8,8 @@ const fixture = loadContent(FIXTURE_CONTENT);
 /** The answer key of a fixture quiz (module id) or final exam ("exam"), read from the content files. */
 export function answerKey(courseId: string, assessment: string): Map<string, string> {
   const course = fixture.courses.find((c) => c.id === courseId)!;
-  const bank = assessment === "exam" ? course.exam : course.modules.find((m) => m.id === assessment)?.quiz;
+  const exam = assessment === "exam" || assessment === "recertification";
+  const bank = exam ? course.exam : course.modules.find((m) => m.id === assessment)?.quiz;
   return new Map((bank?.questions ?? []).map((q) => [q.id, q.correctAnswer]));
 }
 
@@ -20,7 +21,11 @@ export function questionLessons(courseId: string, assessment: string): Map<strin
 }
 
 const urlOf = (courseId: string, assessment: string) =>
-  assessment === "exam" ? `/api/exam/${courseId}` : `/api/quiz/${courseId}/${assessment}`;
+  assessment === "exam"
+    ? `/api/exam/${courseId}`
+    : assessment === "recertification"
+      ? `/api/recertification/${courseId}`
+      : `/api/quiz/${courseId}/${assessment}`;
 
 /** Answers the drawn questions: the first `correct` of them right, the rest wrong. */
 export function answersFor(quiz: Quiz, key: Map<string, string>, correct: number): Record<string, string> {

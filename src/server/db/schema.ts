@@ -229,6 +229,36 @@ export interface CertificateTable {
   issuedAt: Timestamp;
   revokedAt: Timestamp | null;
   revokedReason: string | null;
+  /** Continuing-education hours the certificate was issued (or last renewed) with. */
+  ceHours: Generated<number | null>;
+  credentialUuid: Generated<string | null>;
+  validFrom: Generated<Timestamp | null>;
+}
+export interface CertificateReminderTable {
+  id: string;
+  certificateId: string;
+  kind: string;
+  expiresAt: Timestamp;
+  sentAt: Timestamp;
+}
+export type RenewalKind = "recertification" | "extension";
+export interface CertificateRenewalTable {
+  id: string;
+  certificateId: string;
+  kind: RenewalKind;
+  previousExpiresAt: Timestamp;
+  newExpiresAt: Timestamp;
+  renewedAt: Timestamp;
+  attemptId: string | null;
+  actorId: string | null;
+  reason: string | null;
+  supersededCredentialId: string | null;
+  supersededCredential: string | null;
+}
+export interface EmailOptOutTable {
+  userId: string;
+  topic: string;
+  createdAt: Timestamp;
 }
 export interface CertificateNameChangeTable {
   id: string;
@@ -379,6 +409,9 @@ export interface DB {
   learnerAccommodation: LearnerAccommodationTable;
   certificate: CertificateTable;
   certificateNameChange: CertificateNameChangeTable;
+  certificateReminder: CertificateReminderTable;
+  certificateRenewal: CertificateRenewalTable;
+  emailOptOut: EmailOptOutTable;
   coupon: CouponTable;
   order: OrderTable;
   couponRedemption: CouponRedemptionTable;

@@ -23,7 +23,7 @@ export interface RenderedEmail {
 export interface EmailTemplate<Data> {
   subject(data: Data, site: EmailSite): string;
   body(data: Data, site: EmailSite): ReactElement;
-  /** The signed one-click unsubscribe link of this message, when it has one (reminders). */
+  /** Where a mail client POSTs a one-click unsubscribe (List-Unsubscribe header), when the message has one. */
   unsubscribeUrl?(data: Data): string | undefined;
   sample(site: EmailSite): Data;
 }

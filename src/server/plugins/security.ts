@@ -47,6 +47,8 @@ export function registerSecurity(app: FastifyInstance, config: Config) {
     if (SAFE_METHODS.has(request.method)) return done();
     // Webhooks are authenticated by their signature, not by the browser's origin.
     if (request.routeOptions.url === "/api/stripe/webhook") return done();
+    // So is the one-click unsubscribe, which mail providers POST from their own servers (RFC 8058).
+    if (request.routeOptions.url === "/api/email/unsubscribe") return done();
     const origin = request.headers.origin;
     const site = request.headers["sec-fetch-site"];
     if ((origin && !allowedOrigins.has(origin)) || site === "cross-site") {

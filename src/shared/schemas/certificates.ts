@@ -4,6 +4,10 @@ import { firstNameSchema, lastNameSchema, nameOrderSchema } from "./text.ts";
 export const certificateStatusSchema = z.enum(["valid", "expired", "revoked"]);
 export type CertificateStatus = z.infer<typeof certificateStatusSchema>;
 
+/** Where a certificate stands for its holder: expiring = inside the renewal window before expiry. */
+export const certificateLifecycleSchema = z.enum(["valid", "expiring", "expired", "revoked"]);
+export type CertificateLifecycle = z.infer<typeof certificateLifecycleSchema>;
+
 export const certificateSchema = z.object({
   id: z.string(),
   certificateId: z.string(),
@@ -21,6 +25,13 @@ export const certificateSchema = z.object({
   verifyUrl: z.string(),
   /** Whether the learner's profile name (or its order) now differs from the name on the certificate. */
   nameDiffersFromProfile: z.boolean(),
+  /** Continuing-education hours; null when the course states none. */
+  ceHours: z.number().nullable(),
+  lifecycle: certificateLifecycleSchema,
+  /** Whether a recertification exam may renew it now (90 days before expiry to 1 year after). */
+  canRenew: z.boolean(),
+  renewalOpensAt: z.string(),
+  renewalClosesAt: z.string(),
 });
 export type Certificate = z.infer<typeof certificateSchema>;
 export const certificateListSchema = z.array(certificateSchema);
@@ -46,6 +57,16 @@ export const verificationSchema = z.object({
   /** Why a revoked certificate was revoked (e.g. "refunded"); null otherwise. */
   revokedReason: z.string().nullable(),
   issuer: z.string(),
+  ceHours: z.number().nullable(),
+  /** Renewals by recertification exam and extensions by an admin, oldest first. */
+  history: z.array(
+    z.object({
+      kind: z.enum(["recertification", "extension"]),
+      at: z.string(),
+      previousExpiresAt: z.string(),
+      newExpiresAt: z.string(),
+    }),
+  ),
 });
 export type Verification = z.infer<typeof verificationSchema>;
 

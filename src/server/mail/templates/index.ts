@@ -1,4 +1,6 @@
 import type { EmailTemplate } from "../email-template.ts";
+import { certificateReminder } from "./certificate-reminder.tsx";
+import { certificateRenewed } from "./certificate-renewed.tsx";
 import { existingAccountSignUp } from "./existing-account-sign-up.tsx";
 import { resetPassword } from "./reset-password.tsx";
 import { signInPaused } from "./sign-in-paused.tsx";
@@ -13,6 +15,8 @@ export const emailTemplates = {
   "reset-password": resetPassword,
   "existing-account-sign-up": existingAccountSignUp,
   "sign-in-paused": signInPaused,
+  "certificate-reminder": certificateReminder,
+  "certificate-renewed": certificateRenewed,
 } satisfies Record<string, EmailTemplate<any>>;
 
 export type EmailTemplateName = keyof typeof emailTemplates;

@@ -59,12 +59,16 @@ export interface CertificatePdfData {
   expiresAt: string;
   verifyUrl: string;
   status: "valid" | "expired" | "revoked";
+  /** Continuing-education hours, printed under the completion date; null when the course states none. */
+  ceHours?: number | null;
   /** The signed Open Badges credential, embedded as a file attachment a wallet or verifier can take out. */
   credentialJson?: string;
 }
 
 const ELLIPSIS = "\u2026";
-const STATIC_TEXT = `${BRAND_NAME.toUpperCase()} Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution ${BRAND_NAME} Verify this certificate: REVOKED EXPIRED 0123456789${ELLIPSIS}`;
+const STATIC_TEXT = `${BRAND_NAME.toUpperCase()} Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution ${BRAND_NAME} Verify this certificate: REVOKED EXPIRED 0123456789${ELLIPSIS} Continuing education: hours.`;
+
+export const ceHoursLine = (hours: number) => `Continuing education: ${hours} hour${hours === 1 ? "" : "s"}`;
 
 /** The rule under the holder's name; the name is kept within its width. */
 export const NAME_RULE_WIDTH = 520;
@@ -265,6 +269,9 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
     page.drawText(label, { x: column(i), y: 150, size: 9, font: regular, color: MUTED });
     page.drawText(value, { x: column(i), y: 134, size: 11, font: bold, color: INK });
   });
+  if (data.ceHours != null) {
+    page.drawText(ceHoursLine(data.ceHours), { x: column(0), y: 116, size: 9, font: regular, color: MUTED });
+  }
   page.drawLine({ start: { x: 90, y: 98 }, end: { x: 300, y: 98 }, thickness: 0.8, color: INK });
   page.drawText("Authorized Institution", { x: 90, y: 84, size: 10, font: bold, color: INK });
   page.drawText(BRAND_NAME, { x: 90, y: 70, size: 9, font: regular, color: MUTED });

@@ -15,6 +15,7 @@ import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { renderCertificatePdf } from "./certificate-pdf.ts";
 import {
   type CertificateRow,
+  ceHoursOf,
   certificateStatus,
   getOwnCertificate,
   getOwnCertificateById,
@@ -73,6 +74,7 @@ export function certificatesRoutes(catalogue: CourseCatalogue, credentialOf?: Cr
           expiresAt: toIso(row.expiresAt),
           verifyUrl: verifyUrl(config, row.certificateId),
           status: certificateStatus(row),
+          ceHours: ceHoursOf(row, await catalogue.get()),
           credentialJson: credentialOf ? JSON.stringify(await credentialOf(row), null, 2) : undefined,
         });
         return reply

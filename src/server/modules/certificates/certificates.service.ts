@@ -11,6 +11,7 @@ import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
 import { computeCourseState, loadLearnerRecords, notCompleteMessage } from "../progress/learner-state.ts";
+import { canRenew, lifecycleOf, renewalWindow } from "./certificate-lifecycle.ts";
 
 /** The revocation reason a refund writes; only such a revocation lets a new paid enrolment earn a new certificate. */
 export const REFUND_REVOKE_REASON = "refunded";
@@ -53,7 +54,19 @@ export const holderNameOf = (row: Pick<CertificateRow, "firstName" | "lastName" 
 const sameName = (row: Pick<CertificateRow, "firstName" | "lastName" | "nameOrder">, user: CurrentUser) =>
   row.firstName === user.firstName && row.lastName === user.lastName && row.nameOrder === user.nameOrder;
 
-function toCertificate(row: CertificateRow, courseTitle: string, config: Config, user?: CurrentUser): Certificate {
+/** The hours stored with the certificate; certificates issued before hours were stored take the course's. */
+export const ceHoursOf = (row: Pick<CertificateRow, "ceHours" | "courseId">, catalogue?: Catalogue) =>
+  row.ceHours ?? catalogue?.byId.get(row.courseId)?.studyHours ?? null;
+
+function toCertificate(
+  row: CertificateRow,
+  course: { title: string; ceHours: number | null },
+  config: Config,
+  user?: CurrentUser,
+): Certificate {
+  const facts = { expiresAt: new Date(toIso(row.expiresAt)), revokedAt: row.revokedAt };
+  const window = renewalWindow(facts.expiresAt);
+  const courseTitle = course.title;
   return {
     id: row.id,
     certificateId: row.certificateId,
@@ -69,10 +82,19 @@ function toCertificate(row: CertificateRow, courseTitle: string, config: Config,
     status: certificateStatus(row),
     verifyUrl: verifyUrl(config, row.certificateId),
     nameDiffersFromProfile: !!user && !sameName(row, user),
+    ceHours: row.ceHours ?? course.ceHours,
+    lifecycle: lifecycleOf(facts),
+    canRenew: canRenew(facts),
+    renewalOpensAt: window.opensAt.toISOString(),
+    renewalClosesAt: window.closesAt.toISOString(),
   };
 }
 
 const courseTitleOf = (catalogue: Catalogue, courseId: string) => catalogue.byId.get(courseId)?.card.title ?? courseId;
+const courseFacts = (catalogue: Catalogue, courseId: string) => ({
+  title: courseTitleOf(catalogue, courseId),
+  ceHours: catalogue.byId.get(courseId)?.studyHours ?? null,
+});
 
 /**
  * The learner's certificate for a course: the unrevoked one if there is one, otherwise the latest
@@ -169,13 +191,14 @@ export async function issueCertificate(
         issuedAt: nowIso,
         revokedAt: null,
         revokedReason: null,
+        ceHours: course.studyHours ?? null,
       })
       // Parallel calls meet on the one-unrevoked-certificate index; the loser takes the winner's row.
       .onConflict((oc) => oc.columns(["userId", "courseId"]).where("revokedAt", "is", null).doNothing())
       .execute();
     return currentCertificateQuery(trx, user.id, courseId).executeTakeFirstOrThrow();
   });
-  return toCertificate(row, course.card.title, config, user);
+  return toCertificate(row, { title: course.card.title, ceHours: course.studyHours ?? null }, config, user);
 }
 
 export async function getOwnCertificate(
@@ -187,7 +210,7 @@ export async function getOwnCertificate(
 ): Promise<Certificate> {
   const row = await currentCertificateQuery(db, user.id, courseId).executeTakeFirst();
   if (!row) throw notFound(CERTIFICATE_NOT_FOUND);
-  return toCertificate(row, courseTitleOf(catalogue, courseId), config, user);
+  return toCertificate(row, courseFacts(catalogue, courseId), config, user);
 }
 
 /** One certificate per course (the unrevoked one, else the latest), in the order given. */
@@ -217,7 +240,7 @@ export async function listOwnCertificates(
     .where("userId", "=", user.id)
     .orderBy("completedAt", "desc")
     .execute();
-  return preferCurrentPerCourse(rows).map((r) => toCertificate(r, courseTitleOf(catalogue, r.courseId), config, user));
+  return preferCurrentPerCourse(rows).map((r) => toCertificate(r, courseFacts(catalogue, r.courseId), config, user));
 }
 
 /** The owner's certificate by its public ID; anyone else gets the same 404 as for an unknown ID. */
@@ -242,6 +265,12 @@ export async function verifyCertificate(
     .where("certificateId", "=", certificateId)
     .executeTakeFirst();
   if (!row) throw notFound("No certificate has this ID.");
+  const history = await db
+    .selectFrom("certificateRenewal")
+    .select(["kind", "renewedAt", "previousExpiresAt", "newExpiresAt"])
+    .where("certificateId", "=", certificateId)
+    .orderBy("renewedAt")
+    .execute();
   return {
     certificateId: row.certificateId,
     holderName: holderNameOf(row),
@@ -251,6 +280,13 @@ export async function verifyCertificate(
     status: certificateStatus(row),
     revokedReason: row.revokedAt ? row.revokedReason : null,
     issuer: BRAND_NAME,
+    ceHours: ceHoursOf(row, catalogue),
+    history: history.map((h) => ({
+      kind: h.kind,
+      at: toIso(h.renewedAt),
+      previousExpiresAt: toIso(h.previousExpiresAt),
+      newExpiresAt: toIso(h.newExpiresAt),
+    })),
   };
 }
 

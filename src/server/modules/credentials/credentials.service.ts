@@ -19,8 +19,33 @@ import { allocateStatusEntry, buildStatusListCredential, statusEntryJson } from 
 type Json = Record<string, unknown>;
 type CertificateRow = Pick<
   Selectable<CertificateTable>,
-  "id" | "certificateId" | "userId" | "courseId" | "firstName" | "lastName" | "nameOrder" | "completedAt" | "expiresAt"
+  | "id"
+  | "certificateId"
+  | "userId"
+  | "courseId"
+  | "firstName"
+  | "lastName"
+  | "nameOrder"
+  | "completedAt"
+  | "expiresAt"
+  | "ceHours"
+  | "credentialUuid"
+  | "validFrom"
 >;
+
+/** The current credential's id: a renewal or extension gives the certificate a new one. */
+export const credentialIdOf = (row: Pick<CertificateRow, "id" | "credentialUuid">) =>
+  `urn:uuid:${row.credentialUuid ?? row.id}`;
+
+/** Whether a stored credential still says what the certificate says (id, name, dates). */
+function isCurrent(stored: Json, row: CertificateRow): boolean {
+  const subject = stored.credentialSubject as Json | undefined;
+  return (
+    stored.id === credentialIdOf(row) &&
+    subject?.name === holderNameOf(row) &&
+    String(stored.validUntil).slice(0, 19) === toIso(row.expiresAt).slice(0, 19)
+  );
+}
 
 const NO_CREDENTIAL = "No certificate has this ID.";
 
@@ -61,7 +86,7 @@ async function sign(db: Kysely<DB>, config: Config, credential: Json): Promise<J
 
 /**
  * The certificate's signed OpenBadgeCredential, signed once and kept; signed again only when what
- * it says changed (the holder's name after a reissue). Parallel callers end with the same one.
+ * it says changed (the holder's name after a reissue, the dates and id after a renewal or extension). Parallel callers end with the same one.
  */
 export async function credentialFor(
   db: Kysely<DB>,
@@ -76,7 +101,7 @@ export async function credentialFor(
     .where("certificateId", "=", row.certificateId)
     .executeTakeFirstOrThrow();
   const stored = storedRow.credential ? (JSON.parse(storedRow.credential) as Json) : null;
-  if (stored && (stored.credentialSubject as Json | undefined)?.name === holderNameOf(row)) return stored;
+  if (stored && isCurrent(stored, row)) return stored;
 
   const course = await catalogue.course(row.courseId);
   if (!course) throw notFound(NO_CREDENTIAL);
@@ -85,12 +110,13 @@ export async function credentialFor(
     db,
     config,
     openBadgeCredential(config, {
-      certificateRowId: row.id,
+      credentialId: credentialIdOf(row),
       certificateId: row.certificateId,
       holderName: holderNameOf(row),
       email: holder.email,
-      completedAt: toIso(row.completedAt),
+      validFrom: toIso(row.validFrom ?? row.completedAt),
       expiresAt: toIso(row.expiresAt),
+      ceHours: row.ceHours ?? course.studyHours ?? null,
       course,
       issuerDid: issuerDid(config),
       credentialStatus: statusEntryJson(config, entry),
@@ -148,6 +174,9 @@ export async function checkCertificateCredential(
       "nameOrder",
       "completedAt",
       "expiresAt",
+      "ceHours",
+      "credentialUuid",
+      "validFrom",
     ])
     .where("certificateId", "=", certificateId)
     .executeTakeFirst();

@@ -30,12 +30,16 @@ export function criteriaNarrative(course: CatalogueCourse): string {
 }
 
 export interface OpenBadgeInput {
-  certificateRowId: string;
+  /** urn:uuid:...; a renewal gives the certificate a new one. */
+  credentialId: string;
   certificateId: string;
   holderName: string;
   email: string;
-  completedAt: string;
+  /** Start of the current validity period: completion, or the latest renewal or extension. */
+  validFrom: string;
   expiresAt: string;
+  /** Continuing-education hours: the achievement's creditsAvailable and the holder's creditsEarned. */
+  ceHours: number | null;
   course: CatalogueCourse;
   issuerDid: string;
   credentialStatus: Record<string, unknown>;
@@ -44,14 +48,14 @@ export interface OpenBadgeInput {
 /** The unsigned Open Badges 3.0 OpenBadgeCredential (Verifiable Credentials Data Model 2.0) of a certificate. */
 export function openBadgeCredential(config: Pick<Config, "appUrl">, input: OpenBadgeInput) {
   const { course } = input;
-  const credits = course.studyHours ?? undefined;
+  const credits = input.ceHours ?? undefined;
   return {
     "@context": [VC_V2_CONTEXT, OPEN_BADGES_CONTEXT],
-    id: `urn:uuid:${input.certificateRowId}`,
+    id: input.credentialId,
     type: ["VerifiableCredential", "OpenBadgeCredential"],
     name: `${course.card.title} certificate`,
     issuer: { id: input.issuerDid, type: ["Profile"], name: BRAND_NAME, url: config.appUrl },
-    validFrom: dateTime(input.completedAt),
+    validFrom: dateTime(input.validFrom),
     validUntil: dateTime(input.expiresAt),
     credentialSubject: {
       type: ["AchievementSubject"],

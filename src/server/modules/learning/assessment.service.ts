@@ -116,6 +116,45 @@ export async function examAssessment(
   };
 }
 
+/** The recertification exam's attempts (docs/decisions/0028), apart from the final exam's. */
+export const RECERTIFICATION_ID = "#recertification";
+
+/**
+ * A recertification exam: the final exam's bank, drawn by its blueprint, timed, under the same
+ * attempt, cooldown and time-multiplier rules. The caller (certificates) has checked that the learner
+ * holds a certificate inside its renewal window; enrolment is not needed.
+ */
+export async function recertificationAssessment(
+  db: Kysely<DB>,
+  user: CurrentUser,
+  course: CatalogueCourse,
+): Promise<Assessment> {
+  if (!course.exam) throw notFound("This course has no exam to recertify with.");
+  const records = await loadLearnerRecords(db, user.id, course.card.id);
+  return {
+    kind: "exam",
+    id: RECERTIFICATION_ID,
+    course,
+    // Always timed: the exam's own limit, else two minutes per drawn item.
+    bank: {
+      ...course.exam,
+      title: `Recertification exam: ${course.card.title}`,
+      timeLimitMinutes: course.exam.timeLimitMinutes ?? 2 * examItemCount(course.exam),
+    },
+    moduleId: null,
+    moduleTitle: course.card.title,
+    nextModuleId: null,
+    lessonIds: course.lessons.map((l) => l.id),
+    user,
+    records,
+    recorded: true,
+  };
+}
+
+const examItemCount = (bank: QuestionBank) => bank.blueprint?.reduce((n, b) => n + b.count, 0) ?? bank.draw;
+
+export type { Assessment };
+
 const graceMs = (config: Config) => config.assessment.examGraceSeconds * 1000;
 const isOverdue = (attempt: StoredAttempt, config: Config, now: Date) =>
   !!attempt.deadlineAt && now.getTime() > new Date(attempt.deadlineAt).getTime() + graceMs(config);

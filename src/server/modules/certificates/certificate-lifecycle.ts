@@ -1,0 +1,45 @@
+import { RENEWAL_CLOSES_DAYS_AFTER_EXPIRY, RENEWAL_OPENS_DAYS_BEFORE_EXPIRY } from "#shared/constants.ts";
+import type { CertificateLifecycle } from "#shared/schemas/certificates.ts";
+
+const DAY_MS = 86_400_000;
+
+/** When recertification opens (90 days before expiry) and closes (1 year after). */
+export function renewalWindow(expiresAt: Date) {
+  return {
+    opensAt: new Date(expiresAt.getTime() - RENEWAL_OPENS_DAYS_BEFORE_EXPIRY * DAY_MS),
+    closesAt: new Date(expiresAt.getTime() + RENEWAL_CLOSES_DAYS_AFTER_EXPIRY * DAY_MS),
+  };
+}
+
+export interface LifecycleFacts {
+  expiresAt: Date;
+  revokedAt: unknown;
+}
+
+export function lifecycleOf(row: LifecycleFacts, now = new Date()): CertificateLifecycle {
+  if (row.revokedAt) return "revoked";
+  if (row.expiresAt.getTime() <= now.getTime()) return "expired";
+  return renewalWindow(row.expiresAt).opensAt.getTime() <= now.getTime() ? "expiring" : "valid";
+}
+
+/** Revoked (by an admin or a refund) never renews; otherwise inside the window. */
+export function canRenew(row: LifecycleFacts, now = new Date()): boolean {
+  if (row.revokedAt) return false;
+  const { opensAt, closesAt } = renewalWindow(row.expiresAt);
+  return opensAt.getTime() <= now.getTime() && now.getTime() < closesAt.getTime();
+}
+
+/** A renewal's new expiry: one validity period from the old expiry, or from now if it had lapsed. */
+export function renewedExpiry(expiresAt: Date, validYears: number, now = new Date()): Date {
+  const from = new Date(Math.max(expiresAt.getTime(), now.getTime()));
+  from.setUTCFullYear(from.getUTCFullYear() + validYears);
+  return from;
+}
+
+/** The reminder a certificate is due now: the nearest threshold it is inside, or 'expired'; null if none. */
+export function dueReminderKind(expiresAt: Date, reminderDays: number[], now = new Date()): string | null {
+  const left = expiresAt.getTime() - now.getTime();
+  if (left <= 0) return "expired";
+  const inside = reminderDays.filter((d) => left <= d * DAY_MS);
+  return inside.length ? `${Math.min(...inside)}-days` : null;
+}
