@@ -133,7 +133,8 @@ export async function startRecertification(
   course: CatalogueCourse,
 ): Promise<Quiz> {
   await renewableCertificate(deps.db, user, course.card.id);
-  return startOrResumeAttempt(deps, await recertificationAssessment(deps.db, user, course));
+  // Recertification attempts are always recorded: the visitor key (for preview limits) goes unused.
+  return startOrResumeAttempt(deps, await recertificationAssessment(deps.db, user, course), user.id);
 }
 
 /** POST /api/recertification/:courseId: grades the attempt; a pass renews the certificate. */
