@@ -8,7 +8,7 @@ import { CourseCatalogue } from "#server/modules/courses/course-catalogue.ts";
 import { takeAssessment } from "../setup/assessments.ts";
 import { verifyCredentialAsWallet } from "../setup/credential-verifier.ts";
 import { giveCertificate, newLearner } from "../setup/factories.ts";
-import { createTestApp, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
+import { cookieFrom, createTestApp, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
 import { type ReceivedMail, startTestSmtp, type TestSmtp, verificationLinkIn } from "../setup/test-smtp.ts";
 
 const DAY = 86_400_000;
@@ -34,7 +34,13 @@ beforeAll(async () => {
   admin = await signUpUser(t.app, { email: "registrar@academy.example" });
   while (!smtp.inbox.some((m) => m.to.includes(admin.email))) await new Promise((r) => setTimeout(r, 100));
   const link = new URL(verificationLinkIn(smtp.inbox.find((m) => m.to.includes(admin.email))!));
-  await t.app.inject({ method: "GET", url: link.pathname + link.search, headers: { cookie: admin.cookie } });
+  const proof = await t.app.inject({
+    method: "GET",
+    url: link.pathname + link.search,
+    headers: { cookie: admin.cookie },
+  });
+  // The proof replaces the session (decision 0023).
+  admin.cookie = cookieFrom(proof) || admin.cookie;
 }, 120_000);
 afterAll(async () => {
   await second?.app.close();
