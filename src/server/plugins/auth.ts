@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import type { CurrentUser } from "#shared/schemas/auth.ts";
+import { type CurrentUser, passwordResetRequestedSchema, passwordResetRequestSchema } from "#shared/schemas/auth.ts";
 import { type Auth, CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { captureAuthFailure } from "../auth/auth-failures.ts";
 import { createSessionLookup } from "../auth/session-cookie.ts";
@@ -125,6 +125,29 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     else await releaseSignInSlot(db, email);
     return sendAuthResponse(reply, response);
   }
+
+  // A reset request answers before any work that depends on the address: validation and the per-client
+  // limit are all it does first, the same for known and unknown addresses. Better Auth then looks the
+  // address up, stores the token and mails the link (at most 3 an hour per account) in the background.
+  app.post(
+    "/api/auth/request-password-reset",
+    {
+      schema: { body: passwordResetRequestSchema, response: { 200: passwordResetRequestedSchema } },
+      config: { rateLimit: { max: 5, timeWindow: "1 minute" } },
+    },
+    async (request) => {
+      const { email, redirectTo = "/reset-password" } = request.body as z.infer<typeof passwordResetRequestSchema>;
+      const headers = toFetchHeaders(request);
+      app.deps.background.track(
+        auth.api.requestPasswordReset({ body: { email, redirectTo }, headers }),
+        "password reset request",
+      );
+      return {
+        status: true as const,
+        message: "If this email exists in our system, check your email for the reset link",
+      };
+    },
+  );
 
   // Schemas only so that Better Auth's input passes the shared plain-text refinement first.
   const params = z.object({ "*": z.string() });

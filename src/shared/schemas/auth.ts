@@ -23,3 +23,17 @@ export const signUpInputSchema = z.object({
   password: z.string().min(6, "Password must be at least 6 characters long").max(128),
 });
 export type SignUpInput = z.infer<typeof signUpInputSchema>;
+
+/** POST /api/auth/request-password-reset. `redirectTo` is a path of this site (the reset page). */
+export const passwordResetRequestSchema = z.object({
+  email: z.email("Please enter a valid email address").max(320),
+  redirectTo: z
+    .string()
+    .max(200)
+    .regex(/^\/(?![/\\])/, "must be a path on this site")
+    .optional(),
+});
+export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
+
+/** Its one answer, the same for every address, known or not. */
+export const passwordResetRequestedSchema = z.object({ status: z.literal(true), message: z.string() });

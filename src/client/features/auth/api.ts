@@ -1,5 +1,5 @@
 import { api } from "#client/lib/api-client.ts";
-import type { SignUpInput } from "#shared/schemas/auth.ts";
+import type { PasswordResetRequest, SignUpInput } from "#shared/schemas/auth.ts";
 
 export async function signIn(email: string, password: string) {
   await api.post("/api/auth/sign-in/email", { email, password });
@@ -10,7 +10,8 @@ export async function signUp(input: SignUpInput) {
 }
 
 export async function requestPasswordReset(email: string) {
-  await api.post("/api/auth/request-password-reset", { email, redirectTo: "/reset-password" });
+  const body: PasswordResetRequest = { email, redirectTo: "/reset-password" };
+  await api.post("/api/auth/request-password-reset", body);
 }
 
 export async function resetPassword(token: string, newPassword: string) {
