@@ -293,6 +293,56 @@ describe("timed final exam", () => {
     expect(res.json().passed).toBe(true);
   });
 
+  it("tells the exam's rules before Start, with the learner's own time limit, and draws nothing", async () => {
+    const user = await learnerIn();
+    expect((await get("/api/exam/fixture-basics/rules", user.cookie)).statusCode).toBe(403);
+    expect((await get("/api/exam/fixture-basics/rules")).statusCode).toBe(401);
+    expect((await get("/api/exam/fixture-other/rules", user.cookie)).statusCode).toBe(404);
+    await readyForExam(user);
+    const rules = () => get("/api/exam/fixture-basics/rules", user.cookie).then((r) => r.json());
+    expect(await rules()).toEqual({
+      courseId: "fixture-basics",
+      title: "Final exam",
+      questionCount: 5,
+      timeLimitMinutes: 30,
+      timeMultiplier: 1,
+      yourTimeLimitMinutes: 30,
+      passMark: 80,
+      maxAttempts: 3,
+      attemptsLeft: 3,
+      nextAttemptAt: null,
+      inProgress: null,
+      previous: null,
+    });
+    // Reading the rules starts nothing.
+    const opened = () =>
+      db()
+        .selectFrom("assessmentAttempt")
+        .select("id")
+        .where("userId", "=", user.id)
+        .where("assessmentId", "=", "#final-exam")
+        .execute();
+    expect(await opened()).toHaveLength(0);
+
+    await request(t.app, "PUT", `/api/admin/learners/${user.id}/accommodation`, {
+      cookie: admin.cookie,
+      payload: { timeMultiplier: 1.5 },
+    });
+    expect(await rules()).toMatchObject({ timeLimitMinutes: 30, timeMultiplier: 1.5, yourTimeLimitMinutes: 45 });
+
+    const quiz = (await get("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
+    expect(await rules()).toMatchObject({ attemptsLeft: 3, inProgress: { deadlineAt: quiz.deadlineAt } });
+    await post("/api/exam/fixture-basics", user.cookie, {
+      answers: answersFor(quiz, answerKey("fixture-basics", "exam"), 0),
+      attemptId: quiz.attemptId,
+    });
+    expect(await rules()).toMatchObject({
+      attemptsLeft: 2,
+      inProgress: null,
+      previous: { score: 0, attempts: 1, passed: false },
+    });
+  });
+
   it("gives a learner with a 1.5x accommodation the longer limit", async () => {
     const user = await learnerIn();
     await readyForExam(user);

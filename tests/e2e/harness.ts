@@ -201,34 +201,37 @@ export function toastText(page: Page) {
 }
 
 /** Completes fixture-basics through the same API the pages use, from inside the signed-in page: every
- * lesson, both quizzes and the final exam. Returns each call's HTTP status. */
-export async function completeFixtureCourse(page: Page): Promise<number[]> {
+ * lesson, both quizzes and (unless `exam` is false) the final exam. Returns each call's HTTP status. */
+export async function completeFixtureCourse(page: Page, { exam = true } = {}): Promise<number[]> {
   const keys = Object.fromEntries(
     ["alpha", "beta", "exam"].map((a) => [a, Object.fromEntries(answerKey("fixture-basics", a))]),
   );
-  return page.evaluate(async (keys) => {
-    const call = (method: string, url: string, body?: unknown) =>
-      fetch(url, {
-        method,
-        headers: body ? { "content-type": "application/json" } : {},
-        body: body ? JSON.stringify(body) : undefined,
-      });
-    const pass = async (url: string, key: Record<string, string>) => {
-      const quiz = (await (await call("GET", url)).json()) as { attemptId: string; questions: { id: string }[] };
-      const answers = Object.fromEntries(quiz.questions.map((q) => [q.id, key[q.id]]));
-      return (await call("POST", url, { answers, attemptId: quiz.attemptId })).status;
-    };
-    const lesson = async (id: string) =>
-      (await call("POST", `/api/progress/fixture-basics/lessons/${id}/complete`, {})).status;
-    return [
-      await lesson("alpha-one"),
-      await lesson("alpha-two"),
-      await pass("/api/quiz/fixture-basics/alpha", keys.alpha),
-      await lesson("beta-one"),
-      await lesson("beta-two"),
-      await pass("/api/quiz/fixture-basics/beta", keys.beta),
-      await lesson("gamma-one"),
-      await pass("/api/exam/fixture-basics", keys.exam),
-    ];
-  }, keys);
+  return page.evaluate(
+    async ({ keys, exam }) => {
+      const call = (method: string, url: string, body?: unknown) =>
+        fetch(url, {
+          method,
+          headers: body ? { "content-type": "application/json" } : {},
+          body: body ? JSON.stringify(body) : undefined,
+        });
+      const pass = async (url: string, key: Record<string, string>) => {
+        const quiz = (await (await call("GET", url)).json()) as { attemptId: string; questions: { id: string }[] };
+        const answers = Object.fromEntries(quiz.questions.map((q) => [q.id, key[q.id]]));
+        return (await call("POST", url, { answers, attemptId: quiz.attemptId })).status;
+      };
+      const lesson = async (id: string) =>
+        (await call("POST", `/api/progress/fixture-basics/lessons/${id}/complete`, {})).status;
+      return [
+        await lesson("alpha-one"),
+        await lesson("alpha-two"),
+        await pass("/api/quiz/fixture-basics/alpha", keys.alpha),
+        await lesson("beta-one"),
+        await lesson("beta-two"),
+        await pass("/api/quiz/fixture-basics/beta", keys.beta),
+        await lesson("gamma-one"),
+        ...(exam ? [await pass("/api/exam/fixture-basics", keys.exam)] : []),
+      ];
+    },
+    { keys, exam },
+  );
 }

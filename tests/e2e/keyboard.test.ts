@@ -103,8 +103,15 @@ describe("keyboard only", () => {
       await press(page, "Space");
       expect(await firstOption.getAttribute("aria-checked")).toBe("true");
       const last = n === total;
-      const forward = main.getByRole("button", { name: last ? "Submit Quiz" : "Next" });
-      await tabTo(page, forward, last ? "Submit Quiz" : "Next", 3);
+      if (n === 2) {
+        // Flag this one: the review step lists it.
+        const flag = main.getByRole("button", { name: "Flag for review" });
+        await tabTo(page, flag, "Flag for review", 3);
+        await press(page, "Space");
+        expect(await flag.getAttribute("aria-pressed")).toBe("true");
+      }
+      const forward = main.getByRole("button", { name: last ? "Review Answers" : "Next" });
+      await tabTo(page, forward, last ? "Review Answers" : "Next", 4);
       await press(page, "Enter");
       if (!last)
         await expectFocused(
@@ -112,6 +119,20 @@ describe("keyboard only", () => {
           `question ${n + 1}`,
         );
     }
+    // The review step: every question's state, a way back to each, then the final Submit.
+    await expectFocused(main.getByRole("heading", { name: "Review your answers", level: 2 }), "the review step");
+    expect(await page.getByTestId("review-summary").innerText()).toMatch(
+      /^All 5 questions answered\. 1 flagged for review\./,
+    );
+    await tabTo(page, main.getByRole("button", { name: "Go to question 2" }), "Go to question 2", 3);
+    await press(page, "Enter");
+    await expectFocused(main.getByRole("heading", { name: /^Question \d+ of alpha\?$/, level: 2 }), "question 2");
+    expect(await page.getByTestId("question-position").innerText()).toBe("Question 2 of 5");
+    await tabTo(page, main.getByRole("button", { name: "Back to Review" }), "Back to Review", 8);
+    await press(page, "Enter");
+    await expectFocused(main.getByRole("heading", { name: "Review your answers", level: 2 }), "the review step again");
+    await tabTo(page, main.getByRole("button", { name: "Submit Quiz" }), "Submit Quiz", 10);
+    await press(page, "Enter");
     const result = page.getByRole("heading", { name: "Quiz Complete!", level: 1 });
     await expectFocused(result, "the result heading");
     expect(await page.getByTestId("quiz-score").innerText()).toMatch(/^\d+%$/);

@@ -19,11 +19,14 @@ async function answerQuiz(page: Page, assessment: string, correct: number, submi
     const right = key.get(`q${n}`)!;
     const letter = i < correct ? right : "abcd".replace(right, "")[0];
     drawn.push(`q${n}`);
-    const next = page.getByRole("button", { name: i === 4 ? submit : "Next" });
+    const next = page.getByRole("button", { name: i === 4 ? "Review Answers" : "Next" });
     expect(await next.isDisabled()).toBe(true);
     await page.getByRole("radio", { name: new RegExp(`^Option ${letter} of `) }).click();
     await next.click();
   }
+  // The review step lists every question before the final Submit.
+  expect(await page.getByTestId("review-summary").innerText()).toMatch(/^All 5 questions answered\./);
+  await page.getByRole("button", { name: submit }).click();
   /** The ids of the questions drawn for this attempt (the draw is random). */
   return drawn;
 }
@@ -158,9 +161,11 @@ describe("learning loop", () => {
       await radio.focus();
       await page.keyboard.press("Space");
       expect(await radio.getAttribute("aria-checked")).toBe("true");
-      await page.getByRole("button", { name: i === 4 ? "Submit Quiz" : "Next" }).focus();
+      await page.getByRole("button", { name: i === 4 ? "Review Answers" : "Next" }).focus();
       await page.keyboard.press("Enter");
     }
+    await page.getByRole("button", { name: "Submit Quiz" }).focus();
+    await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Quiz Complete!" }).waitFor();
     expect(await page.getByTestId("quiz-score").innerText()).toBe("100%");
     expect(await page.locator("main").innerText()).toContain("is right.");

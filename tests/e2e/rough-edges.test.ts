@@ -241,11 +241,14 @@ describe("200% text size on a 390 px phone", () => {
       await expectNoSideScroll(page, `quiz question ${i}`);
       const last = i === 5;
       const buttons = await fitsWidth(page, "main button:not([role=radio])");
-      expect(buttons.map((b) => b.what)).toEqual(["Previous", last ? "Submit Quiz" : "Next"]);
+      expect(buttons.map((b) => b.what)).toEqual(["Flag for review", "Previous", last ? "Review Answers" : "Next"]);
       for (const b of buttons) expect(b.fits, `quiz button ${b.what}`).toBe(true);
       await page.getByRole("radio").first().click();
-      await page.getByRole("button", { name: last ? "Submit Quiz" : "Next" }).click();
+      await page.getByRole("button", { name: last ? "Review Answers" : "Next" }).click();
     }
+    await page.getByRole("heading", { name: "Review your answers" }).waitFor();
+    await expectNoSideScroll(page, "quiz review step");
+    await page.getByRole("button", { name: "Submit Quiz" }).click();
     await page.getByRole("heading", { name: "Quiz Complete!" }).waitFor();
     await expectNoSideScroll(page, "quiz result");
   });
@@ -332,8 +335,9 @@ describe("where a passed quiz leads", () => {
       await page.getByText(`Question ${i + 1} of 8`).waitFor();
       const n = /^Question (\d+) of /.exec(await page.locator("main h2").first().innerText())?.[1];
       await page.getByRole("radio", { name: new RegExp(`^Option ${key.get(`q${n}`)} of `) }).click();
-      await page.getByRole("button", { name: i === 7 ? "Submit Quiz" : "Next" }).click();
+      await page.getByRole("button", { name: i === 7 ? "Review Answers" : "Next" }).click();
     }
+    await page.getByRole("button", { name: "Submit Quiz" }).click();
     await page.getByRole("heading", { name: "Quiz Complete!" }).waitFor();
     expect(await page.getByRole("link", { name: /^Continue to/ }).count()).toBe(0);
     // The result heading has focus; the first Tab reaches the one way on.

@@ -16,6 +16,8 @@ export const queryKeys = {
   myLearning: () => ["/api/my-learning"] as const,
   quiz: (courseId: string, moduleId: string) => ["/api/quiz", courseId, moduleId] as const,
   exam: (courseId: string) => ["/api/exam", courseId] as const,
+  // Not under exam(): resetting the attempt must not reset the rules on screen.
+  examRules: (courseId: string) => ["/api/exam-rules", courseId] as const,
   certificates: {
     all: () => ["/api/certificates"] as const,
     course: (courseId: string) => ["/api/certificate", courseId] as const,

@@ -72,6 +72,27 @@ export const quizSchema = z.object({
 });
 export type Quiz = z.infer<typeof quizSchema>;
 
+/**
+ * The final exam's rules, read before Start: nothing is drawn and no clock starts. Shares its fields
+ * with the attempt itself; the time limit is given as written and with the learner's own multiplier.
+ */
+export const examRulesSchema = quizSchema
+  .pick({ courseId: true, title: true, timeLimitMinutes: true, passMark: true, maxAttempts: true, previous: true })
+  .extend({
+    questionCount: z.number().int(),
+    /** The learner's accommodation (an admin sets it); 1 when none. */
+    timeMultiplier: z.number(),
+    /** This learner's time limit: `timeLimitMinutes` x `timeMultiplier`; null when untimed. */
+    yourTimeLimitMinutes: z.number().nullable(),
+    /** Attempts that may still be submitted, an attempt in progress included. */
+    attemptsLeft: z.number().int(),
+    /** When no attempt is left: when the next one opens. */
+    nextAttemptAt: z.string().nullable(),
+    /** An attempt already started (Start resumes it), with its deadline when timed. */
+    inProgress: z.object({ deadlineAt: z.string().nullable() }).nullable(),
+  });
+export type ExamRules = z.infer<typeof examRulesSchema>;
+
 export const quizSubmissionSchema = z.strictObject({
   answers: z.record(z.string().min(1).max(100), z.string().min(1).max(100)),
   /** The attempt being answered (required for preview attempts; the open attempt otherwise). */

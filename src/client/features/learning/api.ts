@@ -2,7 +2,14 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { api } from "#client/lib/api-client.ts";
 import type { MutationConfig } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
-import type { MyLearningCourse, Progress, Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
+import type {
+  ExamRules,
+  MyLearningCourse,
+  Progress,
+  Quiz,
+  QuizResult,
+  QuizSubmission,
+} from "#shared/schemas/learning.ts";
 
 const enc = encodeURIComponent;
 
@@ -25,6 +32,12 @@ export const assessmentQueryOptions = (courseId: string, moduleId: string | null
 export const useAssessment = (courseId: string, moduleId: string | null) =>
   useQuery(assessmentQueryOptions(courseId, moduleId));
 
+/** The final exam's rules for this learner; reading them starts nothing. */
+export const getExamRules = (courseId: string) => api.get<ExamRules>(`/api/exam/${enc(courseId)}/rules`);
+export const examRulesQueryOptions = (courseId: string) =>
+  queryOptions({ queryKey: queryKeys.examRules(courseId), queryFn: () => getExamRules(courseId), retry: false });
+export const useExamRules = (courseId: string) => useQuery(examRulesQueryOptions(courseId));
+
 /** Grades the attempt; the course (unlocks, percent) and My Learning are read again. */
 export function useSubmitAssessment(
   courseId: string,
@@ -41,6 +54,7 @@ export function useSubmitAssessment(
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.courses.detail(courseId) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.myLearning() }),
+        moduleId === null && queryClient.invalidateQueries({ queryKey: queryKeys.examRules(courseId) }),
       ]);
     },
   });

@@ -1,6 +1,6 @@
-import { CheckCircle2, Clock, XCircle } from "lucide-react";
+import { CheckCircle2, Clock, Flag, XCircle } from "lucide-react";
 import { RadioGroup } from "radix-ui";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
@@ -23,7 +23,8 @@ export function Screen({ title, text, children }: { title: string; text: string;
   );
 }
 
-const formatWhen = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "long", timeStyle: "short" });
+export const formatWhen = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { dateStyle: "long", timeStyle: "short" });
 
 /** "2 attempts left" / "next attempt opens ..." under a result or a quiz. */
 function AttemptsNote({ attemptsLeft, nextAttemptAt }: { attemptsLeft: number | null; nextAttemptAt?: string | null }) {
@@ -166,6 +167,17 @@ function Result({
   );
 }
 
+/** Minutes before the end at which the time left is announced; 0 is "time is up". */
+const ANNOUNCE_AT_MINUTES = [10, 5, 1, 0];
+/** The last announcement point reached with this many seconds left, or null before the first. */
+const markReached = (seconds: number) => ANNOUNCE_AT_MINUTES.filter((m) => seconds <= m * 60).at(-1) ?? null;
+const announcementFor = (mark: number) =>
+  mark === 0 ? "Time is up. Submit your answers now." : `${mark} minute${mark === 1 ? "" : "s"} left in this exam.`;
+
+/**
+ * The clock, shown every second but announced (politely) only at 10, 5 and 1 minutes left and when
+ * time is up: a point already passed when the page opens is not announced.
+ */
 function TimeLeft({ deadlineAt }: { deadlineAt: string }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -173,17 +185,30 @@ function TimeLeft({ deadlineAt }: { deadlineAt: string }) {
     return () => clearInterval(timer);
   }, []);
   const seconds = Math.max(0, Math.floor((new Date(deadlineAt).getTime() - now) / 1000));
+  const lastMark = useRef(markReached(seconds));
+  const [announcement, setAnnouncement] = useState("");
+  const mark = markReached(seconds);
+  useEffect(() => {
+    if (mark === null || mark === lastMark.current) return;
+    lastMark.current = mark;
+    setAnnouncement(announcementFor(mark));
+  }, [mark]);
   const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   return (
-    <p className="flex items-center gap-1 text-sm font-medium" data-testid="time-left">
-      <Clock size={16} aria-hidden="true" />
-      {seconds > 0 ? `Time left: ${text}` : "Time is up: submit now."}
-    </p>
+    <>
+      <p className="flex items-center gap-1 text-sm font-medium" data-testid="time-left">
+        <Clock size={16} aria-hidden="true" />
+        {seconds > 0 ? `Time left: ${text}` : "Time is up: submit now."}
+      </p>
+      <p className="sr-only" aria-live="polite" aria-atomic="true" data-testid="time-announcement">
+        {announcement}
+      </p>
+    </>
   );
 }
 
 /** Errors shared by quizzes and the exam: not found, purchase needed, locked, out of attempts. */
-function ErrorScreen({ error, kind, courseId }: { error: Error; kind: "quiz" | "exam"; courseId: string }) {
+export function ErrorScreen({ error, kind, courseId }: { error: Error; kind: "quiz" | "exam"; courseId: string }) {
   const status = error instanceof ApiError ? error.status : 0;
   const message = error instanceof ApiError ? error.serverMessage : undefined;
   const back = (
@@ -247,40 +272,129 @@ function ErrorScreen({ error, kind, courseId }: { error: Error; kind: "quiz" | "
   );
 }
 
+type Status = "answered" | "flagged" | "unanswered";
+const statusText: Record<Status, string> = {
+  answered: "Answered",
+  flagged: "Answered, flagged for review",
+  unanswered: "Not answered",
+};
+
+/** Before the final Submit: every question's state, a way back to each, then Submit. */
+function ReviewStep({
+  quiz,
+  statusOf,
+  heading,
+  onGoTo,
+  onSubmit,
+  submitting,
+}: {
+  quiz: Quiz;
+  statusOf: (questionId: string) => Status;
+  heading: React.RefObject<HTMLHeadingElement | null>;
+  onGoTo: (index: number) => void;
+  onSubmit: () => void;
+  submitting: boolean;
+}) {
+  const statuses = quiz.questions.map((q) => statusOf(q.id));
+  const unanswered = statuses.filter((x) => x === "unanswered").length;
+  const flagged = statuses.filter((x) => x === "flagged").length;
+  const what = quiz.kind === "exam" ? "exam" : "quiz";
+  return (
+    <section className="mt-6" aria-labelledby="review-step-heading">
+      <h2 ref={heading} tabIndex={-1} id="review-step-heading" className="text-xl font-bold">
+        Review your answers
+      </h2>
+      <p className="mt-1 text-sm" data-testid="review-summary">
+        {unanswered > 0
+          ? `${unanswered} of ${statuses.length} questions not answered yet: answer every question to submit.`
+          : `All ${statuses.length} questions answered.`}
+        {flagged > 0 && ` ${flagged} flagged for review.`} Your {what} is graded only when you submit.
+      </p>
+      <ol className="mt-4 space-y-2">
+        {quiz.questions.map((q, i) => (
+          <li key={q.id}>
+            <Card className="flex flex-wrap items-center justify-between gap-3 p-4">
+              <div className="min-w-0 flex-1">
+                <p className="font-medium">
+                  {i + 1}. {q.question}
+                </p>
+                <p
+                  className={`mt-1 text-sm ${statuses[i] === "answered" ? "text-muted" : "font-semibold text-amber-800"}`}
+                >
+                  {statuses[i] === "flagged" && <Flag className="mr-1 inline" size={14} aria-hidden="true" />}
+                  {statusText[statuses[i]]}
+                </p>
+              </div>
+              <Button variant="secondary" size="sm" onClick={() => onGoTo(i)}>
+                Go to question {i + 1}
+              </Button>
+            </Card>
+          </li>
+        ))}
+      </ol>
+      <div className="mt-6 flex flex-wrap justify-between gap-3">
+        <Button variant="secondary" onClick={() => onGoTo(quiz.questions.length - 1)}>
+          Back to questions
+        </Button>
+        <Button onClick={onSubmit} disabled={unanswered > 0 || submitting} className="ml-auto">
+          {submitting ? "Submitting..." : quiz.kind === "exam" ? "Submit Exam" : "Submit Quiz"}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
 /**
  * One attempt at a module quiz (`moduleId`) or the final exam (`moduleId` null): the server draws the
- * questions; reloading resumes the same attempt; the result shows a review only after a pass.
+ * questions; reloading resumes the same attempt; a review step lists every question's state before the
+ * final Submit; the result shows a review only after a pass.
  */
 export function AssessmentRunner({
   courseId,
   moduleId,
   nextStep,
+  startedByLearner = false,
 }: {
   courseId: string;
   moduleId: string | null;
   /** Where a pass leads on, if anywhere but back to the course. */
   nextStep?: (quiz: Quiz) => NextStep | null;
+  /** Opened by a Start button on the same page: no "retake?" question, and focus goes to the first question. */
+  startedByLearner?: boolean;
 }) {
   const kind = moduleId === null ? "exam" : "quiz";
   const query = useAssessment(courseId, moduleId);
   const toast = useToast();
   const startNewAttempt = useStartNewAttempt(courseId, moduleId);
   const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [flagged, setFlagged] = useState<Set<string>>(() => new Set());
   const [index, setIndex] = useState(0);
-  const [retaking, setRetaking] = useState(false);
+  const [reviewing, setReviewing] = useState(false);
+  const [reviewedOnce, setReviewedOnce] = useState(false);
+  const [retaking, setRetaking] = useState(startedByLearner);
   const [result, setResult] = useState<QuizResult | null>(null);
   const questionHeading = useRef<HTMLHeadingElement>(null);
-  const movedByButton = useRef(false);
-  // Next, Previous and Retake move focus to the question they show (not on first load: the page
-  // heading has it). After every render, because a retake shows its question only once the new draw is in.
-  useEffect(() => {
-    if (!movedByButton.current || !questionHeading.current) return;
-    movedByButton.current = false;
-    questionHeading.current.focus();
+  const reviewHeading = useRef<HTMLHeadingElement>(null);
+  // Next, Previous, Retake, Start and the review step move focus to what they show (not on first
+  // load: the page heading has it). After every render, because a question shows only once its draw
+  // is in; before paint, so the route's own heading focus never wins over it.
+  const moveFocus = useRef(startedByLearner);
+  useLayoutEffect(() => {
+    if (!moveFocus.current) return;
+    const target = reviewing ? reviewHeading.current : questionHeading.current;
+    if (!target) return;
+    moveFocus.current = false;
+    target.focus();
   });
   const goTo = (next: number) => {
-    movedByButton.current = true;
+    moveFocus.current = true;
+    setReviewing(false);
     setIndex(next);
+  };
+  const openReview = () => {
+    moveFocus.current = true;
+    setReviewing(true);
+    setReviewedOnce(true);
   };
   useDocumentMeta({
     title: `${query.data?.title ?? (kind === "exam" ? "Final exam" : "Quiz")} | ${BRAND_NAME}`,
@@ -305,9 +419,12 @@ export function AssessmentRunner({
   });
 
   const restart = async () => {
-    movedByButton.current = true;
+    moveFocus.current = true;
     setAnswers({});
+    setFlagged(new Set());
     setIndex(0);
+    setReviewing(false);
+    setReviewedOnce(false);
     setRetaking(true);
     // A new attempt: the server draws new questions once the last one is graded.
     if (result) await startNewAttempt();
@@ -353,8 +470,18 @@ export function AssessmentRunner({
   const total = quiz.questions.length;
   const answered = answers[question.id] !== undefined;
   const last = index === total - 1;
-  return (
-    <PageContainer className="max-w-3xl">
+  const isFlagged = flagged.has(question.id);
+  const statusOf = (id: string): Status =>
+    answers[id] === undefined ? "unanswered" : flagged.has(id) ? "flagged" : "answered";
+  const toggleFlag = () =>
+    setFlagged((current) => {
+      const next = new Set(current);
+      if (next.has(question.id)) next.delete(question.id);
+      else next.add(question.id);
+      return next;
+    });
+  const header = (
+    <>
       <Link to={paths.course(courseId)} className="text-sm text-muted hover:underline">
         ← Back to Course
       </Link>
@@ -364,6 +491,25 @@ export function AssessmentRunner({
         <AttemptsNote attemptsLeft={quiz.attemptsLeft} />
         {quiz.deadlineAt && <TimeLeft deadlineAt={quiz.deadlineAt} />}
       </div>
+    </>
+  );
+  if (reviewing)
+    return (
+      <PageContainer className="max-w-3xl">
+        {header}
+        <ReviewStep
+          quiz={quiz}
+          statusOf={statusOf}
+          heading={reviewHeading}
+          onGoTo={goTo}
+          onSubmit={() => submit.mutate({ answers, attemptId: quiz.attemptId })}
+          submitting={submit.isPending}
+        />
+      </PageContainer>
+    );
+  return (
+    <PageContainer className="max-w-3xl">
+      {header}
       <div className="mt-5">
         <div className="mb-1 flex justify-between text-sm text-muted">
           <span aria-live="polite" aria-atomic="true" data-testid="question-position">
@@ -404,25 +550,24 @@ export function AssessmentRunner({
             </label>
           ))}
         </RadioGroup.Root>
+        <Button variant="ghost" size="sm" className="mt-3" aria-pressed={isFlagged} onClick={toggleFlag}>
+          <Flag size={16} aria-hidden="true" />
+          Flag for review
+        </Button>
       </Card>
-      {/* With large text the two buttons may not fit side by side: the second wraps and stays on the right. */}
+      {/* With large text the buttons may not fit side by side: the last wraps and stays on the right. */}
       <div className="mt-6 flex flex-wrap justify-between gap-3">
         <Button variant="secondary" onClick={() => goTo(index - 1)} disabled={index === 0}>
           Previous
         </Button>
-        {last ? (
-          <Button
-            onClick={() => submit.mutate({ answers, attemptId: quiz.attemptId })}
-            disabled={!answered || submit.isPending}
-            className="ml-auto"
-          >
-            {submit.isPending ? "Submitting..." : kind === "exam" ? "Submit Exam" : "Submit Quiz"}
-          </Button>
-        ) : (
-          <Button onClick={() => goTo(index + 1)} disabled={!answered} className="ml-auto">
-            Next
+        {reviewedOnce && !last && (
+          <Button variant="secondary" onClick={openReview} disabled={!answered}>
+            Back to Review
           </Button>
         )}
+        <Button onClick={last ? openReview : () => goTo(index + 1)} disabled={!answered} className="ml-auto">
+          {last ? "Review Answers" : "Next"}
+        </Button>
       </div>
     </PageContainer>
   );

@@ -1,29 +1,110 @@
 import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
+import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
-import { AssessmentRunner, Screen } from "./assessment-runner.tsx";
+import { BRAND_NAME } from "#shared/constants.ts";
+import type { ExamRules } from "#shared/schemas/learning.ts";
+import { useExamRules } from "./api.ts";
+import { AssessmentRunner, ErrorScreen, formatWhen } from "./assessment-runner.tsx";
+
+/** "45 minutes", "1 minute", "37 minutes 30 seconds". */
+export function formatMinutes(minutes: number) {
+  const whole = Math.floor(minutes);
+  const seconds = Math.round((minutes - whole) * 60);
+  const m = `${whole} minute${whole === 1 ? "" : "s"}`;
+  return seconds ? `${m} ${seconds} seconds` : m;
+}
+
+function TimeRule({ rules }: { rules: ExamRules }) {
+  if (rules.timeLimitMinutes === null || rules.yourTimeLimitMinutes === null) return <>No time limit</>;
+  if (rules.timeMultiplier === 1) return <>{formatMinutes(rules.yourTimeLimitMinutes)}</>;
+  return (
+    <>
+      {formatMinutes(rules.yourTimeLimitMinutes)}{" "}
+      <span className="font-normal text-muted">
+        (your extra time: {formatMinutes(rules.timeLimitMinutes)} × {rules.timeMultiplier})
+      </span>
+    </>
+  );
+}
+
+/** The rules before Start: questions, the learner's own time limit, pass mark and attempts left. */
+function ExamIntro({ rules, onStart }: { rules: ExamRules; onStart: () => void }) {
+  const noAttempts = rules.attemptsLeft === 0 && !rules.inProgress;
+  return (
+    <PageContainer className="max-w-2xl py-16">
+      <h1 className="text-center text-3xl font-bold">{rules.title}</h1>
+      <p className="mt-3 text-center text-muted">
+        The exam draws questions from every module of the course, one at a time. You can go back to earlier questions
+        and review your answers before you submit.
+      </p>
+      <Card className="mt-6 p-6">
+        <h2 className="text-lg font-semibold">Before you start</h2>
+        <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]" data-testid="exam-rules">
+          <dt className="text-muted">Questions</dt>
+          <dd className="font-semibold">{rules.questionCount}</dd>
+          <dt className="text-muted">Time limit</dt>
+          <dd className="font-semibold">
+            <TimeRule rules={rules} />
+          </dd>
+          <dt className="text-muted">Pass mark</dt>
+          <dd className="font-semibold">{rules.passMark}%</dd>
+          <dt className="text-muted">Attempts left</dt>
+          <dd className="font-semibold">
+            {rules.attemptsLeft} of {rules.maxAttempts}
+          </dd>
+        </dl>
+        {rules.previous && (
+          <p className="mt-3 text-sm text-muted">
+            Your best score so far: {rules.previous.bestScore}% ({rules.previous.attempts} attempt
+            {rules.previous.attempts === 1 ? "" : "s"}).
+          </p>
+        )}
+        <p className="mt-3 text-sm">
+          {rules.inProgress
+            ? "You have already started an attempt: it resumes where you left it" +
+              (rules.inProgress.deadlineAt ? ", and its clock has kept running." : ".")
+            : rules.timeLimitMinutes !== null
+              ? "The clock starts when you press Start Exam and keeps running if you leave the page."
+              : "Take the time you need; your attempt is kept if you leave the page."}
+        </p>
+        {noAttempts && (
+          <p className="mt-3 font-medium" data-testid="attempts-left">
+            No attempts left.
+            {rules.nextAttemptAt && ` Your next attempt opens on ${formatWhen(rules.nextAttemptAt)}.`}
+          </p>
+        )}
+      </Card>
+      <div className="mt-6 flex flex-wrap justify-center gap-3">
+        <Link to={paths.course(rules.courseId)} className={buttonClasses("secondary")}>
+          Back to Course
+        </Link>
+        {!noAttempts && <Button onClick={onStart}>{rules.inProgress ? "Resume Exam" : "Start Exam"}</Button>}
+      </div>
+    </PageContainer>
+  );
+}
 
 /** The final exam. Its questions are drawn (and a timed exam's clock starts) only when the learner starts. */
 export default function ExamPage() {
   const { courseId = "" } = useParams();
   const [started, setStarted] = useState(false);
+  const rules = useExamRules(courseId);
   useDocumentMeta({
     title: `Final exam | ${BRAND_NAME}`,
     description: `The final exam of a ${BRAND_NAME} course: questions from every module.`,
   });
-  if (started) return <AssessmentRunner courseId={courseId} moduleId={null} />;
-  return (
-    <Screen
-      title="Final exam"
-      text={`The exam draws questions from every module of the course. You need ${PASS_MARK}% to pass. If the exam is timed, the clock starts when you start, and an attempt you have already started resumes where you left it.`}
-    >
-      <Link to={paths.course(courseId)} className={buttonClasses("secondary")}>
-        Back to Course
-      </Link>
-      <Button onClick={() => setStarted(true)}>Start Exam</Button>
-    </Screen>
-  );
+  // Started from the intro: focus goes to the first question whenever Start is pressed.
+  if (started) return <AssessmentRunner courseId={courseId} moduleId={null} startedByLearner />;
+  if (rules.isPending)
+    return (
+      <PageContainer className="max-w-2xl py-16" aria-busy="true">
+        <Skeleton className="mx-auto h-9 w-1/2" />
+        <Skeleton className="mt-6 h-48" />
+      </PageContainer>
+    );
+  if (rules.isError) return <ErrorScreen error={rules.error} kind="exam" courseId={courseId} />;
+  return <ExamIntro rules={rules.data} onStart={() => setStarted(true)} />;
 }

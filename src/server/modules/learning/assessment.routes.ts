@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   attemptRefusedSchema,
   examParamsSchema,
+  examRulesSchema,
   quizParamsSchema,
   quizResultSchema,
   quizSchema,
@@ -9,7 +10,13 @@ import {
 } from "#shared/schemas/learning.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { examAssessment, quizAssessment, startOrResumeAttempt, submitAttempt } from "./assessment.service.ts";
+import {
+  examAssessment,
+  examRules,
+  quizAssessment,
+  startOrResumeAttempt,
+  submitAttempt,
+} from "./assessment.service.ts";
 
 /** Module quizzes and final exams: GET starts or resumes an attempt, POST grades it. */
 export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
@@ -45,6 +52,15 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
         const course = requireCourse(await catalogue.course(request.params.courseId));
         const assessment = await examAssessment(deps.db, await request.currentUser(), course);
         return startOrResumeAttempt(deps, assessment, request.ip);
+      },
+    );
+
+    app.get(
+      "/api/exam/:courseId/rules",
+      { schema: { params: examParamsSchema, response: { 200: examRulesSchema } } },
+      async (request) => {
+        const course = requireCourse(await catalogue.course(request.params.courseId));
+        return examRules(deps, await examAssessment(deps.db, await request.currentUser(), course));
       },
     );
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
-import type { Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
+import type { ExamRules, Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
 import type { Config } from "../../config.ts";
 import { writeTransaction } from "../../db/group-commit.ts";
 import type { DB } from "../../db/schema.ts";
@@ -253,6 +253,35 @@ function refuse(nextAttemptAt: Date, rules: AttemptRules): never {
     `You have used your ${rules.maxAttempts} attempts. Your next attempt opens at ${nextAttemptAt.toUTCString()}.`,
     nextAttemptAt.toISOString(),
   );
+}
+
+/** Questions per attempt: the blueprint's items per module when the exam has one, else the draw. */
+const questionsPerAttempt = (bank: QuestionBank) =>
+  bank.blueprint ? bank.blueprint.reduce((sum, b) => sum + b.count, 0) : bank.draw;
+
+/** The exam's rules for this learner, before Start: draws nothing and starts no clock. */
+export async function examRules(deps: AssessmentDeps, a: Assessment): Promise<ExamRules> {
+  const state = await attemptState(deps, a, new Date());
+  const { attemptsLeft, nextAttemptAt } = state.allowance();
+  const limit = a.bank.timeLimitMinutes;
+  const multiplier = limit ? await timeMultiplierOf(deps.db, a.user!.id) : 1;
+  const stats = a.records.quizStats.get(a.id);
+  return {
+    courseId: a.course.card.id,
+    title: a.bank.title,
+    questionCount: questionsPerAttempt(a.bank),
+    timeLimitMinutes: limit,
+    timeMultiplier: multiplier,
+    yourTimeLimitMinutes: limit ? limit * multiplier : null,
+    passMark: PASS_MARK,
+    maxAttempts: state.rules.maxAttempts,
+    attemptsLeft,
+    nextAttemptAt: nextAttemptAt?.toISOString() ?? null,
+    inProgress: state.open ? { deadlineAt: state.open.deadlineAt } : null,
+    previous: stats
+      ? { score: stats.score, bestScore: stats.bestScore, attempts: stats.attempts, passed: stats.passed }
+      : null,
+  };
 }
 
 /**
