@@ -255,10 +255,6 @@ function refuse(nextAttemptAt: Date, rules: AttemptRules): never {
   );
 }
 
-/** Questions per attempt: the blueprint's items per module when the exam has one, else the draw. */
-const questionsPerAttempt = (bank: QuestionBank) =>
-  bank.blueprint ? bank.blueprint.reduce((sum, b) => sum + b.count, 0) : bank.draw;
-
 /** The exam's rules for this learner, before Start: draws nothing and starts no clock. */
 export async function examRules(deps: AssessmentDeps, a: Assessment): Promise<ExamRules> {
   const state = await attemptState(deps, a, new Date());
@@ -269,7 +265,7 @@ export async function examRules(deps: AssessmentDeps, a: Assessment): Promise<Ex
   return {
     courseId: a.course.card.id,
     title: a.bank.title,
-    questionCount: questionsPerAttempt(a.bank),
+    questionCount: examItemCount(a.bank),
     timeLimitMinutes: limit,
     timeMultiplier: multiplier,
     yourTimeLimitMinutes: limit ? limit * multiplier : null,
