@@ -64,6 +64,54 @@ describe("control characters are refused in every input, before any route sees t
     }
   });
 
+  it("refuses direction-changing and invisible characters, and names with nothing visible, wherever a name or listing is written", async () => {
+    const disguised = ["Alice \u202eevil\u202c", "\u200fAda", "Ad\u200ba", "\u200b\u2060", "\u3164"];
+    for (const name of disguised) {
+      const signUp = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/sign-up/email",
+        headers: { origin: TEST_ORIGIN },
+        remoteAddress: "192.0.2.77",
+        payload: {
+          email: `disguise-${disguised.indexOf(name)}@example.com`,
+          password: "calm-river-42",
+          firstName: name,
+          lastName: "X",
+        },
+      });
+      expect(signUp.statusCode, JSON.stringify(name)).toBe(400);
+      const profile = await request(t.app, "PUT", "/api/profile", {
+        cookie: learner.cookie,
+        payload: { firstName: "Ada", lastName: name },
+      });
+      expect(profile.statusCode, JSON.stringify(name)).toBe(400);
+      expect(profile.json().message).toMatch(/Last name (must not contain invisible|needs at least one visible)/);
+      const listing = await request(t.app, "PUT", "/api/profile/practitioner", {
+        cookie: learner.cookie,
+        payload: {
+          displayName: `Ada ${name}`,
+          region: "Leeds",
+          bio: "A calm and careful coach.",
+          contactUrl: "https://example.com",
+        },
+      });
+      expect(listing.statusCode, JSON.stringify(name)).toBe(400);
+      expect(listing.json().message).toMatch(/Display name/);
+    }
+    const bio = await request(t.app, "PUT", "/api/profile/practitioner", {
+      cookie: learner.cookie,
+      payload: {
+        displayName: "Ada",
+        region: "Leeds",
+        bio: "Calm \u202ecoach\u202c here.",
+        contactUrl: "https://example.com",
+      },
+    });
+    expect(bio.statusCode).toBe(400);
+    const me = await request(t.app, "GET", "/api/auth/user", { cookie: learner.cookie });
+    expect(me.json().lastName).toBe("Lovelace");
+  });
+
   it("keeps line breaks, tabs, right-to-left text and emoji where free text is allowed", async () => {
     const res = await request(t.app, "POST", "/api/admin/enrollments/bulk", {
       cookie: admin.cookie,
@@ -72,7 +120,7 @@ describe("control characters are refused in every input, before any route sees t
     expect(res.statusCode).toBe(200);
     const name = await request(t.app, "PUT", "/api/profile", {
       cookie: learner.cookie,
-      payload: { firstName: "\u200fשרה 🌿", lastName: "Lovelace" },
+      payload: { firstName: "שרה 🌿", lastName: "Lovelace" },
     });
     expect(name.statusCode).toBe(200);
   });

@@ -1,13 +1,7 @@
 import { z } from "zod";
-import { isPlainText } from "./text.ts";
+import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacter, isPlainText, singleLineName } from "./text.ts";
 
-const singleLine = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(2, `${label} needs at least 2 characters`)
-    .max(max, `${label} is at most ${max} characters`)
-    .refine((v) => isPlainText(v) && !/[\r\n\t]/.test(v), `${label} must be a single line of plain text`);
+const singleLine = (label: string, max: number) => singleLineName(label, 2, max);
 
 /** What a certificate holder publishes in the practitioner directory. */
 export const practitionerListingInputSchema = z.strictObject({
@@ -18,7 +12,8 @@ export const practitionerListingInputSchema = z.strictObject({
     .trim()
     .min(10, "Short bio needs at least 10 characters")
     .max(500, "Short bio is at most 500 characters")
-    .refine(isPlainText, "Short bio must be plain text"),
+    .refine(isPlainText, "Short bio must be plain text")
+    .refine((v) => !hasHiddenCharacter(v), `Short bio ${HIDDEN_CHARACTER_MESSAGE}`),
   contactUrl: z
     .string({ error: "Contact link is required" })
     .trim()

@@ -64,13 +64,60 @@ export function refusingControlCharacters<T extends z.ZodType>(schema: T) {
   return plainTextInput.pipe(schema);
 }
 
-const nameField = (label: string) =>
-  z
+/** Letters that draw nothing (Hangul fillers, the Braille blank): they count as invisible. */
+const BLANK_LETTER = /[\u115F\u1160\u3164\uFFA0\u2800]/u;
+const FORMAT = /[\p{Cf}\u034F\u180B-\u180F\uFE00-\uFE0F]/u;
+const VISIBLE = /[\p{L}\p{N}\p{S}\p{P}]/u;
+const SHOWN = /[\p{L}\p{M}\p{N}\p{S}]/u;
+const ZERO_WIDTH_JOINERS = new Set([0x200c, 0x200d]);
+const isTag = (cp: number) => cp >= 0xe0020 && cp <= 0xe007f;
+
+/**
+ * Whether text carries a character that changes how it reads without being seen: bidirectional
+ * controls (U+202E turns "Alice \u202Eevil" into "Alice live"), zero-width spaces, word joiners,
+ * byte-order marks, invisible operators, blank letters. The zero-width (non-)joiner is allowed between
+ * two visible characters, where Persian, Indic scripts and emoji sequences need it; a variation
+ * selector after a visible character (emoji style); tag characters after the black flag (England's
+ * flag). Linear: one pass over the code points.
+ */
+export function hasHiddenCharacter(value: string): boolean {
+  const cps = Array.from(value);
+  for (let i = 0; i < cps.length; i++) {
+    const char = cps[i] as string;
+    if (BLANK_LETTER.test(char)) return true;
+    if (!FORMAT.test(char)) continue;
+    const cp = char.codePointAt(0) as number;
+    const before = cps[i - 1] ?? "";
+    const after = cps[i + 1] ?? "";
+    if (ZERO_WIDTH_JOINERS.has(cp) && SHOWN.test(before) && SHOWN.test(after)) continue;
+    if (cp >= 0xfe00 && cp <= 0xfe0f && SHOWN.test(before)) continue;
+    const prev = before.codePointAt(0) ?? 0;
+    if (isTag(cp) && (prev === 0x1f3f4 || isTag(prev))) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Whether text has at least one character that draws something (a letter, digit, symbol or punctuation). */
+export function hasVisibleCharacter(value: string): boolean {
+  return VISIBLE.test(value);
+}
+
+export const HIDDEN_CHARACTER_MESSAGE = "must not contain invisible or direction-changing characters";
+
+/** One line of text a person is known by (names, a listing's name and region): no hidden characters, something visible. */
+export function singleLineName(label: string, min: number, max: number) {
+  return z
     .string({ error: `${label} is required` })
     .trim()
-    .min(1, `${label} is required`)
-    .max(255, `${label} is at most 255 characters`)
-    .refine((v) => isPlainText(v) && !LINE_BREAK_OR_TAB.test(v), `${label} must be a single line of plain text`);
+    .min(min, min === 1 ? `${label} is required` : `${label} needs at least ${min} characters`)
+    .max(max, `${label} is at most ${max} characters`)
+    .refine((v) => isPlainText(v) && !LINE_BREAK_OR_TAB.test(v), `${label} must be a single line of plain text`)
+    .refine((v) => !hasHiddenCharacter(v), `${label} ${HIDDEN_CHARACTER_MESSAGE}`)
+    .refine(hasVisibleCharacter, `${label} needs at least one visible character`);
+}
+
+const nameField = (label: string) => singleLineName(label, 1, 255);
 
 /** The one set of rules for a person's name, wherever it is written (sign-up, profile, any other route). */
 export const firstNameSchema = nameField("First name");
