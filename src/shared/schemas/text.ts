@@ -66,7 +66,7 @@ export function refusingControlCharacters<T extends z.ZodType>(schema: T) {
 
 /** Letters that draw nothing (Hangul fillers, the Braille blank): they count as invisible. */
 const BLANK_LETTER = /[\u115F\u1160\u3164\uFFA0\u2800]/u;
-const FORMAT = /[\p{Cf}\u034F\u180B-\u180F\uFE00-\uFE0F]/u;
+const FORMAT = /\p{Cf}|\u034F|[\u180B-\u180F]|[\uFE00-\uFE0F]/u;
 const VISIBLE = /[\p{L}\p{N}\p{S}\p{P}]/u;
 const SHOWN = /[\p{L}\p{M}\p{N}\p{S}]/u;
 const ZERO_WIDTH_JOINERS = new Set([0x200c, 0x200d]);
