@@ -34,6 +34,7 @@ import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { assessmentRoutes } from "./modules/learning/assessment.routes.ts";
 import { mediaRoutes } from "./modules/media/media.routes.ts";
+import { practicalRoutes } from "./modules/practical/practical.routes.ts";
 import { practitionersRoutes } from "./modules/practitioners/practitioners.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
@@ -47,6 +48,7 @@ import { registerJsonBody } from "./plugins/json-body.ts";
 import { registerSecurity } from "./plugins/security.ts";
 import { responseSerializerCompiler } from "./plugins/serialization.ts";
 import { plainTextValidatorCompiler } from "./plugins/validation.ts";
+import { type FileStorage, folderStorage } from "./storage/file-storage.ts";
 
 export interface AppDeps {
   config: Config;
@@ -63,6 +65,8 @@ export interface AppDeps {
   createJobs?: (log: JobLog) => JobRunner;
   /** Told of every route as it is registered (the route fuzzer enumerates the API this way). */
   onRoute?: (route: RouteOptions) => void;
+  /** Where uploaded files go; by default a folder (UPLOADS_DIR, else data/uploads). */
+  storage?: FileStorage;
 }
 
 declare module "fastify" {
@@ -76,6 +80,7 @@ declare module "fastify" {
       payments: PaymentProvider | null;
       jobs: JobRunner;
       background: Background;
+      storage: FileStorage;
     };
   }
 }
@@ -96,6 +101,7 @@ export async function buildApp({
   onRoute,
   siteContentDir,
   contentDir = DEFAULT_CONTENT_DIR,
+  storage = folderStorage(config.practical.uploadsDir),
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: "info" } : false,
@@ -126,7 +132,7 @@ export async function buildApp({
   const catalogue = new CourseCatalogue(database.db);
   const payments = createPaymentProvider(config, database.db);
   const jobs = createJobs(app.log);
-  app.decorate("deps", { config, database, auth, mailer: mail, catalogue, payments, jobs, background });
+  app.decorate("deps", { config, database, auth, mailer: mail, catalogue, payments, jobs, background, storage });
   const contentWatch = watchContentVersion(database, app.log);
   app.addHook("onClose", async () => {
     catalogue.dispose();
@@ -167,6 +173,7 @@ export async function buildApp({
   await app.register(enrollmentsRoutes);
   await app.register(progressRoutes(catalogue));
   await app.register(assessmentRoutes(catalogue));
+  await app.register(practicalRoutes(catalogue, storage));
   await app.register(certificatesRoutes(catalogue, (row) => credentialFor(database.db, config, catalogue, row)));
   await app.register(certificateLifecycleRoutes(catalogue));
   await app.register(credentialsRoutes(catalogue));

@@ -87,6 +87,12 @@ const settingsSchema = z.object({
   ASSESSMENT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
   ASSESSMENT_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
   EXAM_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Largest file a practical submission may carry, in megabytes. */
+  PRACTICAL_MAX_FILE_MB: z.coerce.number().min(0.1).max(200).default(20),
+  /** What the course page promises as the wait for an assessor's review, in days. */
+  PRACTICAL_REVIEW_DAYS: z.coerce.number().min(0.5).max(60).default(5),
+  /** Where uploaded practical files are kept (the folder storage); default data/uploads. */
+  UPLOADS_DIR: z.string().optional(),
   PAYMENTS_PROVIDER: z.enum(["sandbox", "stripe", ""]).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
@@ -128,6 +134,7 @@ export interface Config {
   /** Academy-wide attempt rules; a course may set its own in course.json. */
   assessment: AssessmentDefaults;
   dataDir: string;
+  practical: { maxFileBytes: number; expectedReviewDays: number; uploadsDir: string };
   payments: PaymentsConfig;
   paymentsReconcileSeconds: number;
 }
@@ -211,6 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
       examGraceSeconds: s.EXAM_GRACE_SECONDS,
     },
     dataDir,
+    practical: {
+      maxFileBytes: Math.round(s.PRACTICAL_MAX_FILE_MB * 1024 * 1024),
+      expectedReviewDays: s.PRACTICAL_REVIEW_DAYS,
+      uploadsDir: s.UPLOADS_DIR ? resolve(s.UPLOADS_DIR) : resolve(dataDir, "uploads"),
+    },
     payments: paymentsConfig(s),
     paymentsReconcileSeconds: s.PAYMENTS_RECONCILE_SECONDS,
   };

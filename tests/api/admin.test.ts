@@ -52,6 +52,7 @@ describe("authorisation matrix over every admin endpoint", () => {
     "POST /api/admin/certificates/:certificateId/extend": { until: "2030-01-01", reason: "matrix" },
     "POST /api/admin/learners/:id/attempt-grants": { courseId: "fixture-basics", assessment: "alpha" },
     "PUT /api/admin/learners/:id/accommodation": { timeMultiplier: 1.5 },
+    "PUT /api/admin/learners/:id/role": { role: "learner" },
   };
   const params: Record<string, string> = { certificateId: "HWA-AAAAAAAAAAAAAAAA" };
   const concrete = (url: string) => url.replace(/:(\w+)/g, (_, name: string) => params[name] ?? "some-id");

@@ -10,6 +10,8 @@ import { createEnrollment } from "#server/modules/enrollments/enrollments.reposi
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export const FIXTURE_CONTENT = resolve("tests/fixtures/content/courses");
+/** A course with a required practical, imported only by the tests about it (other tests keep three courses). */
+export const PRACTICAL_FIXTURE_CONTENT = resolve("tests/fixtures/practical-content/courses");
 export const TEST_ORIGIN = "http://localhost:3000";
 
 export interface TestApp {
@@ -23,6 +25,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Import the fixture courses (default true). */
   content?: boolean;
+  /** Also import fixture-practical, the course with a required practical. */
+  practical?: boolean;
   clientDir?: string;
   siteContentDir?: string;
   onRoute?: AppDeps["onRoute"];
@@ -48,6 +52,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     testDb.dir,
   );
   if (options.content !== false) await importContent(testDb.database.db, loadContent(FIXTURE_CONTENT));
+  if (options.practical) await importContent(testDb.database.db, loadContent(PRACTICAL_FIXTURE_CONTENT));
   const database = options.appDatabase?.(testDb) ?? testDb.database;
   const app = await buildApp({
     config,

@@ -48,6 +48,7 @@ function course(withExam = false): CatalogueCourse {
     studyHours: null,
     quizCount: 2,
     exam: withExam ? { title: "Final exam", draw: 20, questions: [], timeLimitMinutes: 60, blueprint: null } : null,
+    practical: null,
     assessment: { maxAttempts: null, cooldownHours: null },
   };
 }
@@ -65,6 +66,7 @@ const records = (done: string[], passed: string[] = [], failed: string[] = []): 
       { score: 40, bestScore: 40, attempts: 1, passed: false },
     ]),
   ]),
+  practicalPassed: false,
   progress: null,
 });
 
@@ -146,6 +148,30 @@ describe("completion", () => {
     expect(modulesDone.percent).toBe(90);
     const done = computeCourseState(course(true), records(ALL_LESSONS, ["alpha", "beta", FINAL_EXAM_ID]));
     expect(done).toMatchObject({ examPassed: true, courseComplete: true, missing: [], percent: 100 });
+  });
+
+  it("needs a required practical, which counts as one more assessment in the progress formula", () => {
+    const practical = (requiredForCertificate: boolean): CatalogueCourse => ({
+      ...course(true),
+      practical: {
+        title: "Practical",
+        briefHtml: "<p>Do it.</p>",
+        criteria: [],
+        passRule: { minPercent: 70, noCriterionAtLowestLevel: true },
+        requiredForCertificate,
+      },
+    });
+    const examDone = records(ALL_LESSONS, ["alpha", "beta", FINAL_EXAM_ID]);
+    const waiting = computeCourseState(practical(true), examDone);
+    expect(waiting).toMatchObject({ practicalUnlocked: true, courseComplete: false });
+    expect(waiting.missing).toEqual(["the practical assessment"]);
+    // 70 for the lessons + 30 x 3 of 4 assessments (2 quizzes, the exam, the practical).
+    expect(waiting.percent).toBe(93);
+    const passed = computeCourseState(practical(true), { ...examDone, practicalPassed: true });
+    expect(passed).toMatchObject({ practicalPassed: true, courseComplete: true, missing: [], percent: 100 });
+    // A practical the certificate does not require is neither missing nor counted.
+    expect(computeCourseState(practical(false), examDone)).toMatchObject({ courseComplete: true, percent: 100 });
+    expect(computeCourseState(practical(true), records(["alpha-1"], ["alpha"])).practicalUnlocked).toBe(false);
   });
 
   it("names what is missing in one sentence", () => {

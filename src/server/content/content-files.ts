@@ -125,6 +125,65 @@ export const examFileSchema = z
   .superRefine(checkBank);
 
 export type QuizFile = z.infer<typeof quizFileSchema>;
+
+/**
+ * `practical.md`'s front matter: the rubric and pass rule of the course's practical skills assessment;
+ * the Markdown body is the brief (docs/decisions/0026).
+ */
+export const practicalFileSchema = z
+  .strictObject({
+    title: nonEmpty.max(200),
+    requiredForCertificate: z.boolean(),
+    passRule: z.strictObject({
+      minPercent: z.number().int().min(1).max(100),
+      noCriterionAtLowestLevel: z.boolean(),
+    }),
+    criteria: z
+      .array(
+        z.strictObject({
+          id: z.string().regex(/^[a-z0-9-]+$/, "must be a slug"),
+          title: nonEmpty.max(200),
+          description: nonEmpty.max(1000),
+          levels: z
+            .array(
+              z.strictObject({
+                points: z.number().int().min(0).max(100),
+                label: nonEmpty.max(60),
+                descriptor: nonEmpty.max(1000),
+              }),
+            )
+            .min(2)
+            .max(6),
+        }),
+      )
+      .min(1)
+      .max(12),
+  })
+  .superRefine((practical, ctx) => {
+    const ids = new Set<string>();
+    practical.criteria.forEach((criterion, i) => {
+      if (ids.has(criterion.id))
+        ctx.addIssue({
+          code: "custom",
+          path: ["criteria", i, "id"],
+          message: `duplicate criterion id '${criterion.id}'`,
+        });
+      ids.add(criterion.id);
+      const points = criterion.levels.map((l) => l.points);
+      if (points.some((p, j) => j > 0 && p <= points[j - 1]))
+        ctx.addIssue({
+          code: "custom",
+          path: ["criteria", i, "levels"],
+          message: "levels go from the lowest to the highest, each worth more points than the one before",
+        });
+    });
+  });
+
+export type PracticalFile = z.infer<typeof practicalFileSchema>;
+export interface LoadedPractical extends PracticalFile {
+  briefMarkdown: string;
+  briefHtml: string;
+}
 export type ExamFile = z.infer<typeof examFileSchema>;
 
 export interface LoadedLesson {
@@ -151,6 +210,8 @@ export interface LoadedCourse {
   modules: LoadedModule[];
   /** The cumulative final exam (`exam.json`), when the course has one. */
   exam: ExamFile | null;
+  /** The practical skills assessment (`practical.md`), when the course has one. */
+  practical: LoadedPractical | null;
 }
 export interface LoadedContent {
   courses: LoadedCourse[];
@@ -209,18 +270,21 @@ export function renderLessonBody(body: string, format: "md" | "html", media?: Me
   return sanitizeLessonHtml(html);
 }
 
-function loadLesson(root: string, file: string, id: string, format: "md" | "html", media: MediaContext): LoadedLesson {
+/** A Markdown file's YAML front matter and its trimmed body. */
+function readFrontMatter(root: string, file: string): { meta: unknown; body: string } {
   const raw = readFileSync(file, "utf8").replace(/\r\n/g, "\n");
   const fm = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(raw);
-  if (!fm) fail(root, file, "front matter (--- title, duration ---) is missing");
-  let meta: unknown;
+  if (!fm) fail(root, file, "front matter (--- ... ---) is missing");
   try {
-    meta = parseYaml(fm[1]);
+    return { meta: parseYaml(fm[1]), body: fm[2].trim() };
   } catch (error) {
     fail(root, file, `front matter is not valid YAML (${(error as Error).message})`);
   }
+}
+
+function loadLesson(root: string, file: string, id: string, format: "md" | "html", media: MediaContext): LoadedLesson {
+  const { meta, body } = readFrontMatter(root, file);
   const front = parseWith(root, file, lessonFrontMatterSchema, meta);
-  const body = fm[2].trim();
   if (!body) fail(root, file, "body: the lesson has no text");
   let html: string;
   try {
@@ -348,7 +412,19 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
       checkBlueprint(root, examPath, exam, modules);
       hash.update(relative(root, examPath)).update(readFileSync(examPath));
     }
-    courses.push({ id: courseId, course, modules, exam });
+    const practicalPath = join(courseDir, "practical.md");
+    let practical: LoadedPractical | null = null;
+    if (existsSync(practicalPath)) {
+      const { meta, body } = readFrontMatter(root, practicalPath);
+      if (!body) fail(root, practicalPath, "body: the brief has no text");
+      practical = {
+        ...parseWith(root, practicalPath, practicalFileSchema, meta),
+        briefMarkdown: body,
+        briefHtml: renderLessonBody(body, "md", { courseId, courseDir }),
+      };
+      hash.update(relative(root, practicalPath)).update(readFileSync(practicalPath));
+    }
+    courses.push({ id: courseId, course, modules, exam, practical });
   }
   return { courses, hash: hash.digest("hex") };
 }

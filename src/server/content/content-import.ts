@@ -60,7 +60,7 @@ async function writeContent(
       await sql`select pg_advisory_xact_lock(hashtext(${CONTENT_CHANNEL}))`.execute(trx);
     }
     if (onlyIfChanged && (await lastImportedHash(trx)) === content.hash) return false;
-    for (const [index, { id, course, modules, exam }] of content.courses.entries()) {
+    for (const [index, { id, course, modules, exam, practical }] of content.courses.entries()) {
       const row = {
         position: course.position ?? (index + 1) * 10,
         title: course.title,
@@ -142,6 +142,21 @@ async function writeContent(
           })
           .execute();
         result.exams++;
+      }
+      await trx.deleteFrom("coursePractical").where("courseId", "=", id).execute();
+      if (practical) {
+        await trx
+          .insertInto("coursePractical")
+          .values({
+            courseId: id,
+            title: practical.title,
+            briefHtml: practical.briefHtml,
+            criteria: JSON.stringify(practical.criteria),
+            passMinPercent: practical.passRule.minPercent,
+            passNoLowestLevel: practical.passRule.noCriterionAtLowestLevel ? 1 : 0,
+            requiredForCertificate: practical.requiredForCertificate ? 1 : 0,
+          })
+          .execute();
       }
       result.courses++;
     }

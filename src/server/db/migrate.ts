@@ -14,6 +14,7 @@ import * as m015 from "./migrations/015-certificate-reissue.ts";
 import * as m016 from "./migrations/016-name-order.ts";
 import * as m017 from "./migrations/017-attempt-ordinal.ts";
 import * as m020blueprint from "./migrations/020-exam-blueprint.ts";
+import * as m020practical from "./migrations/020-practical.ts";
 import * as m021lifecycle from "./migrations/021-certificate-lifecycle.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "016-name-order": m016,
   "017-attempt-ordinal": m017,
   "020-exam-blueprint": m020blueprint,
+  "020-practical": m020practical,
   "021-certificate-lifecycle": m021lifecycle,
 };
 

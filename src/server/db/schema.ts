@@ -118,6 +118,49 @@ export interface CourseExamTable {
   questions: string; // JSON, like QuizTable.questions
   blueprint: string | null; // JSON [{ moduleId, count }]; null only for exams imported before blueprints
 }
+export interface CoursePracticalTable {
+  courseId: string;
+  title: string;
+  briefHtml: string;
+  criteria: string; // JSON PracticalCriterion[]
+  passMinPercent: number;
+  passNoLowestLevel: number;
+  requiredForCertificate: number;
+}
+export type PracticalStatus = "submitted" | "in-review" | "passed" | "resubmit";
+export interface PracticalSubmissionTable {
+  id: Generated<number>;
+  userId: string;
+  courseId: string;
+  attempt: number;
+  body: string;
+  status: PracticalStatus;
+  submittedAt: Timestamp;
+  consentedAt: Timestamp;
+  claimedBy: string | null;
+  claimedAt: Timestamp | null;
+  reviewedBy: string | null;
+  reviewedAt: Timestamp | null;
+  scores: string | null; // JSON [{ criterionId, points, comment }]
+  feedback: string | null;
+  points: number | null;
+  maxPoints: number | null;
+}
+export interface PracticalFileTable {
+  id: string;
+  submissionId: number;
+  name: string;
+  contentType: string;
+  size: number;
+  storageKey: string;
+}
+export interface PracticalGrantTable {
+  id: string;
+  userId: string;
+  courseId: string;
+  grantedBy: string;
+  createdAt: Timestamp;
+}
 export interface ContentImportTable {
   id: Generated<number>;
   contentHash: string;
@@ -396,6 +439,10 @@ export interface DB {
   lesson: LessonTable;
   quiz: QuizTable;
   courseExam: CourseExamTable;
+  coursePractical: CoursePracticalTable;
+  practicalSubmission: PracticalSubmissionTable;
+  practicalFile: PracticalFileTable;
+  practicalGrant: PracticalGrantTable;
   contentImport: ContentImportTable;
   hitCounter: HitCounterTable;
   scheduledJob: ScheduledJobTable;

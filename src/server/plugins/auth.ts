@@ -47,7 +47,7 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
       if (!u) return null;
       // A listed e-mail is admin only once its owner has proved it (verification link): signing up first grants nothing.
       const listed = adminEmails.has(u.email.toLowerCase()) && (u.emailVerified === true || u.emailVerified === 1);
-      const role = u.role === "admin" || listed ? "admin" : "learner";
+      const role = u.role === "admin" || listed ? "admin" : u.role === "assessor" ? "assessor" : "learner";
       return {
         id: u.id,
         email: u.email,
@@ -170,5 +170,12 @@ export async function requireUser(request: FastifyRequest): Promise<CurrentUser>
 export async function requireAdmin(request: FastifyRequest): Promise<CurrentUser> {
   const user = await requireUser(request);
   if (user.role !== "admin") throw forbidden("Admins only.");
+  return user;
+}
+
+/** Assessors review practical submissions; admins may too. */
+export async function requireAssessor(request: FastifyRequest): Promise<CurrentUser> {
+  const user = await requireUser(request);
+  if (user.role !== "assessor" && user.role !== "admin") throw forbidden("Assessors only.");
   return user;
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { firstNameSchema, lastNameSchema, nameOrderSchema } from "./text.ts";
 
-export const roleSchema = z.enum(["learner", "admin"]);
+export const roleSchema = z.enum(["learner", "assessor", "admin"]);
 export type Role = z.infer<typeof roleSchema>;
 
 export const currentUserSchema = z.object({

@@ -59,7 +59,19 @@ export const courseDetailSchema = courseCardSchema.extend({
   allModulesComplete: z.boolean(),
   /** The cumulative final exam, when the course has one; it opens once every module is complete. */
   exam: quizSummarySchema.extend({ timeLimitMinutes: z.number().int().nullable() }).nullable(),
-  /** Every lesson completed, every quiz and the final exam passed: the certificate can be issued. */
+  /**
+   * The practical skills assessment, when the course has one: it opens once every module is complete,
+   * and an assessor reviews it (the learner's page: GET /api/practical/{courseId}).
+   */
+  practical: z
+    .object({
+      title: z.string(),
+      requiredForCertificate: z.boolean(),
+      accessible: z.boolean(),
+      passed: z.boolean(),
+    })
+    .nullable(),
+  /** Every lesson completed, every quiz and the final exam passed (and a required practical): the certificate can be issued. */
   courseComplete: z.boolean(),
   /** What is still missing for completion, in words (empty when complete). */
   missing: z.array(z.string()),

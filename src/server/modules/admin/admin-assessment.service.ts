@@ -10,9 +10,12 @@ import { recordAudit } from "../audit/audit.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
 import { attemptRulesOf } from "../learning/assessment.service.ts";
 import { attemptAllowance } from "../learning/attempt-rules.ts";
+import { PRACTICAL_RESUBMISSIONS } from "../practical/practical.service.ts";
 import { FINAL_EXAM_ID } from "../progress/learner-state.ts";
 
 const EXAM = "exam";
+/** The practical skills assessment, as the admin API names it. */
+const PRACTICAL = "practical";
 
 /** The quizzes and the exam of a course, as the admin API names them ("exam" for the final exam). */
 function assessmentsOf(course: CatalogueCourse) {
@@ -31,7 +34,7 @@ export async function withAttempts(
 ): Promise<AdminLearner[]> {
   if (learners.length === 0) return learners;
   const ids = learners.map((l) => l.id);
-  const [attempts, grants, accommodations] = await Promise.all([
+  const [attempts, grants, accommodations, practicals, practicalGrants] = await Promise.all([
     db
       .selectFrom("assessmentAttempt")
       .select(["userId", "courseId", "assessmentId", "submittedAt", "score", "passed"])
@@ -44,6 +47,12 @@ export async function withAttempts(
       .where("userId", "in", ids)
       .execute(),
     db.selectFrom("learnerAccommodation").select(["userId", "timeMultiplier"]).where("userId", "in", ids).execute(),
+    db
+      .selectFrom("practicalSubmission")
+      .select(["userId", "courseId", "status", "points", "maxPoints"])
+      .where("userId", "in", ids)
+      .execute(),
+    db.selectFrom("practicalGrant").select(["userId", "courseId"]).where("userId", "in", ids).execute(),
   ]);
   const now = new Date();
   return learners.map((learner) => {
@@ -77,6 +86,22 @@ export async function withAttempts(
           nextAttemptAt: allowance.nextAttemptAt?.toISOString() ?? null,
         });
       }
+      if (course.practical) {
+        const mine = practicals.filter((x) => x.userId === learner.id && x.courseId === courseId);
+        const granted = practicalGrants.filter((x) => x.userId === learner.id && x.courseId === courseId).length;
+        const passed = mine.some((x) => x.status === "passed");
+        const percents = mine.filter((x) => x.maxPoints).map((x) => Math.round((100 * x.points!) / x.maxPoints!));
+        rows.push({
+          courseId,
+          assessment: PRACTICAL,
+          title: course.practical.title,
+          attempts: mine.length,
+          bestScore: percents.length ? Math.max(...percents) : null,
+          passed,
+          attemptsLeft: passed ? 0 : Math.max(0, 1 + PRACTICAL_RESUBMISSIONS + granted - mine.length),
+          nextAttemptAt: null,
+        });
+      }
     }
     const multiplier = accommodations.find((x) => x.userId === learner.id)?.timeMultiplier;
     return { ...learner, timeMultiplier: multiplier === undefined ? 1 : Number(multiplier), attempts: rows };
@@ -99,6 +124,7 @@ export async function grantExtraAttempt(
 ) {
   const learner = await requireLearner(db, userId);
   const course = catalogue.byId.get(input.courseId);
+  if (input.assessment === PRACTICAL) return grantPracticalSubmission(db, actor, learner, course);
   const target = course && assessmentsOf(course).find((a) => a.assessment === input.assessment);
   if (!course || !target) throw badRequest("Unknown course, quiz or exam.");
   await db.transaction().execute(async (trx) => {
@@ -117,6 +143,30 @@ export async function grantExtraAttempt(
       courseId: input.courseId,
       assessment: input.assessment,
     });
+  });
+  return { granted: true as const };
+}
+
+/** One more practical submission for one learner, beyond the 2 resubmissions. Audited. */
+async function grantPracticalSubmission(
+  db: Kysely<DB>,
+  actor: CurrentUser,
+  learner: { id: string; email: string },
+  course: CatalogueCourse | undefined,
+) {
+  if (!course?.practical) throw badRequest("This course has no practical assessment.");
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("practicalGrant")
+      .values({
+        id: randomUUID(),
+        userId: learner.id,
+        courseId: course.card.id,
+        grantedBy: actor.id,
+        createdAt: new Date().toISOString(),
+      })
+      .execute();
+    await recordAudit(trx, actor, "practical.grant", learner.email, { courseId: course.card.id });
   });
   return { granted: true as const };
 }

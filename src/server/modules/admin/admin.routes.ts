@@ -19,6 +19,7 @@ import {
   revokeCertificateInputSchema,
 } from "#shared/schemas/admin.ts";
 import { emptyBodySchema } from "#shared/schemas/common.ts";
+import { roleChangeSchema, roleInputSchema } from "#shared/schemas/practical.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
 import { refundOrder } from "../checkout/refunds.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
@@ -34,6 +35,7 @@ import {
 } from "./admin.service.ts";
 import { grantExtraAttempt, setTimeMultiplier, withAttempts } from "./admin-assessment.service.ts";
 import { bulkEnrol, enrolByEmail } from "./admin-enrollments.service.ts";
+import { setAssessorRole } from "./admin-roles.service.ts";
 
 /** Everything here is for admins: the role is checked on the server before any handler runs. */
 export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
@@ -119,6 +121,11 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
       },
       async (request) =>
         grantExtraAttempt(db, await catalogue.get(), await actor(request), request.params.id, request.body),
+    );
+    app.put(
+      "/api/admin/learners/:id/role",
+      { schema: { params: idParamsSchema, body: roleInputSchema, response: { 200: roleChangeSchema } } },
+      async (request) => setAssessorRole(db, await actor(request), request.params.id, request.body.role),
     );
     app.put(
       "/api/admin/learners/:id/accommodation",

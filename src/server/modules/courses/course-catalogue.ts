@@ -52,6 +52,7 @@ export interface CatalogueCourse {
   modulesById: Map<string, CatalogueModule>;
   quizCount: number;
   exam: QuestionBank | null;
+  practical: CoursePractical | null;
   /** From course.json; null means the academy's defaults. */
   assessment: { maxAttempts: number | null; cooldownHours: number | null };
   /** Hours of study the course represents (the credential's creditsEarned); null when not stated. */
@@ -60,6 +61,21 @@ export interface CatalogueCourse {
   lastReviewed?: string | null;
   reviewerRole?: string | null;
   titleNotice?: string | null;
+}
+/** A rubric criterion: levels from the lowest to the highest, each worth more points. */
+export interface PracticalCriterion {
+  id: string;
+  title: string;
+  description: string;
+  levels: { points: number; label: string; descriptor: string }[];
+}
+/** The course's practical skills assessment (docs/decisions/0026). */
+export interface CoursePractical {
+  title: string;
+  briefHtml: string;
+  criteria: PracticalCriterion[];
+  passRule: { minPercent: number; noCriterionAtLowestLevel: boolean };
+  requiredForCertificate: boolean;
 }
 export interface Catalogue {
   courses: CatalogueCourse[];
@@ -101,15 +117,17 @@ export class CourseCatalogue {
   }
 
   private async load(): Promise<Catalogue> {
-    const [courseRows, moduleRows, lessonRows, quizRows, examRows] = await Promise.all([
+    const [courseRows, moduleRows, lessonRows, quizRows, examRows, practicalRows] = await Promise.all([
       this.db.selectFrom("course").selectAll().orderBy("position").orderBy("id").execute(),
       this.db.selectFrom("courseModule").selectAll().orderBy("courseId").orderBy("position").execute(),
       this.db.selectFrom("lesson").selectAll().orderBy("courseId").orderBy("position").execute(),
       this.db.selectFrom("quiz").selectAll().execute(),
       this.db.selectFrom("courseExam").selectAll().execute(),
+      this.db.selectFrom("coursePractical").selectAll().execute(),
     ]);
     const courses = courseRows.map((row): CatalogueCourse => {
       const examRow = examRows.find((e) => e.courseId === row.id);
+      const practicalRow = practicalRows.find((p) => p.courseId === row.id);
       const lessonCountInModule = new Map<string, number>();
       const modules: CatalogueModule[] = moduleRows
         .filter((m) => m.courseId === row.id)
@@ -185,6 +203,18 @@ export class CourseCatalogue {
               questions: JSON.parse(examRow.questions) as QuizQuestion[],
               timeLimitMinutes: examRow.timeLimitMinutes,
               blueprint: examRow.blueprint ? (JSON.parse(examRow.blueprint) as ExamBlueprint) : null,
+            }
+          : null,
+        practical: practicalRow
+          ? {
+              title: practicalRow.title,
+              briefHtml: practicalRow.briefHtml,
+              criteria: JSON.parse(practicalRow.criteria) as PracticalCriterion[],
+              passRule: {
+                minPercent: practicalRow.passMinPercent,
+                noCriterionAtLowestLevel: practicalRow.passNoLowestLevel === 1,
+              },
+              requiredForCertificate: practicalRow.requiredForCertificate === 1,
             }
           : null,
         assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },

@@ -30,6 +30,14 @@ export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords 
           passed: state.examPassed,
         }
       : null,
+    practical: course.practical
+      ? {
+          title: course.practical.title,
+          requiredForCertificate: course.practical.requiredForCertificate,
+          accessible: state.practicalUnlocked,
+          passed: state.practicalPassed,
+        }
+      : null,
     courseComplete: state.courseComplete,
     missing: records.enrolled ? state.missing : [],
     isCompleted: records.progress?.isCompleted ?? false,

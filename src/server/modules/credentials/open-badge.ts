@@ -26,6 +26,10 @@ export function criteriaNarrative(course: CatalogueCourse): string {
   // Courses with a cumulative final exam carry it in the catalogue.
   const exam = (course as { exam?: { title: string } | null }).exam;
   if (exam) parts.push(`Pass the final exam: ${exam.title}.`);
+  if (course.practical?.requiredForCertificate)
+    parts.push(
+      `Pass the practical skills assessment, scored by an assessor against its rubric: ${course.practical.title}.`,
+    );
   return parts.join(" ");
 }
 

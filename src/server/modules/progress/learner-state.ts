@@ -21,6 +21,8 @@ export interface LearnerRecords {
   enrolled: boolean;
   completedLessons: Set<string>;
   quizStats: Map<string, QuizStats>;
+  /** An assessor passed the learner's practical skills assessment. */
+  practicalPassed: boolean;
   progress: { id: string; isCompleted: boolean; completedAt: string | null; createdAt: string } | null;
 }
 
@@ -28,6 +30,7 @@ export const NO_RECORDS: LearnerRecords = {
   enrolled: false,
   completedLessons: new Set(),
   quizStats: new Map(),
+  practicalPassed: false,
   progress: null,
 };
 
@@ -48,8 +51,8 @@ export function loadAllLearnerRecords(db: Kysely<DB>, userId: string): Promise<M
 }
 
 interface RecordRow {
-  /** e: enrolment, l: completed lesson, q: quiz attempt, p: progress row */
-  kind: "e" | "l" | "q" | "p";
+  /** e: enrolment, l: completed lesson, q: quiz attempt, p: progress row, x: passed practical */
+  kind: "e" | "l" | "q" | "p" | "x";
   courseId: string;
   /** Lesson id, module id (attempt) or progress row id. */
   item: string | null;
@@ -77,6 +80,8 @@ function recordsQuery(allCourses: boolean) {
       select 'l', "courseId", "lessonId", null, null, null, null from "lessonCompletion" where ${scope}
       union all
       select 'e', "courseId", null, null, null, null, null from enrollment where ${scope}
+      union all
+      select 'x', "courseId", null, null, null, null, null from "practicalSubmission" where ${scope} and status = 'passed'
       order by kind, at, seq`;
   }, 2);
 }
@@ -89,7 +94,13 @@ async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): P
   const of = (id: string) => {
     let r = byCourse.get(id);
     if (!r) {
-      r = { enrolled: false, completedLessons: new Set(), quizStats: new Map(), progress: null };
+      r = {
+        enrolled: false,
+        completedLessons: new Set(),
+        quizStats: new Map(),
+        practicalPassed: false,
+        progress: null,
+      };
       byCourse.set(id, r);
     }
     return r;
@@ -97,6 +108,7 @@ async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): P
   for (const row of rows) {
     const records = of(row.courseId);
     if (row.kind === "e") records.enrolled = true;
+    else if (row.kind === "x") records.practicalPassed = true;
     else if (row.kind === "l") records.completedLessons.add(row.item!);
     else if (row.kind === "q") {
       const score = Number(row.num);
@@ -128,7 +140,13 @@ export interface CourseState {
   /** The final exam opens once every module is complete. */
   examUnlocked: boolean;
   examPassed: boolean;
-  /** Every lesson completed, every quiz passed and the final exam (when the course has one) passed. */
+  /** The practical opens for submission once every module is complete. */
+  practicalUnlocked: boolean;
+  practicalPassed: boolean;
+  /**
+   * Every lesson completed, every quiz passed, the final exam (when the course has one) passed and the
+   * practical passed when the certificate requires it.
+   */
   courseComplete: boolean;
   /** What is still missing for completion, in words, e.g. "2 lessons", "the final exam". */
   missing: string[];
@@ -168,6 +186,9 @@ export function computeCourseState(course: CatalogueCourse, records: LearnerReco
   for (const m of records.enrolled ? quizzesNotPassed : course.modules.filter((x) => x.quiz))
     missing.push(`the quiz of "${m.title}"`);
   if (course.exam && !examPassed) missing.push("the final exam");
+  const practicalRequired = !!course.practical?.requiredForCertificate;
+  const practicalPassed = records.enrolled && !!course.practical && records.practicalPassed;
+  if (practicalRequired && !practicalPassed) missing.push("the practical assessment");
   const currentModuleIndex = Math.max(
     0,
     course.modules.findIndex((m) => moduleStates.get(m.id) !== "complete"),
@@ -184,13 +205,15 @@ export function computeCourseState(course: CatalogueCourse, records: LearnerReco
     allModulesComplete,
     examUnlocked: records.enrolled && !!course.exam && allModulesComplete,
     examPassed,
+    practicalUnlocked: records.enrolled && !!course.practical && allModulesComplete,
+    practicalPassed,
     courseComplete: records.enrolled && course.lessons.length > 0 && missing.length === 0,
     missing,
     percent: progressPercent(
       lessonsDone,
       course.lessons.length,
-      quizzesPassed + (examPassed ? 1 : 0),
-      course.quizCount + (course.exam ? 1 : 0),
+      quizzesPassed + (examPassed ? 1 : 0) + (practicalRequired && practicalPassed ? 1 : 0),
+      course.quizCount + (course.exam ? 1 : 0) + (practicalRequired ? 1 : 0),
     ),
     currentModuleIndex,
     currentLessonIndex,

@@ -1,0 +1,173 @@
+import multipart from "@fastify/multipart";
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
+import {
+  learnerPracticalSchema,
+  PRACTICAL_MAX_FILES,
+  practicalCourseParamsSchema,
+  practicalFileParamsSchema,
+  practicalSubmissionFieldsSchema,
+  reviewInputSchema,
+  reviewQueueSchema,
+  reviewSubmissionSchema,
+  submissionParamsSchema,
+} from "#shared/schemas/practical.ts";
+import { AppError, badRequest, forbidden, notFound } from "../../errors.ts";
+import { requireAssessor, requireUser } from "../../plugins/auth.ts";
+import type { FileStorage } from "../../storage/file-storage.ts";
+import { requireCourse } from "../courses/course-access.ts";
+import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { findFile } from "./practical.repository.ts";
+import { getLearnerPractical, submitPractical, type UploadedFile } from "./practical.service.ts";
+import { anonymousFileName, claim, getReviewSubmission, release, reviewQueue, submitReview } from "./review.service.ts";
+
+const MB = 1024 * 1024;
+
+/** Reads a multipart submission: the text fields (checked by their zod schema) and up to 3 files in memory. */
+async function readSubmission(request: FastifyRequest, maxFileBytes: number) {
+  if (!request.isMultipart()) throw new AppError(415, "Send the submission as multipart/form-data.");
+  const fields: Record<string, string> = {};
+  const files: UploadedFile[] = [];
+  try {
+    for await (const part of request.parts({
+      limits: { fileSize: maxFileBytes, files: PRACTICAL_MAX_FILES, fields: 4, fieldSize: 100_000, parts: 8 },
+    })) {
+      if (part.type === "file") {
+        if (part.fieldname !== "files") throw badRequest(`Unexpected file field '${part.fieldname}'.`);
+        const data = await part.toBuffer();
+        if (data.length > 0 || part.filename) files.push({ name: part.filename, data });
+      } else if (typeof part.value === "string") {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "FST_REQ_FILE_TOO_LARGE")
+      throw new AppError(413, `Each file is at most ${Math.round((maxFileBytes / MB) * 10) / 10} MB.`);
+    if (code === "FST_FILES_LIMIT") throw new AppError(413, `Attach at most ${PRACTICAL_MAX_FILES} files.`);
+    if (error instanceof AppError || (error as { statusCode?: number }).statusCode) throw error;
+    // A body busboy cannot read (no boundary, cut short): the sender's fault, not ours.
+    throw badRequest("The submission could not be read as multipart/form-data.");
+  }
+  const parsed = practicalSubmissionFieldsSchema.safeParse(fields);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid submission.");
+  return { text: parsed.data.text, files };
+}
+
+/** The practical skills assessment: the learner's page and submissions, files, and the assessors' review queue. */
+export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { config, mailer } = app.deps;
+    const deps = { db: app.deps.database.db, config, storage };
+    const maxFileBytes = config.practical.maxFileBytes;
+    // Multipart bodies are accepted in this plugin only; everywhere else stays JSON-only.
+    await app.register(multipart, { limits: { fileSize: maxFileBytes, files: PRACTICAL_MAX_FILES } });
+
+    app.get(
+      "/api/practical/:courseId",
+      { schema: { params: practicalCourseParamsSchema, response: { 200: learnerPracticalSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return getLearnerPractical(deps, user, requireCourse(await catalogue.course(request.params.courseId)));
+      },
+    );
+
+    app.post(
+      "/api/practical/:courseId",
+      {
+        schema: { params: practicalCourseParamsSchema, response: { 200: learnerPracticalSchema } },
+        bodyLimit: PRACTICAL_MAX_FILES * maxFileBytes + MB,
+        config: { rateLimit: { max: 20, timeWindow: "1 minute" } },
+      },
+      async (request) => {
+        const user = await requireUser(request);
+        const course = requireCourse(await catalogue.course(request.params.courseId));
+        return submitPractical(deps, user, course, await readSubmission(request, maxFileBytes));
+      },
+    );
+
+    // Files go to their learner, assessors and admins only, always as downloads.
+    app.get(
+      "/api/practical-files/:fileId",
+      { schema: { params: practicalFileParamsSchema } },
+      async (request, reply) => {
+        const user = await requireUser(request);
+        const file = await findFile(deps.db, request.params.fileId);
+        if (!file) throw notFound("File not found.");
+        const owner = file.userId === user.id;
+        if (!owner && user.role !== "assessor" && user.role !== "admin") throw forbidden("This file is not yours.");
+        const data = await storage.get(file.storageKey);
+        let name = file.name;
+        if (!owner) {
+          const siblings = await deps.db
+            .selectFrom("practicalFile")
+            .select("id")
+            .where("submissionId", "=", file.submissionId)
+            .orderBy("name")
+            .orderBy("id")
+            .execute();
+          name = anonymousFileName(
+            Number(file.submissionId),
+            siblings.findIndex((s) => s.id === file.id),
+            file.contentType,
+          );
+        }
+        return reply
+          .type(file.contentType === "text/plain" ? "text/plain; charset=utf-8" : file.contentType)
+          .header(
+            "content-disposition",
+            `attachment; filename="download"; filename*=UTF-8''${encodeURIComponent(name)}`,
+          )
+          .header("content-security-policy", "sandbox; default-src 'none'")
+          .header("cache-control", "private, no-store")
+          .send(data);
+      },
+    );
+
+    app.get("/api/review/queue", { schema: { response: { 200: reviewQueueSchema } } }, async (request) => {
+      const assessor = await requireAssessor(request);
+      return reviewQueue(deps, await catalogue.get(), assessor);
+    });
+
+    app.get(
+      "/api/review/submissions/:number",
+      { schema: { params: submissionParamsSchema, response: { 200: reviewSubmissionSchema } } },
+      async (request) => {
+        const assessor = await requireAssessor(request);
+        return getReviewSubmission(deps, await catalogue.get(), assessor, request.params.number);
+      },
+    );
+
+    app.post(
+      "/api/review/submissions/:number/claim",
+      { schema: { params: submissionParamsSchema, body: emptyBodySchema, response: { 200: reviewSubmissionSchema } } },
+      async (request) => {
+        const assessor = await requireAssessor(request);
+        await claim(deps, assessor, request.params.number);
+        return getReviewSubmission(deps, await catalogue.get(), assessor, request.params.number);
+      },
+    );
+
+    app.post(
+      "/api/review/submissions/:number/release",
+      { schema: { params: submissionParamsSchema, body: emptyBodySchema, response: { 200: reviewSubmissionSchema } } },
+      async (request) => {
+        const assessor = await requireAssessor(request);
+        await release(deps, assessor, request.params.number);
+        return getReviewSubmission(deps, await catalogue.get(), assessor, request.params.number);
+      },
+    );
+
+    app.post(
+      "/api/review/submissions/:number/review",
+      {
+        schema: { params: submissionParamsSchema, body: reviewInputSchema, response: { 200: reviewSubmissionSchema } },
+      },
+      async (request) => {
+        const assessor = await requireAssessor(request);
+        return submitReview({ ...deps, mailer }, await catalogue.get(), assessor, request.params.number, request.body);
+      },
+    );
+  };
+}

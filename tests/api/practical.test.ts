@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LearnerPractical, ReviewQueue, ReviewSubmission } from "#shared/schemas/practical.ts";
+import { completeCourse } from "../setup/assessments.ts";
+import { mailSubjectsTo, SAMPLE_FILES, submitPractical } from "../setup/practical.ts";
+import {
+  createTestApp,
+  enrol,
+  request,
+  signUpUser,
+  type TestApp,
+  type TestUser,
+  verifyEmail,
+} from "../setup/test-app.ts";
+
+const COURSE = "fixture-practical";
+let t: TestApp;
+let admin: TestUser;
+let assessorA: TestUser;
+let assessorB: TestUser;
+
+const get = (url: string, cookie?: string) => request(t.app, "GET", url, { cookie });
+const post = (url: string, cookie: string | undefined, payload: unknown = {}) =>
+  request(t.app, "POST", url, { cookie, payload });
+const put = (url: string, cookie: string | undefined, payload: unknown) =>
+  request(t.app, "PUT", url, { cookie, payload });
+
+const CONSENT = { consent: "yes" };
+const PASSING = [
+  { criterionId: "listening", points: 4, comment: "Accurate, frequent reflections." },
+  { criterionId: "scope", points: 6, comment: "Stayed in scope and referred clearly." },
+];
+const WEAK = [
+  { criterionId: "listening", points: 2, comment: "Some reflections; more complex ones next time." },
+  { criterionId: "scope", points: 3, comment: "Suggested a supplement dose: out of scope." },
+];
+
+beforeAll(async () => {
+  t = await createTestApp({
+    practical: true,
+    env: { ADMIN_EMAILS: "chief@academy.example", PRACTICAL_MAX_FILE_MB: "0.1" },
+  });
+  admin = await signUpUser(t.app, { email: "chief@academy.example" });
+  await verifyEmail(t, admin);
+  assessorA = await signUpUser(t.app, { firstName: "Ada", lastName: "Assessor" });
+  assessorB = await signUpUser(t.app, { firstName: "Bea", lastName: "Assessor" });
+  for (const a of [assessorA, assessorB])
+    expect((await put(`/api/admin/learners/${a.id}/role`, admin.cookie, { role: "assessor" })).statusCode).toBe(200);
+});
+afterAll(async () => t?.close());
+
+/** A learner with every lesson, quiz and module of fixture-practical done: only the practical is left. */
+async function learnerReadyForPractical(names: { firstName: string; lastName: string }) {
+  const user = await signUpUser(t.app, names);
+  await enrol(t, user, COURSE);
+  await completeCourse(t.app, user.cookie, COURSE);
+  return user;
+}
+
+async function submitWork(user: TestUser, text = "My coaching conversation, anonymised.") {
+  const res = await submitPractical(t.app, user.cookie, COURSE, { text, ...CONSENT }, [
+    { name: "transcript.txt", data: SAMPLE_FILES.text, type: "text/plain" },
+  ]);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as LearnerPractical;
+}
+
+const latestNumber = (p: LearnerPractical) => p.submissions.at(-1)!.number;
+
+async function review(assessor: TestUser, number: number, decision: "pass" | "resubmit", scores = PASSING) {
+  expect((await post(`/api/review/submissions/${number}/claim`, assessor.cookie)).statusCode).toBe(200);
+  return post(`/api/review/submissions/${number}/review`, assessor.cookie, {
+    scores,
+    feedback: decision === "pass" ? "Well done." : "Please revise the scope section.",
+    decision,
+  });
+}
+
+describe("the practical loop", () => {
+  it("opens once every module is complete, and refuses the certificate until it is passed, naming it", async () => {
+    const user = await signUpUser(t.app);
+    await enrol(t, user, COURSE);
+    expect((await get(`/api/practical/${COURSE}`, user.cookie)).json()).toMatchObject({ state: "locked" });
+    const early = await submitPractical(t.app, user.cookie, COURSE, { text: "Too early", ...CONSENT });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toMatch(/once every module is complete/);
+
+    await completeCourse(t.app, user.cookie, COURSE);
+    const practical = (await get(`/api/practical/${COURSE}`, user.cookie)).json() as LearnerPractical;
+    expect(practical).toMatchObject({ state: "open", submissionsLeft: 3, expectedReviewDays: 5 });
+    expect(practical.rubric).toMatchObject({ requiredForCertificate: true, maxPoints: 10 });
+    const refused = await post("/api/certificate", user.cookie, { courseId: COURSE });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/^Complete the practical assessment before requesting your certificate/);
+    const detail = (await get(`/api/courses/${COURSE}`, user.cookie)).json();
+    // 70 for the lessons + 30 x 1 of 2 assessments (the quiz and the practical).
+    expect(detail.percent).toBe(85);
+  });
+
+  it("takes text with a PDF, a text file and an MP3, checks consent, types by content, count and size", async () => {
+    const user = await learnerReadyForPractical({ firstName: "Files", lastName: "Learner" });
+    const noConsent = await submitPractical(t.app, user.cookie, COURSE, { text: "Work" });
+    expect(noConsent.statusCode).toBe(400);
+    expect(noConsent.json().message).toMatch(/anonymised/);
+    const empty = await submitPractical(t.app, user.cookie, COURSE, { text: "  ", ...CONSENT });
+    expect(empty.statusCode).toBe(400);
+    const disguised = await submitPractical(t.app, user.cookie, COURSE, { text: "Work", ...CONSENT }, [
+      { name: "report.pdf", data: SAMPLE_FILES.png, type: "application/pdf" },
+    ]);
+    expect(disguised.statusCode).toBe(415);
+    expect(disguised.json().message).toMatch(/'report.pdf' is not a PDF/);
+    const four = await submitPractical(
+      t.app,
+      user.cookie,
+      COURSE,
+      { text: "Work", ...CONSENT },
+      Array.from({ length: 4 }, (_, i) => ({ name: `t${i}.txt`, data: SAMPLE_FILES.text })),
+    );
+    expect(four.statusCode).toBe(413);
+    const big = await submitPractical(t.app, user.cookie, COURSE, { text: "Work", ...CONSENT }, [
+      { name: "long.txt", data: Buffer.alloc(200_000, "a") },
+    ]);
+    expect(big.statusCode).toBe(413);
+    expect(big.json().message).toMatch(/at most 0.1 MB/);
+    const tooLong = await submitPractical(t.app, user.cookie, COURSE, { text: "x".repeat(20_001), ...CONSENT });
+    expect(tooLong.statusCode).toBe(400);
+    const json = await post(`/api/practical/${COURSE}`, user.cookie, { text: "Work", consent: "yes" });
+    expect(json.statusCode).toBe(415);
+    // Nothing was stored by the refused attempts.
+    expect((await get(`/api/practical/${COURSE}`, user.cookie)).json()).toMatchObject({
+      state: "open",
+      submissions: [],
+    });
+
+    const ok = await submitPractical(t.app, user.cookie, COURSE, { text: "My work", ...CONSENT }, [
+      { name: "plan.pdf", data: SAMPLE_FILES.pdf },
+      { name: "notes.txt", data: SAMPLE_FILES.text },
+      { name: "session.mp3", data: SAMPLE_FILES.mp3 },
+    ]);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const practical = ok.json() as LearnerPractical;
+    expect(practical.state).toBe("waiting");
+    expect(practical.submissions[0].files.map((f) => [f.name, f.contentType])).toEqual([
+      ["notes.txt", "text/plain"],
+      ["plan.pdf", "application/pdf"],
+      ["session.mp3", "audio/mpeg"],
+    ]);
+    const again = await submitPractical(t.app, user.cookie, COURSE, { text: "Again", ...CONSENT });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it("refuses the review pages to learners and visitors, and role changes to non-admins", async () => {
+    const learner = await signUpUser(t.app);
+    expect((await get("/api/review/queue", learner.cookie)).statusCode).toBe(403);
+    expect((await get("/api/review/queue")).statusCode).toBe(401);
+    expect((await post("/api/review/submissions/1/claim", learner.cookie)).statusCode).toBe(403);
+    expect((await post("/api/review/submissions/1/review", learner.cookie, {})).statusCode).toBe(400);
+    const bad = await post("/api/review/submissions/1/review", learner.cookie, {
+      scores: PASSING,
+      feedback: "x",
+      decision: "pass",
+    });
+    expect(bad.statusCode).toBe(403);
+    expect(
+      (await put(`/api/admin/learners/${learner.id}/role`, assessorA.cookie, { role: "assessor" })).statusCode,
+    ).toBe(403);
+    expect((await put(`/api/admin/learners/${admin.id}/role`, admin.cookie, { role: "learner" })).statusCode).toBe(409);
+  });
+
+  it("shows assessors the queue oldest first with waiting times, and a number instead of the learner's name", async () => {
+    const first = await learnerReadyForPractical({ firstName: "Quentin", lastName: "Queueworth" });
+    const second = await learnerReadyForPractical({ firstName: "Rosalind", lastName: "Rarename" });
+    const n1 = latestNumber(await submitWork(first));
+    const n2 = latestNumber(await submitWork(second));
+    // The first submission waited two days.
+    await t.testDb.database.db
+      .updateTable("practicalSubmission")
+      .set({ submittedAt: new Date(Date.now() - 49 * 3_600_000).toISOString() })
+      .where("id", "=", n1)
+      .execute();
+    const queue = (await get("/api/review/queue", assessorA.cookie)).json() as ReviewQueue;
+    const mine = queue.items.filter((i) => i.number === n1 || i.number === n2);
+    expect(mine.map((i) => i.number)).toEqual([n1, n2]);
+    expect(mine[0]).toMatchObject({ waitingHours: 49, status: "submitted", courseTitle: "Fixture Practical" });
+    const claimed = await post(`/api/review/submissions/${n2}/claim`, assessorA.cookie);
+    for (const body of [JSON.stringify(queue), claimed.body])
+      for (const secret of ["Rosalind", "Rarename", "Quentin", "Queueworth", second.email, second.id])
+        expect(body).not.toContain(secret);
+    expect((claimed.json() as ReviewSubmission).files[0].name).toBe(`submission-${n2}-file-1.txt`);
+  });
+
+  it("lets exactly one of two assessors racing for a submission claim it", async () => {
+    const user = await learnerReadyForPractical({ firstName: "Race", lastName: "Learner" });
+    const number = latestNumber(await submitWork(user));
+    const [a, b] = await Promise.all([
+      post(`/api/review/submissions/${number}/claim`, assessorA.cookie),
+      post(`/api/review/submissions/${number}/claim`, assessorB.cookie),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const [winner, loser] = a.statusCode === 200 ? [assessorA, assessorB] : [assessorB, assessorA];
+    expect((a.statusCode === 409 ? a : b).json().message).toMatch(/Another assessor has already claimed/);
+    const lost = await post(`/api/review/submissions/${number}/review`, loser.cookie, {
+      scores: PASSING,
+      feedback: "Mine",
+      decision: "pass",
+    });
+    expect(lost.statusCode).toBe(409);
+    const won = await post(`/api/review/submissions/${number}/review`, winner.cookie, {
+      scores: PASSING,
+      feedback: "Well done.",
+      decision: "pass",
+    });
+    expect(won.statusCode).toBe(200);
+    const twice = await post(`/api/review/submissions/${number}/review`, winner.cookie, {
+      scores: PASSING,
+      feedback: "Again",
+      decision: "pass",
+    });
+    expect(twice.statusCode).toBe(409);
+  });
+
+  it("scores every criterion, asks for a resubmission with feedback, allows 2 resubmissions, then an admin grants more, then issues the certificate", async () => {
+    const user = await learnerReadyForPractical({ firstName: "Loop", lastName: "Learner" });
+    let number = latestNumber(await submitWork(user));
+
+    const unmet = await review(assessorA, number, "pass", WEAK);
+    expect(unmet.statusCode).toBe(400);
+    expect(unmet.json().message).toMatch(/do not meet the pass rule \(at least 70% of the points/);
+    const missing = await post(`/api/review/submissions/${number}/review`, assessorA.cookie, {
+      scores: [PASSING[0]],
+      feedback: "x",
+      decision: "pass",
+    });
+    expect(missing.json().message).toMatch(/Score the criterion "Scope of practice"/);
+    const offLevel = await post(`/api/review/submissions/${number}/review`, assessorA.cookie, {
+      scores: [PASSING[0], { ...PASSING[1], points: 5 }],
+      feedback: "x",
+      decision: "pass",
+    });
+    expect(offLevel.json().message).toMatch(/scored at one of its levels: 0, 3, 6 points/);
+    const resubmit = await post(`/api/review/submissions/${number}/review`, assessorA.cookie, {
+      scores: WEAK,
+      feedback: "Please revise the scope section.",
+      decision: "resubmit",
+    });
+    expect(resubmit.statusCode).toBe(200);
+
+    let mine = (await get(`/api/practical/${COURSE}`, user.cookie)).json() as LearnerPractical;
+    expect(mine).toMatchObject({ state: "resubmit", submissionsLeft: 2 });
+    expect(mine.submissions[0].review).toMatchObject({
+      decision: "resubmit",
+      feedback: "Please revise the scope section.",
+      points: 5,
+      maxPoints: 10,
+      scores: WEAK,
+    });
+    expect(mailSubjectsTo(t, user.email)).toContain("Please resubmit your practical: Fixture Practical");
+
+    // Two resubmissions, both sent back.
+    for (const left of [1, 0]) {
+      number = latestNumber(await submitWork(user, "Revised work"));
+      expect((await review(assessorB, number, "resubmit", WEAK)).statusCode).toBe(200);
+      mine = (await get(`/api/practical/${COURSE}`, user.cookie)).json() as LearnerPractical;
+      expect(mine.submissionsLeft).toBe(left);
+    }
+    expect(mine.state).toBe("closed");
+    const closed = await submitPractical(t.app, user.cookie, COURSE, { text: "Once more", ...CONSENT });
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json().message).toMatch(/An admin can allow another one/);
+
+    // The fourth review saw the three earlier ones.
+    const grant = await post(`/api/admin/learners/${user.id}/attempt-grants`, admin.cookie, {
+      courseId: COURSE,
+      assessment: "practical",
+    });
+    expect(grant.statusCode).toBe(200);
+    number = latestNumber(await submitWork(user, "Final work"));
+    const passed = await review(assessorA, number, "pass");
+    expect(passed.statusCode).toBe(200);
+    expect((passed.json() as ReviewSubmission).earlierReviews.map((r) => r.attempt)).toEqual([1, 2, 3]);
+    expect(mailSubjectsTo(t, user.email)).toContain("Practical assessment passed: Fixture Practical");
+
+    mine = (await get(`/api/practical/${COURSE}`, user.cookie)).json() as LearnerPractical;
+    expect(mine).toMatchObject({ state: "passed", submissionsLeft: 0 });
+    const issued = await post("/api/certificate", user.cookie, { courseId: COURSE });
+    expect(issued.statusCode, issued.body).toBe(200);
+    const progress = (await get(`/api/progress/${COURSE}`, user.cookie)).json();
+    expect(progress.percent).toBe(100);
+    const credential = await get(`/api/certificates/${issued.json().certificateId}/credential`, user.cookie);
+    expect(credential.json().credentialSubject.achievement.criteria.narrative).toContain(
+      "Pass the practical skills assessment, scored by an assessor against its rubric: Fixture coaching practical.",
+    );
+
+    const audit = await t.testDb.database.db
+      .selectFrom("auditLog")
+      .select(["action", "target", "actorEmail"])
+      .where("action", "in", ["practical.review", "practical.grant"])
+      .execute();
+    for (let i = 0; i < 4; i++) expect(audit.map((a) => a.target)).toContain(`submission #${number - i}`);
+    expect(audit).toContainEqual({ action: "practical.grant", target: user.email, actorEmail: admin.email });
+  });
+
+  it("serves files only to their learner, assessors and admins, as downloads", async () => {
+    const owner = await learnerReadyForPractical({ firstName: "Owner", lastName: "Learner" });
+    const sent = await submitPractical(t.app, owner.cookie, COURSE, { text: "With a file", ...CONSENT }, [
+      { name: "my plan.pdf", data: SAMPLE_FILES.pdf },
+    ]);
+    const file = (sent.json() as LearnerPractical).submissions[0].files[0];
+    const url = `/api/practical-files/${file.id}`;
+    const mine = await get(url, owner.cookie);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.headers["content-type"]).toBe("application/pdf");
+    expect(mine.headers["content-disposition"]).toMatch(/^attachment; .*filename\*=UTF-8''my%20plan\.pdf$/);
+    expect(mine.rawPayload.equals(SAMPLE_FILES.pdf)).toBe(true);
+    const forAssessor = await get(url, assessorB.cookie);
+    expect(forAssessor.statusCode).toBe(200);
+    expect(forAssessor.headers["content-disposition"]).toMatch(/filename\*=UTF-8''submission-\d+-file-1\.pdf$/);
+    expect((await get(url, admin.cookie)).statusCode).toBe(200);
+    const stranger = await signUpUser(t.app);
+    expect((await get(url, stranger.cookie)).statusCode).toBe(403);
+    expect((await get(url)).statusCode).toBe(401);
+    expect((await get("/api/practical-files/00000000-0000-4000-8000-000000000000", owner.cookie)).statusCode).toBe(404);
+  });
+});
