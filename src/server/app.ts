@@ -107,6 +107,14 @@ export async function buildApp({
     logger: logger ? { level: "info" } : false,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // A client that sends its headers or body too slowly, or idles on a kept-alive connection, loses it
+    // (408 for a slow request). Node checks these on a timer: often enough for the smallest of them.
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      connectionsCheckingInterval: Math.max(100, Math.min(config.timeouts.headersMs / 2, 5000)),
+    },
     return503OnClosing: false,
     // Every log line of a request carries its id (reqId): the proxy's X-Request-Id when it sent a sane one.
     genReqId: (request) => {

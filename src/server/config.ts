@@ -101,6 +101,13 @@ const settingsSchema = z.object({
   PAYMENTS_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
   /** Points the Stripe SDK at another API host, e.g. a local stripe-mock. */
   STRIPE_API_BASE: optionalUrl,
+  /** A request's headers must arrive within this; the whole request (body included) within the next. */
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(10),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  /** An idle keep-alive connection is closed after this; above a proxy's own idle limit (nginx: 60 s). */
+  KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(65),
+  /** PostgreSQL cancels any statement running longer (0: no limit). */
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(15),
 });
 
 /** false: the socket address is the client; n: trust n proxy hops; list: trust these proxy addresses. */
@@ -137,6 +144,14 @@ export interface Config {
   practical: { maxFileBytes: number; expectedReviewDays: number; uploadsDir: string };
   payments: PaymentsConfig;
   paymentsReconcileSeconds: number;
+  timeouts: ServerTimeouts;
+  databaseStatementTimeoutMs: number;
+}
+
+export interface ServerTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
 }
 
 export interface AssessmentDefaults {
@@ -191,6 +206,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     throw new ConfigError(`Invalid setting ${lines.join("; ")}`);
   }
   const s = parsed.data;
+  if (s.HEADERS_TIMEOUT_SECONDS > s.REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError("Invalid setting HEADERS_TIMEOUT_SECONDS: must not exceed REQUEST_TIMEOUT_SECONDS");
+  }
+  // Several machines behind one load balancer must share the secret: a per-machine file would sign
+  // each machine's sessions differently, so production refuses to start without it.
+  if (s.NODE_ENV === "production" && !s.AUTH_SECRET) {
+    throw new ConfigError(
+      "Invalid setting AUTH_SECRET: required in production (at least 32 characters, the same on every instance)",
+    );
+  }
   return {
     env: s.NODE_ENV,
     port: s.PORT,
@@ -225,6 +250,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     },
     payments: paymentsConfig(s),
     paymentsReconcileSeconds: s.PAYMENTS_RECONCILE_SECONDS,
+    timeouts: {
+      headersMs: s.HEADERS_TIMEOUT_SECONDS * 1000,
+      requestMs: s.REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveMs: s.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
+    databaseStatementTimeoutMs: s.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
   };
 }
 

@@ -106,9 +106,10 @@ function superviseWorkers(config: Config, started: number) {
 async function main() {
   const config = loadConfigOrExit();
   const started = performance.now();
-  if (cluster.isWorker) return serve(config, openDatabase(config.databaseUrl), started);
+  const open = () => openDatabase(config.databaseUrl, { statementTimeoutMs: config.databaseStatementTimeoutMs });
+  if (cluster.isWorker) return serve(config, open(), started);
 
-  const database = openDatabase(config.databaseUrl);
+  const database = open();
   await prepare(database);
   if (config.webConcurrency === 1) return serve(config, database, started);
   await database.close();

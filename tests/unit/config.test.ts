@@ -21,12 +21,42 @@ describe("settings", () => {
   it("keeps the sandbox for a fresh clone, and turns purchasing off in production without a provider", () => {
     const data = dir();
     expect(loadConfig({}, data).payments).toEqual({ provider: "sandbox", testBanner: false });
-    expect(loadConfig({ NODE_ENV: "production" }, data).payments).toEqual({ provider: "none" });
-    expect(loadConfig({ NODE_ENV: "production", PAYMENTS_PROVIDER: "sandbox" }, data).payments).toEqual({
+    const secret = "s".repeat(40);
+    expect(loadConfig({ NODE_ENV: "production", AUTH_SECRET: secret }, data).payments).toEqual({ provider: "none" });
+    expect(
+      loadConfig({ NODE_ENV: "production", AUTH_SECRET: secret, PAYMENTS_PROVIDER: "sandbox" }, data).payments,
+    ).toEqual({
       provider: "sandbox",
       testBanner: true,
     });
     expect(loadConfig({}, data).paymentsReconcileSeconds).toBe(60);
+  });
+
+  it("refuses to start in production without AUTH_SECRET, instead of a per-machine secret file", () => {
+    const data = dir();
+    expect(() => loadConfig({ NODE_ENV: "production" }, data)).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: "production" }, data)).toThrow(/AUTH_SECRET.*required in production/);
+    expect(loadConfig({ NODE_ENV: "production", AUTH_SECRET: "p".repeat(32) }, data).authSecret).toBe("p".repeat(32));
+  });
+
+  it("sets request, header and keep-alive timeouts and a statement timeout, each changeable", () => {
+    const data = dir();
+    expect(loadConfig({}, data).timeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 65_000 });
+    expect(loadConfig({}, data).databaseStatementTimeoutMs).toBe(15_000);
+    const custom = loadConfig(
+      {
+        HEADERS_TIMEOUT_SECONDS: "2",
+        REQUEST_TIMEOUT_SECONDS: "5",
+        KEEP_ALIVE_TIMEOUT_SECONDS: "3",
+        DATABASE_STATEMENT_TIMEOUT_SECONDS: "1",
+      },
+      data,
+    );
+    expect(custom.timeouts).toEqual({ headersMs: 2000, requestMs: 5000, keepAliveMs: 3000 });
+    expect(custom.databaseStatementTimeoutMs).toBe(1000);
+    expect(() => loadConfig({ HEADERS_TIMEOUT_SECONDS: "20", REQUEST_TIMEOUT_SECONDS: "5" }, data)).toThrow(
+      /HEADERS_TIMEOUT_SECONDS/,
+    );
   });
 
   it("stops with a message naming each bad setting", () => {
