@@ -235,3 +235,19 @@ export async function completeFixtureCourse(page: Page, { exam = true } = {}): P
     { keys, exam },
   );
 }
+
+let accounts = 0;
+/** An account made through the real sign-up route (not the form), for tests about what comes after. */
+export async function createAccount(e2e: E2E, name = { firstName: "Test", lastName: "Learner" }) {
+  accounts++;
+  const account = { email: `account${accounts}-${Date.now()}@example.com`, password: "calm-river-42" };
+  const response = await e2e.app.inject({
+    method: "POST",
+    url: "/api/auth/sign-up/email",
+    headers: { origin: e2e.baseUrl },
+    remoteAddress: `198.51.100.${accounts % 250}`,
+    payload: { ...account, ...name, name: `${name.firstName} ${name.lastName}` },
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
+  return account;
+}

@@ -13,6 +13,7 @@ import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PASS_MARK, PURCHASING_UNAVAILABLE } from "#shared/constants.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
 import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
+import { resumeStep } from "./course-outline.ts";
 
 const stateBadge: Record<ModuleState, { label: string; className: string }> = {
   locked: { label: "Locked", className: "bg-slate-100 text-slate-700" },
@@ -153,6 +154,20 @@ function ExamCard({ course }: { course: CourseDetail }) {
   );
 }
 
+/** The page's first action for an enrolled learner: straight to the lesson, quiz or exam that is due. */
+function ResumeLink({ course }: { course: CourseDetail }) {
+  const step = resumeStep(course);
+  if (!step) return null;
+  return (
+    <Link to={step.item.href} className={buttonClasses("light", "lg", "mt-5 max-w-full")} data-testid="resume">
+      <PlayCircle size={20} aria-hidden="true" className="shrink-0" />
+      <span className="min-w-0 break-words">
+        {step.first ? "Start" : "Resume"}: {step.item.title}
+      </span>
+    </Link>
+  );
+}
+
 function CertificationBanner({ course }: { course: CourseDetail }) {
   const toast = useToast();
   const navigate = useNavigate();
@@ -253,6 +268,7 @@ export default function CourseDetailPage() {
           </div>
           <h1 className="mt-3 font-serif text-3xl font-bold sm:text-4xl">{course.title}</h1>
           <p className="mt-3 max-w-3xl text-white">{course.description}</p>
+          <ResumeLink course={course} />
           {course.lastReviewed && (
             <p className="mt-3 text-sm text-white">
               Last reviewed {formatLongDate(course.lastReviewed)}

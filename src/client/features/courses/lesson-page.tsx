@@ -1,5 +1,5 @@
 import { CheckCircle2, ChevronLeft, ChevronRight, Clock, Lock } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
@@ -10,7 +10,10 @@ import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
+import type { CourseDetail } from "#shared/schemas/courses.ts";
 import { useCompleteLesson, useLesson } from "./api.ts";
+import { OutlineDrawer, OutlineSidebar } from "./course-outline-nav.tsx";
+import { wrapWideTables } from "./lesson-html.ts";
 import { isPreviewEnd, PreviewEndCard } from "./preview-end-card.tsx";
 
 function PreviewOnly({ courseId }: { courseId: string }) {
@@ -45,6 +48,40 @@ function Message({ title, text, courseId }: { title: string; text: string; cours
   );
 }
 
+/**
+ * The lesson beside the course outline: a sidebar on its right on wide screens, a drawer button above
+ * it on phones. Both
+ * keep their space while the course loads, so nothing shifts when it arrives.
+ */
+function LessonFrame({
+  course,
+  currentKey,
+  children,
+}: {
+  course: CourseDetail | undefined;
+  currentKey: string;
+  children: ReactNode;
+}) {
+  return (
+    <PageContainer className="max-w-6xl">
+      {/* The outline comes after the lesson in reading and Tab order, so keyboard users meet the lesson first. */}
+      <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_17rem]">
+        <div className="min-w-0 max-w-3xl">
+          <div className="mb-4 lg:hidden">
+            <OutlineDrawer course={course} currentKey={currentKey} />
+          </div>
+          {children}
+        </div>
+        <aside className="hidden lg:block">
+          <div className="sticky top-20 max-h-[calc(100vh-6rem)] overflow-y-auto">
+            {course ? <OutlineSidebar course={course} currentKey={currentKey} /> : <Skeleton className="h-96" />}
+          </div>
+        </aside>
+      </div>
+    </PageContainer>
+  );
+}
+
 export default function LessonPage() {
   const { courseId = "", lessonId = "" } = useParams();
   const lesson = useLesson(courseId, lessonId);
@@ -53,6 +90,7 @@ export default function LessonPage() {
   const toast = useToast();
   const completeLesson = useCompleteLesson(courseId);
   const [saving, setSaving] = useState(false);
+  const html = useMemo(() => (lesson.data ? wrapWideTables(lesson.data.html) : ""), [lesson.data]);
   useDocumentMeta({
     title: lesson.data ? `${lesson.data.title} | ${BRAND_NAME}` : `Lesson | ${BRAND_NAME}`,
     description: lesson.data
@@ -60,18 +98,23 @@ export default function LessonPage() {
       : `A lesson of a ${BRAND_NAME} certification course.`,
   });
 
-  if (lesson.isPending) {
+  // The page waits for the course too: its title (breadcrumb), the enrolled-only controls and the outline
+  // would otherwise arrive after the lesson and push it down (layout shift on phones).
+  if (lesson.isPending || (course.isPending && !lesson.isError)) {
     return (
-      <PageContainer className="max-w-3xl" aria-busy="true">
-        <Skeleton className="h-4 w-1/3" />
-        <Skeleton className="mt-4 h-9 w-2/3" />
-        <Skeleton className="mt-6 h-2" />
-        <div className="mt-8 space-y-3">
-          {Array.from({ length: 8 }, (_, i) => (
-            <Skeleton key={i} className="h-4" />
-          ))}
+      <LessonFrame course={course.data} currentKey={`lesson:${lessonId}`}>
+        <div aria-busy="true">
+          <Skeleton className="h-5 w-1/3" />
+          <Skeleton className="mt-3 h-9 w-2/3" />
+          <Skeleton className="mt-2 h-5 w-20" />
+          <Skeleton className="mt-5 h-6" />
+          <div className="mt-8 space-y-3">
+            {Array.from({ length: 12 }, (_, i) => (
+              <Skeleton key={i} className="h-4" />
+            ))}
+          </div>
         </div>
-      </PageContainer>
+      </LessonFrame>
     );
   }
   if (lesson.isError) {
@@ -126,7 +169,7 @@ export default function LessonPage() {
   };
 
   return (
-    <PageContainer className="max-w-3xl">
+    <LessonFrame course={course.data} currentKey={`lesson:${data.id}`}>
       <nav aria-label="Breadcrumb" className="text-sm text-muted">
         <ol className="flex flex-wrap items-center gap-1">
           <li>
@@ -156,7 +199,7 @@ export default function LessonPage() {
       </div>
       <Card className="mt-8 p-6 sm:p-8">
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: lesson HTML is sanitised with an allow-list on import. */}
-        <article className="prose-lesson" dangerouslySetInnerHTML={{ __html: data.html }} />
+        <article className="prose-lesson" dangerouslySetInnerHTML={{ __html: html }} />
         {data.lastReviewed && (
           <p className="mt-8 border-t border-line pt-4 text-sm text-muted" data-testid="lesson-review">
             Last reviewed {formatLongDate(data.lastReviewed)}
@@ -210,6 +253,6 @@ export default function LessonPage() {
           </Button>
         )}
       </div>
-    </PageContainer>
+    </LessonFrame>
   );
 }
