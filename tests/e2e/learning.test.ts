@@ -119,7 +119,10 @@ describe("learning loop", () => {
     await expectAccessible(page, "my learning");
 
     await page.goto("/course/fixture-basics");
-    await page.getByTestId("module-alpha").getByRole("link", { name: /Lesson alpha-one/ }).click();
+    await page
+      .getByTestId("module-alpha")
+      .getByRole("link", { name: /Lesson alpha-one/ })
+      .click();
     await page.getByRole("heading", { name: "Lesson alpha-one" }).waitFor();
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByRole("heading", { name: "Lesson alpha-two" }).waitFor();
