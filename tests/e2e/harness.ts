@@ -133,6 +133,8 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
       baseURL: e2e.baseUrl,
     });
     await context.tracing.start({ screenshots: true, snapshots: true });
+    // Fixture lessons link media on invented hosts (*.example.org); answer them here, not over the network.
+    await context.route(/^https?:\/\/[^/]*example\.(org|com)\//, (route) => route.fulfill({ status: 404, body: "" }));
     state.contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
