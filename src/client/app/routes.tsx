@@ -25,6 +25,9 @@ const loadLesson = () => import("#client/features/courses/lesson-page.tsx");
 const LessonPage = lazy(loadLesson);
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
 const ExamPage = lazy(() => import("#client/features/learning/exam-page.tsx"));
+const RecertificationPage = lazy(() => import("#client/features/learning/recertification-page.tsx"));
+const UnsubscribePage = lazy(() => import("#client/features/certificates/unsubscribe-page.tsx"));
+const AdminCertificatesPage = lazy(() => import("#client/features/admin/admin-certificates-page.tsx"));
 const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-page.tsx"));
 const CertificatePage = lazy(() => import("#client/features/certificates/certificate-page.tsx"));
 const CertificatesPage = lazy(() => import("#client/features/certificates/certificates-page.tsx"));
@@ -109,6 +112,8 @@ export function AppRoutes() {
         <Route path={routePatterns.lesson} element={<LessonPage />} />
         <Route path={routePatterns.quiz} element={<QuizPage />} />
         <Route path={routePatterns.exam} element={member(<ExamPage />)} />
+        <Route path={routePatterns.recertify} element={member(<RecertificationPage />)} />
+        <Route path={routePatterns.unsubscribe} element={<UnsubscribePage />} />
         <Route path={routePatterns.courseCertificate} element={member(<CertificatePage />)} />
         <Route path={routePatterns.verify} element={<VerifyPage />} />
         <Route path={routePatterns.myLearning} element={member(<MyLearningPage />)} />
@@ -119,6 +124,7 @@ export function AppRoutes() {
         <Route path={routePatterns.adminOrders} element={member(<AdminOrdersPage />)} />
         <Route path={routePatterns.adminLearners} element={member(<AdminLearnersPage />)} />
         <Route path={routePatterns.adminAudit} element={member(<AdminAuditPage />)} />
+        <Route path={routePatterns.adminCertificates} element={member(<AdminCertificatesPage />)} />
         <Route path={routePatterns.profile} element={member(<ProfilePage />)} />
         <Route path={routePatterns.checkoutSuccess} element={member(<CheckoutSuccessPage />)} />
         <Route path={routePatterns.checkout} element={member(<CheckoutPage />)} />

@@ -20,6 +20,10 @@ export const paths = {
   simpleCheckout: (courseId: string) => `/simple-checkout/${courseId}`,
   checkoutSuccess: "/checkout/success",
   verify: (certificateId: string) => `/verify/${certificateId}`,
+  /** The recertification exam that renews the learner's certificate for this course. */
+  recertify: (courseId: string) => `/course/${courseId}/recertify`,
+  unsubscribe: routePatterns.unsubscribe,
+  adminCertificates: routePatterns.adminCertificates,
   /** How registering on the practitioner app works and what is verified. */
   practitionerRegistration: routePatterns.registerPractitioner,
   /** The public directory of certified practitioners, which holders join from their profile. */

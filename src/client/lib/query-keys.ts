@@ -18,6 +18,7 @@ export const queryKeys = {
   exam: (courseId: string) => ["/api/exam", courseId] as const,
   // Not under exam(): resetting the attempt must not reset the rules on screen.
   examRules: (courseId: string) => ["/api/exam-rules", courseId] as const,
+  recertification: (courseId: string) => ["/api/recertification", courseId] as const,
   certificates: {
     all: () => ["/api/certificates"] as const,
     course: (courseId: string) => ["/api/certificate", courseId] as const,
@@ -35,6 +36,10 @@ export const queryKeys = {
     checkoutResult: (sessionId: string) => ["/api/auto-enroll-all", sessionId] as const,
   },
   admin: {
+    expiringCertificates: (window?: string) =>
+      window === undefined
+        ? (["/api/admin/certificates/expiring"] as const)
+        : (["/api/admin/certificates/expiring", window] as const),
     coupons: () => ["/api/admin/coupons"] as const,
     orders: (q?: string, page?: number) =>
       q === undefined ? (["/api/admin/orders"] as const) : (["/api/admin/orders", q, page] as const),

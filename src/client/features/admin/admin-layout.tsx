@@ -13,6 +13,7 @@ const SECTIONS = [
   { to: "/admin/coupons", label: "Coupons" },
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/learners", label: "Learners" },
+  { to: paths.adminCertificates, label: "Certificates" },
   { to: "/admin/audit", label: "Audit log" },
 ];
 

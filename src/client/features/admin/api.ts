@@ -14,6 +14,12 @@ import type {
   pagedLearnersSchema,
   pagedOrdersSchema,
 } from "#shared/schemas/admin.ts";
+import type {
+  expiringCertificateListSchema,
+  expiringWindowSchema,
+  extendCertificateInputSchema,
+  extendCertificateResponseSchema,
+} from "#shared/schemas/certificate-lifecycle.ts";
 
 type AdminCoupon = z.infer<typeof adminCouponSchema>;
 export type CreateCouponInput = z.input<typeof createCouponInputSchema>;
@@ -109,3 +115,31 @@ export const useSetTimeMultiplier = () =>
       api.put<unknown>(`/api/admin/learners/${enc(userId)}/accommodation`, body),
     ["learners"],
   );
+
+export type ExpiringWindow = z.infer<typeof expiringWindowSchema>;
+
+export const useExpiringCertificates = (window: ExpiringWindow) =>
+  useQuery({
+    queryKey: queryKeys.admin.expiringCertificates(window),
+    queryFn: () =>
+      api.get<z.infer<typeof expiringCertificateListSchema>>(`/api/admin/certificates/expiring?window=${window}`),
+    placeholderData: keepPreviousData,
+  });
+
+export const expiringCsvUrl = (window: ExpiringWindow) => `/api/admin/certificates/expiring.csv?window=${window}`;
+
+/** Extends one certificate by hand; the expiring lists are read again. */
+export function useExtendCertificate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      certificateId,
+      ...body
+    }: { certificateId: string } & z.input<typeof extendCertificateInputSchema>) =>
+      api.post<z.infer<typeof extendCertificateResponseSchema>>(
+        `/api/admin/certificates/${enc(certificateId)}/extend`,
+        body,
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin.expiringCertificates() }),
+  });
+}

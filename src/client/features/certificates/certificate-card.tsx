@@ -2,7 +2,21 @@ import { Award } from "lucide-react";
 import { Badge } from "#client/components/ui/misc.tsx";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
-import type { CertificateStatus } from "#shared/schemas/certificates.ts";
+import type { CertificateLifecycle, CertificateStatus } from "#shared/schemas/certificates.ts";
+
+export const formatHours = (hours: number) => `${hours} hour${hours === 1 ? "" : "s"}`;
+
+/** Where the certificate stands for its holder, on My Certificates. */
+export function LifecycleBadge({ lifecycle }: { lifecycle: CertificateLifecycle }) {
+  const styles = {
+    valid: "bg-green-100 text-green-800",
+    expiring: "bg-amber-100 text-amber-900",
+    expired: "bg-amber-100 text-amber-900",
+    revoked: "bg-red-100 text-red-800",
+  } as const;
+  const labels = { valid: "Valid", expiring: "Expiring soon", expired: "Expired", revoked: "Revoked" } as const;
+  return <Badge className={styles[lifecycle]}>{labels[lifecycle]}</Badge>;
+}
 
 export function StatusBadge({ status }: { status: CertificateStatus }) {
   const styles = {
@@ -22,6 +36,8 @@ export function CertificateDocument(props: {
   expiresAt: string;
   certificateId: string;
   status: CertificateStatus;
+  /** Continuing-education hours; nothing is shown when the course states none. */
+  ceHours?: number | null;
 }) {
   return (
     <div className="rounded-2xl border-4 border-brand-700 bg-white p-2 shadow-sm" data-testid="certificate-document">
@@ -38,6 +54,11 @@ export function CertificateDocument(props: {
         </p>
         <p className="mt-4 text-muted">has successfully completed the course</p>
         <p className="mt-2 text-xl font-semibold text-brand-800">{props.courseTitle}</p>
+        {props.ceHours != null && (
+          <p className="mt-1 text-sm text-muted" data-testid="ce-hours">
+            Continuing education: {formatHours(props.ceHours)}
+          </p>
+        )}
         {props.status !== "valid" && (
           <div className="mt-3">
             <StatusBadge status={props.status} />

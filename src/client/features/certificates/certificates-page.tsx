@@ -7,8 +7,9 @@ import { useEnrollments } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
+import type { Certificate } from "#shared/schemas/certificates.ts";
 import { useCertificates } from "./api.ts";
-import { StatusBadge } from "./certificate-card.tsx";
+import { formatHours, LifecycleBadge } from "./certificate-card.tsx";
 import { useCertificateActions } from "./use-certificate-actions.ts";
 
 export default function CertificatesPage() {
@@ -71,7 +72,7 @@ export default function CertificatesPage() {
             <Card key={c.certificateId} className="p-5" data-testid={`certificate-${c.courseId}`}>
               <div className="flex items-start justify-between gap-3">
                 <h2 className="text-lg font-semibold">{c.courseTitle}</h2>
-                <StatusBadge status={c.status} />
+                <LifecycleBadge lifecycle={c.lifecycle} />
               </div>
               <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
                 <dt className="text-muted">Certificate ID</dt>
@@ -82,7 +83,14 @@ export default function CertificatesPage() {
                 <dd>{formatLongDate(c.completedAt)}</dd>
                 <dt className="text-muted">Valid until</dt>
                 <dd>{formatLongDate(c.expiresAt)}</dd>
+                {c.ceHours != null && (
+                  <>
+                    <dt className="text-muted">CE hours</dt>
+                    <dd>{formatHours(c.ceHours)}</dd>
+                  </>
+                )}
               </dl>
+              <RenewalNote certificate={c} />
               <div className="mt-4 flex flex-wrap gap-2">
                 <Link to={paths.courseCertificate(c.courseId)} className={buttonClasses("primary", "sm")}>
                   View<span className="sr-only"> certificate: {c.courseTitle}</span>
@@ -99,11 +107,34 @@ export default function CertificatesPage() {
                 <Button size="sm" variant="secondary" onClick={() => void actions.share(c)}>
                   Share Certificate<span className="sr-only">: {c.courseTitle}</span>
                 </Button>
+                {c.canRenew && (
+                  <Link to={paths.recertify(c.courseId)} className={buttonClasses("primary", "sm")}>
+                    Renew<span className="sr-only"> certificate: {c.courseTitle}</span>
+                  </Link>
+                )}
               </div>
             </Card>
           ))}
         </div>
       )}
     </PageContainer>
+  );
+}
+
+/** What the holder can do about expiry: when renewal opens, until when it stays open. */
+function RenewalNote({ certificate: c }: { certificate: Certificate }) {
+  const text =
+    c.lifecycle === "expiring"
+      ? `Expires on ${formatLongDate(c.expiresAt)}. Renew now with the recertification exam: the new period starts from the old expiry date.`
+      : c.lifecycle === "expired" && c.canRenew
+        ? `Expired. You can renew it with the recertification exam until ${formatLongDate(c.renewalClosesAt)}.`
+        : c.lifecycle === "expired"
+          ? "Expired, and the renewal window has closed."
+          : null;
+  if (!text) return null;
+  return (
+    <p className="mt-3 text-sm text-amber-900" data-testid="renewal-note">
+      {text}
+    </p>
   );
 }

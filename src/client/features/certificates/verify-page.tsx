@@ -7,7 +7,7 @@ import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import { useVerification } from "./api.ts";
-import { CertificateDocument } from "./certificate-card.tsx";
+import { CertificateDocument, formatHours } from "./certificate-card.tsx";
 import { CredentialCheckPanel } from "./credential-check.tsx";
 
 export default function VerifyPage() {
@@ -63,6 +63,7 @@ export default function VerifyPage() {
             completed {formatLongDate(data.completedAt)},{" "}
             {valid ? "valid until" : data.status === "expired" ? "expired on" : "originally valid until"}{" "}
             {formatLongDate(data.expiresAt)}.
+            {data.ceHours != null && <> Continuing education: {formatHours(data.ceHours)}.</>}
           </p>
           {data.status === "revoked" && data.revokedReason && (
             <p className="mt-1 text-sm font-medium text-red-900" data-testid="revoked-reason">
@@ -71,6 +72,24 @@ export default function VerifyPage() {
           )}
         </div>
       </Card>
+      {data.history.length > 0 && (
+        <Card className="mt-6 p-5" data-testid="renewal-history">
+          <h2 className="text-lg font-semibold">Renewal history</h2>
+          <ul className="mt-2 space-y-1 text-sm">
+            {data.history.map((h) => (
+              <li key={h.at}>
+                {formatLongDate(h.at)}:{" "}
+                {h.kind === "recertification" ? "renewed by recertification exam" : "extended by the academy"}, valid
+                until {formatLongDate(h.newExpiresAt)} (was {formatLongDate(h.previousExpiresAt)})
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2 text-xs text-muted">
+            Each renewal re-issued the digital credential with the new dates; earlier credentials are superseded, not
+            revoked.
+          </p>
+        </Card>
+      )}
       <CredentialCheckPanel certificateId={data.certificateId} />
       <div className="mt-6">
         <CertificateDocument
@@ -80,6 +99,7 @@ export default function VerifyPage() {
           expiresAt={data.expiresAt}
           certificateId={data.certificateId}
           status={data.status}
+          ceHours={data.ceHours}
         />
       </div>
     </PageContainer>

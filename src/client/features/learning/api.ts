@@ -13,11 +13,22 @@ import type {
 
 const enc = encodeURIComponent;
 
-/** A module quiz, or the course's final exam when `moduleId` is null. */
+/** Stands for the recertification exam where a module id is expected (no module id starts with '#'). */
+export const RECERTIFICATION = "#recertification";
+
+/** A module quiz, the course's final exam when `moduleId` is null, or its recertification exam. */
 const assessmentUrl = (courseId: string, moduleId: string | null) =>
-  moduleId === null ? `/api/exam/${enc(courseId)}` : `/api/quiz/${enc(courseId)}/${enc(moduleId)}`;
+  moduleId === null
+    ? `/api/exam/${enc(courseId)}`
+    : moduleId === RECERTIFICATION
+      ? `/api/recertification/${enc(courseId)}`
+      : `/api/quiz/${enc(courseId)}/${enc(moduleId)}`;
 const assessmentKey = (courseId: string, moduleId: string | null) =>
-  moduleId === null ? queryKeys.exam(courseId) : queryKeys.quiz(courseId, moduleId);
+  moduleId === null
+    ? queryKeys.exam(courseId)
+    : moduleId === RECERTIFICATION
+      ? queryKeys.recertification(courseId)
+      : queryKeys.quiz(courseId, moduleId);
 
 /** Starts an attempt (the server draws its questions), or resumes the open one. */
 export const getAssessment = (courseId: string, moduleId: string | null) =>
@@ -55,6 +66,12 @@ export function useSubmitAssessment(
         queryClient.invalidateQueries({ queryKey: queryKeys.courses.detail(courseId) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.myLearning() }),
         moduleId === null && queryClient.invalidateQueries({ queryKey: queryKeys.examRules(courseId) }),
+        ...(moduleId === RECERTIFICATION
+          ? [
+              queryClient.invalidateQueries({ queryKey: queryKeys.certificates.all() }),
+              queryClient.invalidateQueries({ queryKey: queryKeys.certificates.course(courseId) }),
+            ]
+          : []),
       ]);
     },
   });

@@ -10,7 +10,7 @@ import { ApiError, refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
-import { useAssessment, useStartNewAttempt, useSubmitAssessment } from "./api.ts";
+import { RECERTIFICATION, useAssessment, useStartNewAttempt, useSubmitAssessment } from "./api.ts";
 import type { NextStep } from "./next-step.ts";
 
 export function Screen({ title, text, children }: { title: string; text: string; children?: React.ReactNode }) {
@@ -93,7 +93,7 @@ function Result({
           {result.passed
             ? quiz.recorded
               ? quiz.kind === "exam"
-                ? "You passed the final exam."
+                ? (next?.passedText ?? "You passed the final exam.")
                 : "You passed: this module is complete."
               : "You passed this preview quiz. Enrol to record your progress and see the answers with their explanations."
             : `You need ${result.passMark}% to pass. Review the lessons below and try again.`}
@@ -362,7 +362,7 @@ export function AssessmentRunner({
   /** Opened by a Start button on the same page: no "retake?" question, and focus goes to the first question. */
   startedByLearner?: boolean;
 }) {
-  const kind = moduleId === null ? "exam" : "quiz";
+  const kind = moduleId === null || moduleId === RECERTIFICATION ? "exam" : "quiz";
   const query = useAssessment(courseId, moduleId);
   const toast = useToast();
   const startNewAttempt = useStartNewAttempt(courseId, moduleId);

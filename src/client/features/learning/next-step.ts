@@ -4,7 +4,9 @@ import type { Quiz } from "#shared/schemas/learning.ts";
 
 export interface NextStep {
   href: string;
-  label: "Continue to Next Module" | "Continue to Final Exam";
+  label: "Continue to Next Module" | "Continue to Final Exam" | "Back to My Certificates";
+  /** What a pass says, when not the final exam's words. */
+  passedText?: string;
 }
 
 /**

@@ -32,6 +32,7 @@ export async function pageStatus(pathname: string, catalogue: () => Promise<Cata
     case "quiz":
       return course.modulesById.get(param("moduleId"))?.quiz ? 200 : 404;
     case "exam":
+    case "recertify":
       return course.exam ? 200 : 404;
     default:
       return 200;

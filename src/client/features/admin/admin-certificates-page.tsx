@@ -1,0 +1,141 @@
+import { useState } from "react";
+import { Button, buttonClasses } from "#client/components/ui/button.tsx";
+import { FormError, TextField, useFormError } from "#client/components/ui/form.tsx";
+import { Card } from "#client/components/ui/misc.tsx";
+import { useToast } from "#client/components/ui/toast.tsx";
+import { refusal } from "#client/lib/api-client.ts";
+import { formatLongDate } from "#shared/format.ts";
+import type { ExpiringCertificate } from "#shared/schemas/certificate-lifecycle.ts";
+import { AdminLayout } from "./admin-layout.tsx";
+import { type ExpiringWindow, expiringCsvUrl, useExpiringCertificates, useExtendCertificate } from "./api.ts";
+
+const WINDOWS: { value: ExpiringWindow; label: string }[] = [
+  { value: "30", label: "Next 30 days" },
+  { value: "60", label: "Next 60 days" },
+  { value: "90", label: "Next 90 days" },
+  { value: "expired", label: "Expired in the last 90 days" },
+];
+
+const reminderLabel = (kind: string) => (kind === "expired" ? "at expiry" : kind.replace("-days", " days"));
+
+/** Certificates near or past expiry, the reminders each was sent, CSV export, and extension by hand. */
+export default function AdminCertificatesPage() {
+  const [window, setWindow] = useState<ExpiringWindow>("30");
+  const list = useExpiringCertificates(window);
+  const rows = list.data ?? [];
+  return (
+    <AdminLayout title="Expiring certificates">
+      <fieldset className="flex flex-wrap items-center gap-2">
+        <legend className="sr-only">Which certificates</legend>
+        {WINDOWS.map((w) => (
+          <Button
+            key={w.value}
+            size="sm"
+            variant={w.value === window ? "primary" : "secondary"}
+            aria-pressed={w.value === window}
+            onClick={() => setWindow(w.value)}
+          >
+            {w.label}
+          </Button>
+        ))}
+        <a href={expiringCsvUrl(window)} download className={buttonClasses("secondary", "sm", "ml-auto")}>
+          Export CSV
+        </a>
+      </fieldset>
+      {list.isPending ? (
+        <p className="mt-6 text-muted">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p className="mt-6 text-muted">No certificates in this window.</p>
+      ) : (
+        <ul className="mt-6 space-y-4" aria-label="Certificates">
+          {rows.map((row) => (
+            <CertificateRow key={row.certificateId} row={row} />
+          ))}
+        </ul>
+      )}
+    </AdminLayout>
+  );
+}
+
+function CertificateRow({ row }: { row: ExpiringCertificate }) {
+  const [extending, setExtending] = useState(false);
+  return (
+    <li>
+      <Card className="p-4" data-testid={`expiring-${row.certificateId}`}>
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <p className="font-semibold">
+            {row.holderName} <span className="font-normal text-muted">({row.email})</span>
+          </p>
+          <p className="font-mono text-sm">{row.certificateId}</p>
+        </div>
+        <p className="mt-1 text-sm">
+          {row.courseTitle}: {row.lifecycle === "expired" ? "expired on" : "expires on"} {formatLongDate(row.expiresAt)}
+        </p>
+        <p className="mt-1 text-sm text-muted">
+          Reminders sent: {row.remindersSent.length ? row.remindersSent.map(reminderLabel).join(", ") : "none yet"}
+          {row.unsubscribed ? " · unsubscribed from reminders" : ""}
+        </p>
+        {extending ? (
+          <ExtendForm row={row} onDone={() => setExtending(false)} />
+        ) : (
+          <Button size="sm" variant="secondary" className="mt-3" onClick={() => setExtending(true)}>
+            Extend<span className="sr-only"> certificate {row.certificateId}</span>
+          </Button>
+        )}
+      </Card>
+    </li>
+  );
+}
+
+function ExtendForm({ row, onDone }: { row: ExpiringCertificate; onDone: () => void }) {
+  const extend = useExtendCertificate();
+  const toast = useToast();
+  const form = useFormError<"until" | "reason">();
+  const [until, setUntil] = useState("");
+  const [reason, setReason] = useState("");
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    form.clear();
+    if (!until) return form.show("Choose the new expiry date.", "until");
+    if (reason.trim().length < 3) return form.show("Say why the certificate is extended.", "reason");
+    extend.mutate(
+      { certificateId: row.certificateId, until, reason },
+      {
+        onSuccess: (r) => {
+          toast({ title: "Certificate extended", description: `Valid until ${formatLongDate(r.expiresAt)}.` });
+          onDone();
+        },
+        onError: (error) => form.show(refusal(error), "until"),
+      },
+    );
+  };
+  return (
+    <form className="mt-3 grid gap-3 sm:grid-cols-[12rem_1fr_auto] sm:items-end" onSubmit={submit} noValidate>
+      <TextField
+        label="New expiry date"
+        type="date"
+        value={until}
+        onChange={(e) => setUntil(e.target.value)}
+        {...form.field("until")}
+      />
+      <TextField
+        label="Reason (kept in the audit log)"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        maxLength={500}
+        {...form.field("reason")}
+      />
+      <div className="flex gap-2">
+        <Button type="submit" size="sm" disabled={extend.isPending}>
+          Save extension
+        </Button>
+        <Button type="button" size="sm" variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+      <div className="sm:col-span-3">
+        <FormError id={form.errorId} message={form.message} />
+      </div>
+    </form>
+  );
+}

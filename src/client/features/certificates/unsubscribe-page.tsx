@@ -1,0 +1,53 @@
+import { useMutation } from "@tanstack/react-query";
+import { MailX } from "lucide-react";
+import { Link, useSearchParams } from "react-router";
+import { Button, buttonClasses } from "#client/components/ui/button.tsx";
+import { PageContainer } from "#client/components/ui/misc.tsx";
+import { paths } from "#client/config/paths.ts";
+import { api, refusal } from "#client/lib/api-client.ts";
+import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { BRAND_NAME } from "#shared/constants.ts";
+
+/**
+ * The page a reminder's unsubscribe link opens: one click, no sign-in (the link is signed). Opening the
+ * page changes nothing by itself, so a mail scanner that follows links cannot unsubscribe anyone.
+ */
+export default function UnsubscribePage() {
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  useDocumentMeta({ title: `Certificate reminders | ${BRAND_NAME}` });
+  const unsubscribe = useMutation({
+    mutationFn: () => api.post<{ message: string }>(`/api/email/unsubscribe?token=${encodeURIComponent(token)}`, {}),
+  });
+  return (
+    <PageContainer className="max-w-xl py-16 text-center">
+      <MailX className="mx-auto text-brand-700" size={44} aria-hidden="true" />
+      <h1 className="mt-3 text-3xl font-bold">Certificate reminders</h1>
+      {unsubscribe.isSuccess ? (
+        <p className="mt-3" role="status">
+          {unsubscribe.data.message}
+        </p>
+      ) : (
+        <>
+          <p className="mt-3 text-muted">
+            Stop the e-mails that remind you before your certificates expire. Receipts and security messages are not
+            affected.
+          </p>
+          {unsubscribe.isError && (
+            <p role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+              {refusal(unsubscribe.error, "This unsubscribe link is not valid.")}
+            </p>
+          )}
+          <Button className="mt-6" onClick={() => unsubscribe.mutate()} disabled={!token || unsubscribe.isPending}>
+            Unsubscribe from certificate reminders
+          </Button>
+        </>
+      )}
+      <div className="mt-6">
+        <Link to={paths.home} className={buttonClasses("secondary")}>
+          Back to Home
+        </Link>
+      </div>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { answerKey } from "../setup/assessments.ts";
+import { giveCertificate } from "../setup/factories.ts";
+import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
+
+const e2e = useE2E();
+const DAY = 86_400_000;
+
+describe("recertification in the browser", () => {
+  it("renews an expiring certificate from My Certificates with a passed recertification exam", async () => {
+    const page = await e2e.newPage();
+    const email = `renew-${Date.now()}@example.com`;
+    await signUpInBrowser(page, { firstName: "Rosa", lastName: "Parks", email, password: "harbour-lamp-58" });
+    const db = e2e.testDb.database.db;
+    const user = await db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    const certificateId = await giveCertificate(db, { ...user, firstName: "Rosa", lastName: "Parks" });
+    const oldExpiry = new Date(Date.now() + 20 * DAY);
+    await db
+      .updateTable("certificate")
+      .set({ expiresAt: oldExpiry.toISOString() })
+      .where("certificateId", "=", certificateId)
+      .execute();
+
+    await page.goto("/certificates");
+    const card = page.getByTestId("certificate-fixture-basics");
+    await card.getByText("Expiring soon").waitFor();
+    expect(await card.getByTestId("renewal-note").innerText()).toMatch(/Renew now with the recertification exam/);
+    await expectAccessible(page, "my certificates, expiring");
+    await card.getByRole("link", { name: "Renew certificate: Fixture Basics" }).click();
+
+    await page.getByRole("heading", { name: "Recertification exam" }).waitFor();
+    await page.getByRole("button", { name: "Start Recertification Exam" }).click();
+    await page.getByTestId("time-left").waitFor();
+    await expectAccessible(page, "recertification exam");
+    const key = answerKey("fixture-basics", "recertification");
+    for (let i = 0; i < 5; i++) {
+      await page.getByText(`Question ${i + 1} of 5`).waitFor();
+      const heading = await page.locator("main h2").first().innerText();
+      const n = /^Question (\d+) of /.exec(heading)?.[1];
+      await page.getByRole("radio", { name: new RegExp(`^Option ${key.get(`q${n}`)} of `) }).click();
+      await page.getByRole("button", { name: i === 4 ? "Submit Exam" : "Next" }).click();
+    }
+    await toastText(page).getByText("Exam Completed!").waitFor();
+    await page.getByText("your certificate is renewed").waitFor();
+    await page.getByRole("link", { name: "Back to My Certificates" }).click();
+
+    const newExpiry = new Date(oldExpiry);
+    newExpiry.setUTCFullYear(newExpiry.getUTCFullYear() + 2);
+    const longDate = newExpiry.toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
+    await card.getByText("Valid", { exact: true }).waitFor();
+    expect(await card.innerText()).toContain(longDate);
+    expect(await card.getByRole("link", { name: /^Renew/ }).count()).toBe(0);
+
+    // The public verify page shows the renewal and the hours.
+    const visitor = await e2e.newPage();
+    await visitor.goto(`/verify/${certificateId}`);
+    await visitor
+      .getByTestId("renewal-history")
+      .getByText(/renewed by recertification exam/)
+      .waitFor();
+    expect(await visitor.getByTestId("verification-status").innerText()).toContain("Continuing education: 6 hours");
+    await expectAccessible(visitor, "verify page with renewal history");
+  }, 120_000);
+});
