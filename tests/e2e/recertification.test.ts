@@ -38,8 +38,9 @@ describe("recertification in the browser", () => {
       const heading = await page.locator("main h2").first().innerText();
       const n = /^Question (\d+) of /.exec(heading)?.[1];
       await page.getByRole("radio", { name: new RegExp(`^Option ${key.get(`q${n}`)} of `) }).click();
-      await page.getByRole("button", { name: i === 4 ? "Submit Exam" : "Next" }).click();
+      await page.getByRole("button", { name: i === 4 ? "Review Answers" : "Next" }).click();
     }
+    await page.getByRole("button", { name: "Submit Exam" }).click();
     await toastText(page).getByText("Exam Completed!").waitFor();
     await page.getByText("your certificate is renewed").waitFor();
     await page.getByRole("link", { name: "Back to My Certificates" }).click();
