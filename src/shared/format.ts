@@ -27,3 +27,9 @@ export function formatLongDate(iso: string | null | undefined): string {
   if (!iso) return "";
   return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 }
+
+/** "4 weeks · 5 study hours": the calendar time next to the work it takes (decision 0029). */
+export function formatStudyTime(course: { duration: string; studyHours: number | null }): string {
+  if (course.studyHours === null) return course.duration;
+  return `${course.duration} · ${course.studyHours} study ${course.studyHours === 1 ? "hour" : "hours"}`;
+}

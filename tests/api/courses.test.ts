@@ -26,6 +26,7 @@ describe("catalogue", () => {
       level: "Beginner",
       price: 2000,
       duration: "4 weeks",
+      studyHours: 6,
       moduleCount: 3,
       lessonCount: 5,
       gradient: "from-sky-500 to-blue-700",
@@ -33,6 +34,7 @@ describe("catalogue", () => {
       marketplaceUrl: null,
     });
     expect(cards[2].comingSoon).toBe(true);
+    expect(cards[1].studyHours).toBeNull();
   });
 
   it("gives the course detail with outcomes, modules, lessons and quiz summaries, and no lesson body", async () => {

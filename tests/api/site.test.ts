@@ -117,8 +117,8 @@ describe("site texts the owner edits as files", () => {
     expect(content.landing.figures.map((f: { value: string }) => f.value)).toEqual(
       files.landing.figures.map((f: { value: string }) => f.value),
     );
-    expect(content.landing.figures.find((f: { value: string }) => f.value === "$50-150").qualifier).toBe(
-      "not a promise of income",
+    expect(content.landing.figures.find((f: { value: string }) => f.value === "$50-150").qualifier).toMatch(
+      /^not a promise of income/,
     );
     expect(content.testimonials).toHaveLength(files.testimonials.length);
     expect(content.testimonials.every((x: { sample: boolean }) => typeof x.sample === "boolean")).toBe(true);
@@ -131,7 +131,9 @@ describe("site texts the owner edits as files", () => {
     const figureOf = async (app: TestApp) =>
       (await app.app.inject({ method: "GET", url: "/api/config" }))
         .json()
-        .content.landing.figures.find((f: { label: string }) => f.label === "certified practitioners");
+        .content.landing.figures.find(
+          (f: { value: string; label: string }) => f.label === "graduates holding our Certificates of Completion",
+        );
 
     const before = await createTestApp({ content: false, siteContentDir: dir });
     expect((await figureOf(before)).value).toBe("2,000+");
@@ -140,18 +142,25 @@ describe("site texts the owner edits as files", () => {
     writeFileSync(
       file,
       readFileSync(file, "utf8").replace(
-        '  - value: "2,000+"\n    label: certified practitioners',
-        '  - value: "2,400+"\n    label: certified practitioners\n    qualifier: "count from the practitioner app, November 2026"',
+        '  - value: "2,000+"\n    label: graduates holding our Certificates of Completion',
+        '  - value: "2,400+"\n    label: graduates holding our Certificates of Completion\n    source: certificate register\n    asOf: 2026-11',
       ),
     );
     const testimonials = join(dir, "testimonials.yaml");
-    writeFileSync(testimonials, readFileSync(testimonials, "utf8").replace("    sample: true", "    sample: false"));
+    writeFileSync(
+      testimonials,
+      readFileSync(testimonials, "utf8").replace(
+        "    sample: true",
+        "    sample: false\n    consentDate: 2026-11-20\n    course: Nutrition Coach",
+      ),
+    );
     const after = await createTestApp({ content: false, siteContentDir: dir });
     try {
       expect(await figureOf(after)).toEqual({
         value: "2,400+",
-        label: "certified practitioners",
-        qualifier: "count from the practitioner app, November 2026",
+        label: "graduates holding our Certificates of Completion",
+        source: "certificate register",
+        asOf: "2026-11",
       });
       const { content } = (await after.app.inject({ method: "GET", url: "/api/config" })).json();
       expect(content.testimonials[0].sample).toBe(false);
@@ -159,6 +168,40 @@ describe("site texts the owner edits as files", () => {
     } finally {
       await after.close();
     }
+  });
+
+  it("never sends sample testimonials in production, and sends them labelled elsewhere", async () => {
+    const dir = copyOfSiteContent();
+    const testimonials = join(dir, "testimonials.yaml");
+    const sent = async (env: string) => {
+      const app = await createTestApp({ content: false, siteContentDir: dir, env: { NODE_ENV: env } });
+      try {
+        return (await app.app.inject({ method: "GET", url: "/api/config" })).json().content.testimonials;
+      } finally {
+        await app.close();
+      }
+    };
+    expect(await sent("production")).toEqual([]);
+    expect((await sent("development")).map((x: { sample: boolean }) => x.sample)).toEqual([true, true, true]);
+
+    // A real testimonial, with consent and course, is shown in production; the samples still are not.
+    writeFileSync(
+      testimonials,
+      readFileSync(testimonials, "utf8").replace(
+        "    sample: true",
+        "    sample: false\n    consentDate: 2026-11-20\n    course: Nutrition Coach",
+      ),
+    );
+    expect((await sent("production")).map((x: { name: string }) => x.name)).toEqual(["Maria L."]);
+  });
+
+  it("refuses a real testimonial without the graduate's consent date and course", async () => {
+    const dir = copyOfSiteContent();
+    const testimonials = join(dir, "testimonials.yaml");
+    writeFileSync(testimonials, readFileSync(testimonials, "utf8").replace("    sample: true", "    sample: false"));
+    await expect(createTestApp({ content: false, siteContentDir: dir })).rejects.toThrow(
+      /site\/testimonials\.yaml: testimonials\.0\.consentDate: a real testimonial \(sample: false\) needs/,
+    );
   });
 
   it("keeps the spec's values for a missing file, and refuses to start on an invalid one, naming file and field", async () => {

@@ -8,7 +8,9 @@ describe("public pages", () => {
   it("shows the landing page with the marketing content, courses, disclaimer and legal links", async () => {
     const page = await e2e.newPage();
     await page.goto("/");
-    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+    await page
+      .getByRole("heading", { name: "Become a Holistic Wellness Coach with a Certificate Anyone Can Verify" })
+      .waitFor();
     await page.getByRole("heading", { name: "Fixture Basics" }).waitFor();
     const text = await page.locator("main").innerText();
     for (const claim of [
@@ -47,7 +49,9 @@ describe("public pages", () => {
     }
     await expectAccessible(page, "terms");
     await page.getByRole("link", { name: "Back to Home" }).click();
-    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+    await page
+      .getByRole("heading", { name: "Become a Holistic Wellness Coach with a Certificate Anyone Can Verify" })
+      .waitFor();
 
     await page.goto("/privacy");
     for (const section of [
@@ -114,7 +118,9 @@ describe("accounts in the browser", () => {
     await expectAccessible(page, "catalogue");
 
     await page.getByRole("button", { name: "Logout" }).click();
-    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+    await page
+      .getByRole("heading", { name: "Become a Holistic Wellness Coach with a Certificate Anyone Can Verify" })
+      .waitFor();
 
     await signInInBrowser(page, user.email, user.password);
     await toastText(page).getByText("Welcome back!").waitFor();
@@ -187,7 +193,9 @@ describe("accounts in the browser", () => {
     };
     await signUpInBrowser(page, user);
     await page.getByRole("button", { name: "Logout" }).click();
-    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+    await page
+      .getByRole("heading", { name: "Become a Holistic Wellness Coach with a Certificate Anyone Can Verify" })
+      .waitFor();
 
     e2e.inbox.length = 0;
     await page.goto("/login");

@@ -7,8 +7,8 @@ import type { SiteContent } from "#shared/schemas/site-content.ts";
 export const DEFAULT_SITE_CONTENT: SiteContent = {
   landing: {
     hero: {
-      eyebrow: "Online certification for wellness coaches",
-      title: "Become a Certified Holistic Wellness Coach",
+      eyebrow: "Online courses for wellness coaches, each with a Certificate of Completion",
+      title: "Become a Holistic Wellness Coach with a Certificate Anyone Can Verify",
       text: "Study nutrition, functional and integrative health, and the business of a coaching practice with self-paced courses, module quizzes and a certificate anyone can verify.",
       completeIn: {
         text: "Study at your own pace: a focused learner can complete a course in one week.",
@@ -17,7 +17,7 @@ export const DEFAULT_SITE_CONTENT: SiteContent = {
     figures: [
       {
         value: "2,000+",
-        label: "certified practitioners",
+        label: "graduates holding our Certificates of Completion",
       },
       {
         value: "1000+",
@@ -26,7 +26,8 @@ export const DEFAULT_SITE_CONTENT: SiteContent = {
       {
         value: "$50-150",
         label: "per session on the practitioner app",
-        qualifier: "not a promise of income",
+        qualifier: "not a promise of income; practitioners set their own rates",
+        source: "practitioner app session prices",
       },
       {
         value: "0%",
@@ -39,6 +40,7 @@ export const DEFAULT_SITE_CONTENT: SiteContent = {
       claims: [
         {
           text: "Earn about $50-150 per session, at rates you set",
+          qualifier: "not a promise of income",
         },
         {
           text: "24/7 flexible hours: work when it suits you",
@@ -50,7 +52,9 @@ export const DEFAULT_SITE_CONTENT: SiteContent = {
           text: "0% platform fees on your sessions",
         },
         {
-          text: "Recommend supplements where appropriate and earn affiliate commission",
+          text: "Share supplement information from reputable sources, and earn affiliate commission only with a clear disclosure",
+          qualifier:
+            "a commission is a conflict of interest; never tie a product to a client's symptoms or make buying part of coaching",
         },
       ],
       note: "Earnings vary with your hours, rates and clients; these figures are not a promise of income.",
@@ -93,6 +97,7 @@ export const DEFAULT_SITE_CONTENT: SiteContent = {
       claims: [
         {
           text: "Earn $50-150 per session",
+          qualifier: "not a promise of income",
         },
         {
           text: "24/7 flexible schedule",

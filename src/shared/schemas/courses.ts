@@ -10,6 +10,8 @@ export const courseCardSchema = z.object({
   level: levelSchema,
   price: z.number().int(),
   duration: z.string(),
+  /** Study hours the course declares (also on its Open Badges credential); null when it declares none. */
+  studyHours: z.number().nullable(),
   moduleCount: z.number().int(),
   lessonCount: z.number().int(),
   gradient: z.string(),

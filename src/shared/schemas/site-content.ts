@@ -4,15 +4,33 @@ const text = z.string().trim().min(1);
 /** Plain words that qualify a claim, e.g. "figures from the practitioner app, 2026-11; not a promise of income". */
 const qualifier = text.max(300).optional();
 
-export const figureSchema = z.strictObject({ value: text.max(40), label: text.max(120), qualifier });
-export const claimSchema = z.strictObject({ text: text.max(300), qualifier });
-export const testimonialSchema = z.strictObject({
-  quote: text.max(1000),
-  name: text.max(100),
-  role: text.max(200),
-  /** Placeholder text the owner has not replaced with a real graduate's words yet: shown with a "Sample" label. */
-  sample: z.boolean().default(false),
-});
+/** Where a figure comes from, and when it was true: shown beside it (decision 0029). */
+const source = text.max(200).optional();
+const asOf = z
+  .string()
+  .regex(/^\d{4}-\d{2}(-\d{2})?$/, "must be a date like 2026-11 or 2026-11-25")
+  .optional();
+export const figureSchema = z.strictObject({ value: text.max(40), label: text.max(120), qualifier, source, asOf });
+export const claimSchema = z.strictObject({ text: text.max(300), qualifier, source, asOf });
+export const testimonialSchema = z
+  .strictObject({
+    quote: text.max(1000),
+    name: text.max(100),
+    role: text.max(200),
+    /** Placeholder text the owner has not replaced with a real graduate's words yet: shown with a "Sample" label. */
+    sample: z.boolean().default(false),
+    /** A real testimonial's graduate agreed to its use on this date (YYYY-MM-DD). */
+    consentDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-11-25")
+      .optional(),
+    /** The course the graduate completed. */
+    course: text.max(200).optional(),
+  })
+  .refine((t) => t.sample || (t.consentDate && t.course), {
+    path: ["consentDate"],
+    message: "a real testimonial (sample: false) needs the graduate's consentDate and the course they completed",
+  });
 
 /** content/site/landing.yaml */
 export const landingContentSchema = z.strictObject({

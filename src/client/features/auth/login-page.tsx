@@ -288,7 +288,7 @@ export default function LoginPage() {
         <ul className="mt-4 list-disc space-y-1 pl-5 text-sm text-brand-50">
           <li>Learn at your own pace, with lifetime access</li>
           <li>Earn a certificate employers can verify online</li>
-          <li>Join a growing community of certified practitioners</li>
+          <li>Join a growing community of practitioners with verifiable certificates</li>
         </ul>
       </aside>
     </PageContainer>

@@ -10,7 +10,7 @@ import { usePurchasing } from "#client/lib/payments.ts";
 import { useSiteContent } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PURCHASING_UNAVAILABLE } from "#shared/constants.ts";
-import { formatPrice } from "#shared/format.ts";
+import { formatPrice, formatStudyTime } from "#shared/format.ts";
 import type { CourseCard } from "#shared/schemas/courses.ts";
 
 function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: boolean }) {
@@ -37,7 +37,7 @@ function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: bo
           <div className="flex items-center gap-1 text-muted">
             <Clock size={16} aria-hidden="true" />
             <dt className="sr-only">Duration</dt>
-            <dd>{course.duration}</dd>
+            <dd>{formatStudyTime(course)}</dd>
           </div>
           <div className="flex items-center gap-1 text-muted">
             <Layers size={16} aria-hidden="true" />

@@ -11,7 +11,7 @@ import { useCourse } from "#client/lib/courses.ts";
 import { usePurchasing } from "#client/lib/payments.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PASS_MARK, PURCHASING_UNAVAILABLE } from "#shared/constants.ts";
-import { formatLongDate, formatPrice } from "#shared/format.ts";
+import { formatLongDate, formatPrice, formatStudyTime } from "#shared/format.ts";
 import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
 import { resumeStep } from "./course-outline.ts";
 
@@ -262,8 +262,8 @@ export default function CourseDetailPage() {
             <LevelBadge level={course.level} />
             <span className="text-sm text-white">
               {course.comingSoon
-                ? `${course.duration} · Coming soon`
-                : `${course.duration} · ${course.moduleCount} modules · ${course.lessonCount} lessons`}
+                ? `${formatStudyTime(course)} · Coming soon`
+                : `${formatStudyTime(course)} · ${course.moduleCount} modules · ${course.lessonCount} lessons`}
             </span>
           </div>
           <h1 className="mt-3 font-serif text-3xl font-bold sm:text-4xl">{course.title}</h1>

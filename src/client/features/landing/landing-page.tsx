@@ -2,7 +2,7 @@ import { CheckCircle2, Clock, Quote } from "lucide-react";
 import { Link } from "react-router";
 import { ExternalLink } from "#client/components/layout/external-link.tsx";
 import { buttonClasses } from "#client/components/ui/button.tsx";
-import { ClaimText } from "#client/components/ui/claim.tsx";
+import { ClaimText, claimNote } from "#client/components/ui/claim.tsx";
 import { LevelBadge } from "#client/components/ui/level-badge.tsx";
 import { Badge, Card, PageContainer, Skeleton, Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
@@ -10,7 +10,7 @@ import { useCourses } from "#client/lib/courses.ts";
 import { useSiteConfig, useSiteContent } from "#client/lib/site-config.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
-import { formatPrice } from "#shared/format.ts";
+import { formatPrice, formatStudyTime } from "#shared/format.ts";
 import type { SiteContent } from "#shared/schemas/site-content.ts";
 
 function CallToAction({ className, children }: { className: string; children: string }) {
@@ -45,7 +45,7 @@ function FeaturedCourses() {
                   <span className="text-xl font-bold text-ink">{formatPrice(course.price)}</span>
                   <span className="flex items-center gap-1 text-muted">
                     <Clock size={16} aria-hidden="true" />
-                    {course.duration}
+                    {formatStudyTime(course)}
                   </span>
                 </div>
                 <Link to={paths.course(course.id)} className={buttonClasses("secondary", "sm", "mt-4")}>
@@ -106,7 +106,7 @@ function Landing({
               <Card key={figure.label} className="p-5">
                 <dt className="text-sm text-muted">{figure.label}</dt>
                 <dd className="mt-1 text-3xl font-bold text-brand-800">{figure.value}</dd>
-                {figure.qualifier && <dd className="mt-1 text-xs text-muted">({figure.qualifier})</dd>}
+                {claimNote(figure) && <dd className="mt-1 text-sm text-slate-700">({claimNote(figure)})</dd>}
               </Card>
             ))}
           </dl>
@@ -150,32 +150,35 @@ function Landing({
         </PageContainer>
       </section>
 
-      <section aria-labelledby="testimonials-heading">
-        <PageContainer className="py-16">
-          <h2 id="testimonials-heading" className="text-2xl font-bold sm:text-3xl">
-            What our graduates say
-          </h2>
-          <div className="mt-8 grid gap-6 md:grid-cols-3">
-            {testimonials.map((t) => (
-              <figure key={t.name} className="rounded-2xl border border-line bg-white p-6">
-                <div className="flex items-start justify-between">
-                  <Quote className="text-brand-600" aria-hidden="true" />
-                  {t.sample && (
-                    <Badge className="bg-slate-100 text-slate-800">
-                      Sample<span className="sr-only"> testimonial, not a real graduate's words</span>
-                    </Badge>
-                  )}
-                </div>
-                <blockquote className="mt-3 text-slate-700">“{t.quote}”</blockquote>
-                <figcaption className="mt-4 text-sm">
-                  <span className="font-semibold">{t.name}</span>
-                  <span className="text-muted">, {t.role}</span>
-                </figcaption>
-              </figure>
-            ))}
-          </div>
-        </PageContainer>
-      </section>
+      {/* Production sends no sample testimonials (decision 0029): with none left, there is no section. */}
+      {testimonials.length > 0 && (
+        <section aria-labelledby="testimonials-heading">
+          <PageContainer className="py-16">
+            <h2 id="testimonials-heading" className="text-2xl font-bold sm:text-3xl">
+              What our graduates say
+            </h2>
+            <div className="mt-8 grid gap-6 md:grid-cols-3">
+              {testimonials.map((t) => (
+                <figure key={t.name} className="rounded-2xl border border-line bg-white p-6">
+                  <div className="flex items-start justify-between">
+                    <Quote className="text-brand-600" aria-hidden="true" />
+                    {t.sample && (
+                      <Badge className="bg-slate-100 text-slate-800">
+                        Sample<span className="sr-only"> testimonial, not a real graduate's words</span>
+                      </Badge>
+                    )}
+                  </div>
+                  <blockquote className="mt-3 text-slate-700">“{t.quote}”</blockquote>
+                  <figcaption className="mt-4 text-sm">
+                    <span className="font-semibold">{t.name}</span>
+                    <span className="text-muted">, {t.role}</span>
+                  </figcaption>
+                </figure>
+              ))}
+            </div>
+          </PageContainer>
+        </section>
+      )}
 
       <section aria-labelledby="disclaimer-heading">
         <PageContainer className="pb-4">

@@ -177,6 +177,7 @@ export class CourseCatalogue {
         level: row.level as Level,
         price: row.price,
         duration: row.duration,
+        studyHours: row.studyHours ?? null,
         moduleCount: modules.length,
         lessonCount: lessons.length,
         gradient: row.gradient,
