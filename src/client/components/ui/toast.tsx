@@ -1,5 +1,6 @@
 import { Toast as RadixToast } from "radix-ui";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { useReservedSpace } from "./use-reserved-space.ts";
 
 export interface ToastInput {
   title: string;
@@ -22,6 +23,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [current, setCurrent] = useState<ToastItem | null>(null);
   const region = useRef<HTMLDivElement>(null);
   const lastFocusOutside = useRef<HTMLElement | null>(null);
+  const viewport = useRef<HTMLOListElement>(null);
+  useReservedSpace(viewport);
   const show = useCallback((toast: ToastInput) => setCurrent({ ...toast, id: Date.now() + Math.random() }), []);
 
   useEffect(() => {
@@ -72,7 +75,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               </RadixToast.Close>
             </RadixToast.Root>
           )}
-          <RadixToast.Viewport className="fixed right-0 bottom-0 z-50 flex w-full max-w-sm flex-col gap-2 p-4" />
+          <RadixToast.Viewport
+            ref={viewport}
+            className="fixed right-0 bottom-0 z-50 flex w-full max-w-sm flex-col gap-2 p-4"
+          />
         </div>
       </RadixToast.Provider>
     </ToastContext.Provider>
