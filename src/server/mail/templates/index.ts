@@ -2,6 +2,7 @@ import type { EmailTemplate } from "../email-template.ts";
 import { certificateReminder } from "./certificate-reminder.tsx";
 import { certificateRenewed } from "./certificate-renewed.tsx";
 import { existingAccountSignUp } from "./existing-account-sign-up.tsx";
+import { practicalFeedback } from "./practical-feedback.tsx";
 import { resetPassword } from "./reset-password.tsx";
 import { signInPaused } from "./sign-in-paused.tsx";
 import { verifyEmail } from "./verify-email.tsx";
@@ -17,6 +18,7 @@ export const emailTemplates = {
   "sign-in-paused": signInPaused,
   "certificate-reminder": certificateReminder,
   "certificate-renewed": certificateRenewed,
+  "practical-feedback": practicalFeedback,
 } satisfies Record<string, EmailTemplate<any>>;
 
 export type EmailTemplateName = keyof typeof emailTemplates;

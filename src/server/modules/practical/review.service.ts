@@ -203,18 +203,17 @@ async function tellLearner(
     .executeTakeFirst();
   if (!learner) return;
   const link = `${deps.config.appUrl}/course/${course.card.id}/practical`;
-  const title = course.practical?.title ?? "practical assessment";
-  const outcome =
-    decision === "pass"
-      ? `You passed the practical assessment "${title}" of ${course.card.title}.`
-      : `Your assessor asks you to revise and resubmit the practical assessment "${title}" of ${course.card.title}.`;
-  await deps.mailer.send({
-    to: learner.email,
-    subject:
-      decision === "pass"
-        ? `Practical assessment passed: ${course.card.title}`
-        : `Please resubmit your practical: ${course.card.title}`,
-    text: `Hello ${learner.firstName},\n\n${outcome}\n\nYour assessor's feedback:\n\n${feedback}\n\nSee the scores and comments for each criterion: ${link}\n`,
-    link,
-  });
+  await deps.mailer.sendEmail(
+    learner.email,
+    "practical-feedback",
+    {
+      firstName: learner.firstName,
+      courseTitle: course.card.title,
+      practicalTitle: course.practical?.title ?? "practical assessment",
+      decision,
+      feedback,
+      url: link,
+    },
+    { link },
+  );
 }
