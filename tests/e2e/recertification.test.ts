@@ -62,4 +62,57 @@ describe("recertification in the browser", () => {
     expect(await visitor.getByTestId("verification-status").innerText()).toContain("Continuing education: 6 hours");
     await expectAccessible(visitor, "verify page with renewal history");
   }, 120_000);
+
+  it("an admin sees an expiring certificate with its reminders, and extends it by hand", async () => {
+    const db = e2e.testDb.database.db;
+    const holder = await e2e.newPage();
+    const holderEmail = `holder-${Date.now()}@example.com`;
+    await signUpInBrowser(holder, {
+      firstName: "Ada",
+      lastName: "Byron",
+      email: holderEmail,
+      password: "copper-kite-93",
+    });
+    const holderRow = await db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", holderEmail)
+      .executeTakeFirstOrThrow();
+    const certificateId = await giveCertificate(db, { ...holderRow, firstName: "Ada", lastName: "Byron" });
+    const expiresAt = new Date(Date.now() + 25 * DAY).toISOString();
+    await db.updateTable("certificate").set({ expiresAt }).where("certificateId", "=", certificateId).execute();
+    await db
+      .insertInto("certificateReminder")
+      .values({ id: `r-${certificateId}`, certificateId, kind: "30-days", expiresAt, sentAt: new Date().toISOString() })
+      .execute();
+
+    const page = await e2e.newPage();
+    const email = `registrar-${Date.now()}@example.com`;
+    await signUpInBrowser(page, { firstName: "Reg", lastName: "Istrar", email, password: "willow-brook-46" });
+    await db.updateTable("user").set({ role: "admin" }).where("email", "=", email).execute();
+    await page.goto("/admin/certificates");
+    const row = page.getByTestId(`expiring-${certificateId}`);
+    await row.waitFor();
+    expect(await row.innerText()).toContain("Reminders sent: 30 days");
+    await expectAccessible(page, "admin expiring certificates");
+    expect(await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe(
+      "/api/admin/certificates/expiring.csv?window=30",
+    );
+
+    await row.getByRole("button", { name: `Extend certificate ${certificateId}` }).click();
+    await row.getByRole("button", { name: "Save extension" }).click();
+    await row.getByText("Choose the new expiry date.").waitFor();
+    const until = new Date(Date.now() + 400 * DAY).toISOString().slice(0, 10);
+    await row.getByLabel("New expiry date").fill(until);
+    await row.getByLabel(/^Reason/).fill("Parental leave during the renewal window");
+    await row.getByRole("button", { name: "Save extension" }).click();
+    await toastText(page).getByText("Certificate extended").waitFor();
+    await expect.poll(() => row.count()).toBe(0);
+
+    await page.goto(`/verify/${certificateId}`);
+    await page
+      .getByTestId("renewal-history")
+      .getByText(/extended by the academy/)
+      .waitFor();
+  }, 120_000);
 });
