@@ -281,7 +281,7 @@ describe("figures and videos", () => {
       expect(img?.[2]).toBe("Two boxes joined by an arrow, step one leading to step two.");
       expect(html).toMatch(/<figcaption>Step one comes before step two\. <a href="\/media\/fixture-basics\/steps\.svg/);
       const track = /<track kind="captions" src="(\/media\/fixture-basics\/clip\.en\.vtt\?v=[a-f0-9]+)"/.exec(html);
-      expect(html).toMatch(/<video controls(="")? preload="metadata" playsinline(="")? width="640" height="360"/);
+      expect(html).toMatch(/<video controls(="")? preload="none" playsinline(="")? width="640" height="360"/);
 
       const svg = await request(t.app, "GET", img![1]);
       expect(svg.statusCode).toBe(200);

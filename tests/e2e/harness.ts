@@ -81,8 +81,14 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
       },
       e2e.testDb.dir,
     );
-    await importContent(e2e.testDb.database.db, loadContent(options.content ?? FIXTURE_CONTENT));
-    e2e.app = await buildApp({ config: e2e.config, database: e2e.testDb.database, clientDir: resolve("dist/client") });
+    const contentDir = options.content ?? FIXTURE_CONTENT;
+    await importContent(e2e.testDb.database.db, loadContent(contentDir));
+    e2e.app = await buildApp({
+      config: e2e.config,
+      database: e2e.testDb.database,
+      clientDir: resolve("dist/client"),
+      contentDir,
+    });
     await e2e.app.listen({ port, host: "127.0.0.1" });
     e2e.browser = await chromium.launch({
       executablePath: CHROMIUM,

@@ -142,7 +142,7 @@ export function renderVideo(yaml: string, media?: MediaContext): string {
   const poster = v.poster ? ` poster="${escapeAttr(mediaUrl(v.poster, media))}"` : "";
   const caption = marked.parseInline(v.caption, { async: false }) as string;
   return (
-    `<figure><video controls preload="metadata" playsinline width="${v.width}" height="${v.height}" title="${escapeAttr(v.title)}"${poster}>` +
+    `<figure><video controls preload="none" playsinline width="${v.width}" height="${v.height}" title="${escapeAttr(v.title)}"${poster}>` +
     `<source src="${escapeAttr(mediaUrl(v.src, media))}" type="${type}">` +
     `<track kind="captions" src="${escapeAttr(mediaUrl(v.captions, media))}" srclang="${v.captionsLang}" label="${escapeAttr(v.captionsLabel)}" default>` +
     `</video><figcaption>${caption}</figcaption></figure>\n`
