@@ -165,6 +165,19 @@ describe("Stripe provider (against a local fake of Stripe's API)", () => {
     expect((await sendWebhook(tampered, sign(payload))).statusCode).toBe(400);
   });
 
+  it("refuses an event signed or created more than a minute ahead of the server's clock", async () => {
+    const payload = event("payment_intent.succeeded", { id: "pi_future", object: "payment_intent" });
+    const inAnHour = Math.floor(Date.now() / 1000) + 3600;
+    const res = await sendWebhook(payload, sign(payload, inAnHour));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/future/);
+    const created = JSON.stringify({ ...JSON.parse(payload), created: inAnHour });
+    expect((await sendWebhook(created, sign(created))).statusCode).toBe(400);
+    // A few seconds ahead is an ordinary clock difference.
+    const ahead = await sendWebhook(payload, sign(payload, Math.floor(Date.now() / 1000) + 5));
+    expect(ahead.statusCode).toBeLessThan(300);
+  });
+
   it("does not enrol when the paid amount does not match the course price", async () => {
     const user = await signUpUser(t.app);
     const { paymentIntentId } = (await post(user, "/api/create-payment-intent", { courseId: "fixture-basics" })).json();

@@ -3,6 +3,7 @@ import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import type { Kysely } from "kysely";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { nameInputSchema } from "#shared/schemas/certificates.ts";
+import { emailAddressSchema } from "#shared/schemas/email.ts";
 import type { Background } from "../background.ts";
 import type { Config } from "../config.ts";
 import type { Engine } from "../db/database.ts";
@@ -123,6 +124,11 @@ export function createAuth({ config, db, engine, mailer, background, onUserCreat
           if (typeof password === "string" && isCommonPassword(password)) {
             throw new APIError("BAD_REQUEST", { message: COMMON_PASSWORD_MESSAGE, code: "PASSWORD_TOO_COMMON" });
           }
+        }
+        // The same address rule as everywhere else an address is written (admin enrolment, bulk CSV).
+        if (ctx.path === "/sign-up/email") {
+          const email = emailAddressSchema.safeParse(body.email);
+          if (!email.success) throw new APIError("BAD_REQUEST", { message: email.error.issues[0].message });
         }
         // Any Better Auth endpoint that writes a name gets the same rules as the profile route.
         if (ctx.path === "/sign-up/email" || "firstName" in body || "lastName" in body || "name" in body) {

@@ -25,13 +25,23 @@ const sessionUser = preparedQuery(
   1,
 );
 
+/** The first cookie of that name, without surrounding double quotes (as Better Auth reads it). */
 function readCookie(header: string, name: string): string | undefined {
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq <= 0 || part.slice(0, eq).trim() !== name) continue;
+    const value = part.slice(eq + 1).trim();
+    return value.startsWith('"') ? value.slice(1, -1) : value;
   }
   return undefined;
 }
+
+/**
+ * The signature exactly as Better Auth writes and accepts it: standard base64 of the 32-byte HMAC,
+ * padded (44 characters ending in '='). Node's base64 decoder would also take base64url, missing
+ * padding or trailing junk, which Better Auth refuses; the two must accept the same cookies.
+ */
+const SIGNATURE = /^[A-Za-z0-9+/]{43}=$/;
 
 /**
  * Resolves Better Auth's signed session cookie with one query and a synchronous HMAC check.
@@ -54,7 +64,9 @@ export function createSessionLookup(db: Kysely<DB>, secret: string, secure: bool
     const dot = value.lastIndexOf(".");
     if (dot <= 0) return null;
     const token = value.slice(0, dot);
-    const given = Buffer.from(value.slice(dot + 1), "base64");
+    const signature = value.slice(dot + 1);
+    if (!SIGNATURE.test(signature)) return null;
+    const given = Buffer.from(signature, "base64");
     const expected = createHmac("sha256", secret).update(token).digest();
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     const [row] = await sessionUser(db, token);

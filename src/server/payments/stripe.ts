@@ -10,6 +10,9 @@ import type {
 } from "./provider.ts";
 import { WebhookSignatureError } from "./provider.ts";
 
+/** How far ahead of our clock a webhook's signature or event may be dated (clocks drift a little). */
+export const WEBHOOK_CLOCK_SKEW_SECONDS = 60;
+
 export interface StripeSettings {
   secretKey: string;
   publishableKey: string;
@@ -132,6 +135,11 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
       } catch (error) {
         throw new WebhookSignatureError((error as Error).message);
       }
+      // Stripe's check only bounds a signature's age; one dated ahead of our clock is refused too.
+      const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1] ?? Number.NaN);
+      const latest = Date.now() / 1000 + WEBHOOK_CLOCK_SKEW_SECONDS;
+      if (!(signedAt <= latest) || event.created > latest)
+        throw new WebhookSignatureError("The event is dated in the future; check the server's clock.");
       const object = event.data.object as {
         id?: string;
         object?: string;

@@ -70,8 +70,13 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   // Better Auth's own endpoints: sign-up, sign-in, sign-out, password reset.
   async function callBetterAuth(request: FastifyRequest): Promise<Response> {
     const url = new URL(request.url, config.appUrl);
+    for (const key of REDIRECT_KEYS) {
+      const value = url.searchParams.get(key);
+      if (value !== null) url.searchParams.set(key, asciiRedirect(value));
+    }
     const init: RequestInit = { method: request.method, headers: toFetchHeaders(request) };
-    if (request.method === "POST" && request.body !== undefined) init.body = JSON.stringify(request.body);
+    if (request.method === "POST" && request.body !== undefined)
+      init.body = JSON.stringify(withAsciiRedirects(request.body));
     const { result, failure } = await captureAuthFailure(() => auth.handler(new Request(url, init)));
     // Our error handler logs it and answers 503 when the database is away, 500 otherwise.
     if (result.status >= 500 && failure !== undefined) throw failure;
@@ -154,6 +159,25 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   const querystring = z.record(z.string(), z.unknown());
   app.get("/api/auth/*", { schema: { params, querystring } }, forwardToBetterAuth);
   app.post("/api/auth/*", { schema: { params, querystring, body: z.unknown() } }, forwardToBetterAuth);
+}
+
+/** Where Better Auth sends the browser after a link or a sign-in; it becomes a Location header. */
+const REDIRECT_KEYS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUserCallbackURL"] as const;
+
+/**
+ * A Location header carries only visible ASCII: any other character (U+3000, a space) in a redirect
+ * target is percent-encoded on its way in, or Better Auth's redirect from the mailed link would fail
+ * with a 500. Percent escapes already there are kept as they are.
+ */
+export function asciiRedirect(value: string): string {
+  return value.replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char));
+}
+
+function withAsciiRedirects(body: unknown): unknown {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const key of REDIRECT_KEYS) if (typeof out[key] === "string") out[key] = asciiRedirect(out[key] as string);
+  return out;
 }
 
 function emailOf(body: unknown): string | null {

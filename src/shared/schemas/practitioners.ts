@@ -3,6 +3,9 @@ import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacter, isPlainText, singleLineNa
 
 const singleLine = (label: string, max: number) => singleLineName(label, 2, max);
 
+/** One address and no header fields: `?cc=`, `?bcc=` or `?body=` would have a visitor's mail say more than they wrote. */
+const MAILTO_ONE_ADDRESS = /^mailto:[^@?&,;%\s]+@[^@?&,;%\s]+$/i;
+
 /** What a certificate holder publishes in the practitioner directory. */
 export const practitionerListingInputSchema = z.strictObject({
   displayName: singleLine("Display name", 80),
@@ -24,7 +27,11 @@ export const practitionerListingInputSchema = z.strictObject({
         error: "Contact link must start with https:// or mailto:",
       }),
     )
-    .refine((v) => !/^mailto:$/i.test(v) && !/^mailto:[^@]*$/i.test(v), "A mailto: link needs an e-mail address"),
+    .refine((v) => !/^mailto:$/i.test(v) && !/^mailto:[^@]*$/i.test(v), "A mailto: link needs an e-mail address")
+    .refine(
+      (v) => !/^mailto:/i.test(v) || MAILTO_ONE_ADDRESS.test(v),
+      "A mailto: link takes one e-mail address and nothing else (no ?cc=, ?bcc=, ?subject= or ?body=)",
+    ),
 });
 export type PractitionerListingInput = z.infer<typeof practitionerListingInputSchema>;
 

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { z } from "zod";
 import type { BulkRowResult } from "#shared/schemas/admin.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
+import { EMAIL_MAX_LENGTH, emailAddressSchema } from "#shared/schemas/email.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
 
 type Outcome = "enrolled" | "pending" | "already-enrolled" | "already-pending";
-const emailSchema = z.email();
+const emailSchema = emailAddressSchema;
 
 const MESSAGES: Record<Outcome, (email: string, title: string) => string> = {
   enrolled: (email, title) => `${email} has been enrolled in ${title}.`,
@@ -125,12 +125,16 @@ export async function bulkEnrol(db: Kysely<DB>, catalogue: Catalogue, actor: Cur
     if (index === 0 && /^e-?mail$/i.test(email) && /^course/i.test(courseId)) continue; // header row
     const line = index + 1;
     if (!emailSchema.safeParse(email.toLowerCase()).success) {
+      const tooLong = email.length > EMAIL_MAX_LENGTH;
+      const shown = tooLong ? `${email.slice(0, 40)}…` : email;
       rows.push({
         line,
-        email,
+        email: shown,
         courseId,
         result: "invalid-email",
-        message: `'${email}' is not a valid e-mail address.`,
+        message: tooLong
+          ? `'${shown}' is longer than an e-mail address can be (${EMAIL_MAX_LENGTH} characters).`
+          : `'${email}' is not a valid e-mail address.`,
       });
       continue;
     }
