@@ -325,6 +325,29 @@ describe.each(FULL.map((c) => [c.id]))("%s exam blueprint", (courseId) => {
   });
 });
 
+describe.each(FULL.map((c) => [c.id]))("%s practical skills assessment", (courseId) => {
+  const course = byId.get(courseId)!;
+
+  it("has a practical the certificate requires, with a brief, a privacy note and a pass rule", () => {
+    const practical = course.practical!;
+    expect(practical, "practical.md").not.toBeNull();
+    expect(practical.requiredForCertificate).toBe(true);
+    expect(practical.passRule).toEqual({ minPercent: 70, noCriterionAtLowestLevel: true });
+    expect(practical.briefMarkdown).toMatch(/## What to submit/);
+    expect(practical.briefMarkdown).toMatch(/anonymis/i);
+    expect(words(practical.briefMarkdown)).toBeGreaterThan(150);
+  });
+
+  it("scores at least 4 criteria, each with 4 levels described in words", () => {
+    const { criteria } = course.practical!;
+    expect(criteria.length).toBeGreaterThanOrEqual(4);
+    for (const c of criteria) {
+      expect(c.levels.map((l) => l.points), c.id).toEqual([0, 1, 2, 3]);
+      for (const l of c.levels) expect(words(l.descriptor), `${c.id} ${l.label}`).toBeGreaterThanOrEqual(6);
+    }
+  });
+});
+
 describe("the item-writing rules", () => {
   const base = byId.get(FULL[0].id)!;
   const mutated = (change: (c: LoadedCourse) => void) => {
