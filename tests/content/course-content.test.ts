@@ -342,7 +342,10 @@ describe.each(FULL.map((c) => [c.id]))("%s practical skills assessment", (course
     const { criteria } = course.practical!;
     expect(criteria.length).toBeGreaterThanOrEqual(4);
     for (const c of criteria) {
-      expect(c.levels.map((l) => l.points), c.id).toEqual([0, 1, 2, 3]);
+      expect(
+        c.levels.map((l) => l.points),
+        c.id,
+      ).toEqual([0, 1, 2, 3]);
       for (const l of c.levels) expect(words(l.descriptor), `${c.id} ${l.label}`).toBeGreaterThanOrEqual(6);
     }
   });

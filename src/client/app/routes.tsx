@@ -28,6 +28,9 @@ const ExamPage = lazy(() => import("#client/features/learning/exam-page.tsx"));
 const RecertificationPage = lazy(() => import("#client/features/learning/recertification-page.tsx"));
 const UnsubscribePage = lazy(() => import("#client/features/certificates/unsubscribe-page.tsx"));
 const AdminCertificatesPage = lazy(() => import("#client/features/admin/admin-certificates-page.tsx"));
+const PracticalPage = lazy(() => import("#client/features/practical/practical-page.tsx"));
+const ReviewQueuePage = lazy(() => import("#client/features/practical/review-queue-page.tsx"));
+const ReviewPage = lazy(() => import("#client/features/practical/review-page.tsx"));
 const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-page.tsx"));
 const CertificatePage = lazy(() => import("#client/features/certificates/certificate-page.tsx"));
 const CertificatesPage = lazy(() => import("#client/features/certificates/certificates-page.tsx"));
@@ -114,6 +117,9 @@ export function AppRoutes() {
         <Route path={routePatterns.exam} element={member(<ExamPage />)} />
         <Route path={routePatterns.recertify} element={member(<RecertificationPage />)} />
         <Route path={routePatterns.unsubscribe} element={<UnsubscribePage />} />
+        <Route path={routePatterns.practical} element={member(<PracticalPage />)} />
+        <Route path={routePatterns.reviewQueue} element={member(<ReviewQueuePage />)} />
+        <Route path={routePatterns.reviewSubmission} element={member(<ReviewPage />)} />
         <Route path={routePatterns.courseCertificate} element={member(<CertificatePage />)} />
         <Route path={routePatterns.verify} element={<VerifyPage />} />
         <Route path={routePatterns.myLearning} element={member(<MyLearningPage />)} />

@@ -41,6 +41,19 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
   return (text ? JSON.parse(text) : null) as T;
 }
 
+/** A multipart form (files): the browser sets the content type with its boundary. */
+export async function apiUpload<T>(path: string, form: FormData): Promise<T> {
+  const response = await fetch(path, {
+    method: "POST",
+    credentials: "include",
+    headers: { accept: "application/json" },
+    body: form,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new ApiError(response.status, text, `${response.status}: ${text || response.statusText}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
 export const api = {
   get: <T>(path: string) => apiRequest<T>("GET", path),
   post: <T>(path: string, body?: unknown) => apiRequest<T>("POST", path, body ?? {}),

@@ -19,6 +19,11 @@ export const queryKeys = {
   // Not under exam(): resetting the attempt must not reset the rules on screen.
   examRules: (courseId: string) => ["/api/exam-rules", courseId] as const,
   recertification: (courseId: string) => ["/api/recertification", courseId] as const,
+  practical: (courseId: string) => ["/api/practical", courseId] as const,
+  review: {
+    queue: () => ["/api/review/queue"] as const,
+    submission: (number: number) => ["/api/review/submissions", number] as const,
+  },
   certificates: {
     all: () => ["/api/certificates"] as const,
     course: (courseId: string) => ["/api/certificate", courseId] as const,

@@ -64,6 +64,11 @@ export function Header() {
           <NavLink to={paths.certificates} className={navClass}>
             Certificates
           </NavLink>
+          {(user.role === "admin" || user.role === "assessor") && (
+            <NavLink to={paths.reviewQueue} className={navClass}>
+              Reviews
+            </NavLink>
+          )}
           {user.role === "admin" && (
             <NavLink to={paths.adminEnrollments} className={navClass}>
               Admin

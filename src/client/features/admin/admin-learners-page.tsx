@@ -5,7 +5,7 @@ import { useToast } from "#client/components/ui/toast.tsx";
 import { refusal } from "#client/lib/api-client.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
-import { useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetTimeMultiplier } from "./api.ts";
+import { useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetRole, useSetTimeMultiplier } from "./api.ts";
 
 type Learner = NonNullable<ReturnType<typeof useAdminLearners>["data"]>["items"][number];
 
@@ -169,14 +169,37 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
   );
 }
 
+/** Grants or removes the assessor role (admins' own role changes only from the command line). */
+function RoleButton({ learner }: { learner: Learner }) {
+  const setRole = useSetRole();
+  const toast = useToast();
+  if (learner.role === "admin") return null;
+  const assessor = learner.role === "assessor";
+  const change = async () => {
+    try {
+      await setRole.mutateAsync({ userId: learner.id, role: assessor ? "learner" : "assessor" });
+      toast({ title: assessor ? "Assessor Role Removed" : "Assessor Role Granted", description: learner.email });
+    } catch (error) {
+      toast({ title: "Role Not Changed", description: refusal(error), variant: "destructive" });
+    }
+  };
+  return (
+    <Button size="sm" variant="ghost" disabled={setRole.isPending} onClick={() => void change()}>
+      {assessor ? "Remove assessor role" : "Make assessor"}
+      <span className="sr-only"> for {learner.email}</span>
+    </Button>
+  );
+}
+
 const learnerCell = (l: Learner) => (
   <>
     {l.firstName} {l.lastName}
     <span className="block text-xs text-muted">
       {l.email}
-      {l.role === "admin" ? " · admin" : ""}
+      {l.role === "admin" ? " · admin" : l.role === "assessor" ? " · assessor" : ""}
     </span>
     <TimeMultiplier learner={l} />
+    <RoleButton learner={l} />
   </>
 );
 

@@ -143,3 +143,11 @@ export function useExtendCertificate() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin.expiringCertificates() }),
   });
 }
+
+/** Makes a learner an assessor, or back (audited; admins keep their role). */
+export const useSetRole = () =>
+  useAdminMutation(
+    ({ userId, role }: { userId: string; role: "learner" | "assessor" }) =>
+      api.put<unknown>(`/api/admin/learners/${enc(userId)}/role`, { role }),
+    ["learners"],
+  );

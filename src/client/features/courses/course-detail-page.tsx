@@ -1,4 +1,4 @@
-import { Award, CheckCircle2, Circle, ClipboardCheck, GraduationCap, Lock, PlayCircle } from "lucide-react";
+import { Award, CheckCircle2, Circle, ClipboardCheck, FileCheck2, GraduationCap, Lock, PlayCircle } from "lucide-react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { LevelBadge } from "#client/components/ui/level-badge.tsx";
@@ -9,6 +9,7 @@ import { refusal } from "#client/lib/api-client.ts";
 import { useIssueCertificate } from "#client/lib/certificates.ts";
 import { useCourse } from "#client/lib/courses.ts";
 import { usePurchasing } from "#client/lib/payments.ts";
+import { PRACTICAL_STATE_TEXT, reviewTimeText, usePractical } from "#client/lib/practical.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PASS_MARK, PURCHASING_UNAVAILABLE } from "#shared/constants.ts";
 import { formatLongDate, formatPrice, formatStudyTime } from "#shared/format.ts";
@@ -168,6 +169,49 @@ function ResumeLink({ course }: { course: CourseDetail }) {
   );
 }
 
+/** The practical skills assessment: its state for an enrolled learner and the expected review time. */
+function PracticalCard({ course }: { course: CourseDetail }) {
+  const practical = course.practical;
+  const { data } = usePractical(course.id, !!practical && course.enrolled);
+  if (!practical) return null;
+  return (
+    <Card className="p-5" data-testid="practical">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <FileCheck2 className="text-brand-700" size={22} aria-hidden="true" />
+          <div>
+            <p className="text-xs font-semibold tracking-wide text-muted uppercase">Practical skills assessment</p>
+            <h3 className="text-lg font-semibold">{practical.title}</h3>
+            <p className="text-xs text-muted">
+              Reviewed by an assessor against a rubric
+              {practical.requiredForCertificate && " · required for the certificate"}
+              {data && ` · review in ${reviewTimeText(data.expectedReviewDays)}`}
+            </p>
+            {data && (
+              <p className="mt-1 text-sm font-medium" data-testid="practical-state">
+                {PRACTICAL_STATE_TEXT[data.state]}
+              </p>
+            )}
+          </div>
+        </div>
+        {course.enrolled && (practical.accessible || practical.passed) ? (
+          <Link
+            to={paths.practical(course.id)}
+            className={buttonClasses(practical.passed ? "secondary" : "primary", "sm")}
+          >
+            {practical.passed ? "See Feedback" : "Open Practical"}
+          </Link>
+        ) : (
+          <span className="flex items-center gap-1 text-xs text-slate-500">
+            <Lock size={14} aria-hidden="true" />
+            Opens when every module is complete
+          </span>
+        )}
+      </div>
+    </Card>
+  );
+}
+
 function CertificationBanner({ course }: { course: CourseDetail }) {
   const toast = useToast();
   const navigate = useNavigate();
@@ -201,7 +245,8 @@ function CertificationBanner({ course }: { course: CourseDetail }) {
       <div>
         <p className="font-semibold text-amber-950">Ready for Certification!</p>
         <p className="text-sm text-amber-900">
-          You have completed every lesson, quiz{course.exam ? " and the final exam" : ""}. Claim your certificate of
+          You have completed every lesson, quiz{course.exam ? ", the final exam" : ""}
+          {course.practical?.requiredForCertificate ? " and the practical assessment" : ""}. Claim your certificate of
           completion.
         </p>
       </div>
@@ -366,6 +411,7 @@ export default function CourseDetailPage() {
                 <ModuleCard key={m.id} course={course} module={m} index={i} />
               ))}
               <ExamCard course={course} />
+              <PracticalCard course={course} />
             </div>
           </section>
         )}

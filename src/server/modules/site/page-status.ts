@@ -34,6 +34,8 @@ export async function pageStatus(pathname: string, catalogue: () => Promise<Cata
     case "exam":
     case "recertify":
       return course.exam ? 200 : 404;
+    case "practical":
+      return course.practical ? 200 : 404;
     default:
       return 200;
   }

@@ -1,0 +1,62 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, apiUpload } from "#client/lib/api-client.ts";
+import type { MutationConfig } from "#client/lib/query-client.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
+import type { LearnerPractical, ReviewInput, ReviewQueue, ReviewSubmission } from "#shared/schemas/practical.ts";
+
+/** Sends the written work, the consent and the files as one multipart form. */
+export function useSubmitPractical(courseId: string, config: MutationConfig<LearnerPractical, FormData> = {}) {
+  const queryClient = useQueryClient();
+  const { onSuccess, ...rest } = config;
+  return useMutation({
+    ...rest,
+    mutationFn: (form: FormData) => apiUpload<LearnerPractical>(`/api/practical/${encodeURIComponent(courseId)}`, form),
+    onSuccess: async (data, ...args) => {
+      queryClient.setQueryData(queryKeys.practical(courseId), data);
+      await onSuccess?.(data, ...args);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.courses.detail(courseId) });
+    },
+  });
+}
+
+export const reviewQueueQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.review.queue(), queryFn: () => api.get<ReviewQueue>("/api/review/queue") });
+export const useReviewQueue = () => useQuery(reviewQueueQueryOptions());
+
+export const reviewSubmissionQueryOptions = (number: number) =>
+  queryOptions({
+    queryKey: queryKeys.review.submission(number),
+    queryFn: () => api.get<ReviewSubmission>(`/api/review/submissions/${number}`),
+    retry: false,
+  });
+export const useReviewSubmission = (number: number) => useQuery(reviewSubmissionQueryOptions(number));
+
+/** Claim, release or review: each answers the submission as it now stands. */
+function useReviewAction<TVariables>(
+  number: number,
+  request: (variables: TVariables) => Promise<ReviewSubmission>,
+  config: MutationConfig<ReviewSubmission, TVariables>,
+) {
+  const queryClient = useQueryClient();
+  const { onSuccess, ...rest } = config;
+  return useMutation({
+    ...rest,
+    mutationFn: request,
+    onSuccess: async (data, ...args) => {
+      queryClient.setQueryData(queryKeys.review.submission(number), data);
+      await onSuccess?.(data, ...args);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.review.queue() });
+    },
+  });
+}
+
+export const useClaimSubmission = (number: number, config: MutationConfig<ReviewSubmission, void> = {}) =>
+  useReviewAction(number, () => api.post<ReviewSubmission>(`/api/review/submissions/${number}/claim`), config);
+export const useReleaseSubmission = (number: number, config: MutationConfig<ReviewSubmission, void> = {}) =>
+  useReviewAction(number, () => api.post<ReviewSubmission>(`/api/review/submissions/${number}/release`), config);
+export const useSubmitReview = (number: number, config: MutationConfig<ReviewSubmission, ReviewInput> = {}) =>
+  useReviewAction(
+    number,
+    (input: ReviewInput) => api.post<ReviewSubmission>(`/api/review/submissions/${number}/review`, input),
+    config,
+  );
