@@ -15,7 +15,7 @@ import { loadSiteContent } from "./content/site-content.ts";
 import type { Database } from "./db/database.ts";
 import { createDatabaseJobRunner } from "./jobs/database-job-runner.ts";
 import type { JobLog, JobRunner } from "./jobs/job-runner.ts";
-import { deleteEndedWindows } from "./limits/hit-counter.repository.ts";
+import { pruneExpiredRows } from "./jobs/prune.ts";
 import { databaseRateLimitStore } from "./limits/rate-limit-store.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
@@ -43,6 +43,7 @@ import { siteRoutes } from "./modules/site/site.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
+import { registerDrain } from "./plugins/drain.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerJsonBody } from "./plugins/json-body.ts";
 import { registerSecurity } from "./plugins/security.ts";
@@ -151,7 +152,7 @@ export async function buildApp({
   app.addHook("onClose", async () => jobs.stop());
   // Mail for requests already answered goes out before the process exits.
   app.addHook("onClose", async () => background.idle());
-  jobs.every("delete-ended-rate-limit-windows", 60 * 60 * 1000, () => deleteEndedWindows(database.db));
+  jobs.every("prune-expired-rows", 60 * 60 * 1000, () => pruneExpiredRows(database.db));
 
   // JSON only: any other body type is refused with 415; one nested too deeply is refused with 400 before parsing.
   app.removeContentTypeParser("text/plain");
@@ -159,6 +160,7 @@ export async function buildApp({
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  registerDrain(app);
   registerErrorHandling(app);
   registerSecurity(app, config);
   await app.register(compress, { threshold: 1024 });

@@ -106,6 +106,8 @@ const settingsSchema = z.object({
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
   /** An idle keep-alive connection is closed after this; above a proxy's own idle limit (nginx: 60 s). */
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(65),
+  /** On SIGTERM, /readyz says 503 for this long while the process still serves, before it stops listening. */
+  SHUTDOWN_DELAY_SECONDS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).max(8).optional()),
   /** PostgreSQL cancels any statement running longer (0: no limit). */
   DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(15),
 });
@@ -146,6 +148,8 @@ export interface Config {
   paymentsReconcileSeconds: number;
   timeouts: ServerTimeouts;
   databaseStatementTimeoutMs: number;
+  /** How long a stopping process keeps serving with /readyz at 503 before it closes its listener. */
+  shutdownDelayMs: number;
 }
 
 export interface ServerTimeouts {
@@ -256,6 +260,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
       keepAliveMs: s.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
     databaseStatementTimeoutMs: s.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+    // In production a load balancer needs a moment to see /readyz fail; elsewhere Ctrl-C stops at once.
+    shutdownDelayMs: (s.SHUTDOWN_DELAY_SECONDS ?? (s.NODE_ENV === "production" ? 3 : 0)) * 1000,
   };
 }
 

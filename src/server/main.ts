@@ -7,7 +7,7 @@ import { type Database, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { createJobRunner } from "./jobs/job-runner.ts";
 
-/** A worker that has not finished its requests by then is killed; the whole stop stays within 10 s. */
+/** A process (or worker) that has not finished its requests by then is stopped; the whole stop stays within 10 s. */
 const DRAIN_LIMIT_MS = 9000;
 
 function loadConfigOrExit(): Config {
@@ -48,6 +48,14 @@ async function serve(config: Config, database: Database, started: number) {
     if (closing) return;
     closing = true;
     app.log.info(`${signal}: finishing requests in flight, then exiting`);
+    // Whatever still runs at the limit is cut off: the whole stop stays within the documented 10 s.
+    setTimeout(() => {
+      app.log.error("requests still running after the drain limit; exiting");
+      app.server.closeAllConnections();
+      process.exit(1);
+    }, DRAIN_LIMIT_MS).unref();
+    app.startDraining();
+    if (config.shutdownDelayMs > 0) await new Promise((done) => setTimeout(done, config.shutdownDelayMs));
     await app.close();
     await database.close();
     process.exit(0);

@@ -1,7 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { request } from "node:http";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -10,6 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../setup/test-app.ts";
 
 const run = promisify(execFile);
+// Starting a server compiles the whole app with tsx: seconds on a quiet machine, minutes on a shared,
+// loaded one. These bound a hang; nothing here asserts how fast anything is.
+const STARTUP_MS = 240_000;
+const TEST_MS = 360_000;
 const TSX = resolve("node_modules/.bin/tsx");
 
 async function freePort(): Promise<number> {
@@ -56,6 +60,20 @@ async function slowRequestAcrossSignal(port: number, output: () => string, signa
   return response;
 }
 
+/** A raw HTTP/1.1 connection (kept alive unless the server closes it), to see exactly what the server does. */
+async function rawConnection(port: number) {
+  const socket = connect(port, "127.0.0.1");
+  await new Promise((done) => socket.once("connect", done));
+  let received = "";
+  socket.on("data", (chunk) => (received += chunk));
+  const closed = new Promise<string>((done) => socket.on("close", () => done(received)));
+  socket.on("error", () => {});
+  return { send: (text: string) => socket.write(text), received: () => received, closed };
+}
+
+const COUPON_BODY = JSON.stringify({ couponCode: "SLOW", courseId: "nutrition-coach" });
+const COUPON_HEAD = `POST /api/validate-coupon HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(COUPON_BODY)}\r\n\r\n`;
+
 /** Settings for a server process of its own on a fresh SQLite file. */
 function serverEnv(port: number, workers: number): NodeJS.ProcessEnv {
   const dir = mkdtempSync(join(tmpdir(), "server-process-"));
@@ -71,78 +89,140 @@ function serverEnv(port: number, workers: number): NodeJS.ProcessEnv {
 }
 
 describe("the server process", () => {
-  it("stops at start-up on a bad setting, with a message naming it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "bad-setting-"));
-    const result = await run(TSX, ["src/server/main.ts"], {
-      env: { ...process.env, PORT: "not-a-port", DATABASE_URL: `sqlite:${join(dir, "x.db")}` },
-    }).catch((e) => e);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain("PORT");
-  });
+  it(
+    "stops at start-up on a bad setting, with a message naming it",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "bad-setting-"));
+      const result = await run(TSX, ["src/server/main.ts"], {
+        env: { ...process.env, PORT: "not-a-port", DATABASE_URL: `sqlite:${join(dir, "x.db")}` },
+      }).catch((e) => e);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("PORT");
+    },
+    TEST_MS,
+  );
 
-  it("serves, then on SIGTERM finishes and exits cleanly", async () => {
-    const port = await freePort();
-    const child = spawn(TSX, ["src/server/main.ts"], { env: serverEnv(port, 1), stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c) => (output += c));
-    await expect.poll(() => output.includes("ready at"), { timeout: 90_000, interval: 200 }).toBe(true);
-    const response = await slowRequestAcrossSignal(
-      port,
-      () => output,
-      () => child.kill("SIGTERM"),
-    );
-    expect(response.status).toBe(401);
-    expect(JSON.parse(response.text).message).toBeTruthy();
-    const code = await new Promise<number | null>((done) => child.on("exit", done));
-    expect(code).toBe(0);
-    expect(output).toContain("finishing requests in flight");
-  }, 120_000);
+  it(
+    "serves, then on SIGTERM finishes and exits cleanly",
+    async () => {
+      const port = await freePort();
+      const child = spawn(TSX, ["src/server/main.ts"], { env: serverEnv(port, 1), stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout.on("data", (c) => (output += c));
+      await expect.poll(() => output.includes("ready at"), { timeout: STARTUP_MS, interval: 200 }).toBe(true);
+      const response = await slowRequestAcrossSignal(
+        port,
+        () => output,
+        () => child.kill("SIGTERM"),
+      );
+      expect(response.status).toBe(401);
+      expect(JSON.parse(response.text).message).toBeTruthy();
+      const code = await new Promise<number | null>((done) => child.on("exit", done));
+      expect(code).toBe(0);
+      expect(output).toContain("finishing requests in flight");
+    },
+    TEST_MS,
+  );
 
-  it("npm start runs WEB_CONCURRENCY workers; SIGTERM to npm itself lets a request in flight finish and stops them all", async () => {
-    const port = await freePort();
-    const npm = spawn("npm", ["start"], { env: serverEnv(port, 2), stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    npm.stdout.on("data", (c) => (output += c));
-    npm.stderr.on("data", (c) => (output += c));
-    await expect.poll(() => output.includes("ready at"), { timeout: 90_000, interval: 200 }).toBe(true);
-    expect(output).toContain("with 2 workers");
-    const serverPids = () => [...new Set([...output.matchAll(/"pid":(\d+)/g)].map((m) => Number(m[1])))];
-    await expect.poll(() => serverPids().length, { timeout: 10_000 }).toBe(2);
+  it(
+    "on SIGTERM answers /readyz 503 at once, finishes the request in flight with Connection: close, closes kept-alive connections and exits",
+    async () => {
+      const port = await freePort();
+      const child = spawn(TSX, ["src/server/main.ts"], {
+        // Serving on for a few seconds after SIGTERM, as in production, so /readyz can be asked.
+        env: { ...serverEnv(port, 1), SHUTDOWN_DELAY_SECONDS: "5" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (c) => (output += c));
+      const exited = new Promise<number | null>((done) => child.on("exit", done));
+      await expect.poll(() => output.includes("ready at"), { timeout: STARTUP_MS, interval: 200 }).toBe(true);
 
-    const exited = new Promise<number | null>((done) => npm.on("exit", done));
-    // The primary and both workers each log that they are finishing.
-    const response = await slowRequestAcrossSignal(
-      port,
-      () => output,
-      () => npm.kill("SIGTERM"),
-      3,
-    );
-    expect(response.status).toBe(401);
-    expect(JSON.parse(response.text).message).toBeTruthy();
-    expect(await exited).toBe(0);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    await expect.poll(() => serverPids().filter(alive), { timeout: 10_000 }).toEqual([]);
-  }, 120_000);
+      // A client that keeps its connection open after a request, and one with a request in flight.
+      const idle = await rawConnection(port);
+      idle.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      await expect.poll(() => idle.received()).toMatch(/^HTTP\/1\.1 200/);
+      expect(idle.received()).toMatch(/connection: keep-alive/i);
+      const busy = await rawConnection(port);
+      busy.send(COUPON_HEAD + COUPON_BODY.slice(0, 10));
+      await expect.poll(() => output.includes('"url":"/api/validate-coupon"'), { timeout: 60_000 }).toBe(true);
 
-  it("makes a consistent copy of the SQLite database with db:backup", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "backup-"));
-    const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, "academy.db")}` };
-    await run(TSX, ["scripts/content-import.ts"], { env });
-    const target = join(dir, "copy.db");
-    const { stdout } = await run(TSX, ["scripts/db-backup.ts", target], { env });
-    expect(stdout).toContain("Backup written");
-    const copy = new Database(target, { readonly: true });
-    const courses = copy.prepare("select count(*) as n from course").get() as { n: number };
-    expect(courses.n).toBe(6);
-    copy.close();
-  });
+      child.kill("SIGTERM");
+      await expect.poll(() => output.includes("finishing requests in flight"), { timeout: 60_000 }).toBe(true);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { message: string }).message).toBeTruthy();
+      expect(ready.headers.get("connection")).toBe("close");
+
+      busy.send(COUPON_BODY.slice(10));
+      const answer = await busy.closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 401/);
+      expect(answer).toMatch(/connection: close/i);
+      await idle.closed;
+      expect(await exited).toBe(0);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "npm start runs WEB_CONCURRENCY workers; SIGTERM to npm itself lets a request in flight finish and stops them all",
+    async () => {
+      const port = await freePort();
+      const npm = spawn("npm", ["start"], { env: serverEnv(port, 2), stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      npm.stdout.on("data", (c) => (output += c));
+      npm.stderr.on("data", (c) => (output += c));
+      await expect.poll(() => output.includes("ready at"), { timeout: STARTUP_MS, interval: 200 }).toBe(true);
+      expect(output).toContain("with 2 workers");
+      const serverPids = () => [...new Set([...output.matchAll(/"pid":(\d+)/g)].map((m) => Number(m[1])))];
+      await expect.poll(() => serverPids().length, { timeout: 10_000 }).toBe(2);
+
+      const exited = new Promise<number | null>((done) => npm.on("exit", done));
+      // A client keeping its connection open must not hold its worker past the drain limit.
+      const idle = await rawConnection(port);
+      idle.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      await expect.poll(() => idle.received()).toMatch(/^HTTP\/1\.1 200/);
+      // The primary and both workers each log that they are finishing.
+      const response = await slowRequestAcrossSignal(
+        port,
+        () => output,
+        () => npm.kill("SIGTERM"),
+        3,
+      );
+      expect(response.status).toBe(401);
+      expect(JSON.parse(response.text).message).toBeTruthy();
+      await idle.closed;
+      // 0: every worker exited by itself; the primary's drain limit would have ended with 1.
+      expect(await exited).toBe(0);
+      const alive = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await expect.poll(() => serverPids().filter(alive), { timeout: 10_000 }).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "makes a consistent copy of the SQLite database with db:backup",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "backup-"));
+      const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, "academy.db")}` };
+      await run(TSX, ["scripts/content-import.ts"], { env });
+      const target = join(dir, "copy.db");
+      const { stdout } = await run(TSX, ["scripts/db-backup.ts", target], { env });
+      expect(stdout).toContain("Backup written");
+      const copy = new Database(target, { readonly: true });
+      const courses = copy.prepare("select count(*) as n from course").get() as { n: number };
+      expect(courses.n).toBe(6);
+      copy.close();
+    },
+    TEST_MS,
+  );
 });
 
 describe("serving the built app", () => {

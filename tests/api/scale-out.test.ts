@@ -233,7 +233,7 @@ describe(`two app processes on one ${testEngine} database`, () => {
         await database.db
           .selectFrom("scheduledJob")
           .select("runs")
-          .where("name", "=", "delete-ended-rate-limit-windows")
+          .where("name", "=", "prune-expired-rows")
           .executeTakeFirstOrThrow()
       ).runs;
     // Hourly: both instances started within that hour, one ran it.

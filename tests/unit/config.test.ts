@@ -43,6 +43,11 @@ describe("settings", () => {
     const data = dir();
     expect(loadConfig({}, data).timeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 65_000 });
     expect(loadConfig({}, data).databaseStatementTimeoutMs).toBe(15_000);
+    expect(loadConfig({}, data).shutdownDelayMs).toBe(0);
+    expect(
+      loadConfig({ NODE_ENV: "production", AUTH_SECRET: "p".repeat(32), SHUTDOWN_DELAY_SECONDS: "" }, data)
+        .shutdownDelayMs,
+    ).toBe(3000);
     const custom = loadConfig(
       {
         HEADERS_TIMEOUT_SECONDS: "2",

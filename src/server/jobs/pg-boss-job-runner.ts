@@ -16,6 +16,11 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
     max: 4,
     schedule: false,
     application_name: "academy-jobs",
+    // The sandbox settle alone queues a job a second: finished jobs move to the archive after an hour
+    // and leave it after a day, so pg-boss's tables stay small.
+    archiveCompletedAfterSeconds: 60 * 60,
+    archiveFailedAfterSeconds: 24 * 60 * 60,
+    deleteAfterHours: 24,
   });
   boss.on("error", (error) => log.error({ err: error }, "job queue error"));
   const periodic: PeriodicJob[] = [];

@@ -17,6 +17,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get("/readyz", async (request, reply) => {
     reply.header("cache-control", "no-store");
+    if (app.isDraining()) return reply.status(503).send({ message: "Shutting down." });
     try {
       await sql`select 1`.execute(database.db);
       if (!migrationsCurrent) {

@@ -1,0 +1,45 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema.ts";
+import { deleteEndedWindows } from "../limits/hit-counter.repository.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Finished queued jobs stay this long for a look at what ran (and failed), then go. */
+const DONE_JOBS_KEPT_MS = 7 * DAY_MS;
+/** Better Auth's rate-limit rows count within a minute; a day without requests means the row is spent. */
+const RATE_LIMIT_ROWS_KEPT_MS = DAY_MS;
+
+export interface Pruned {
+  hitCounters: number;
+  rateLimits: number;
+  verifications: number;
+  sessions: number;
+  queuedJobs: number;
+}
+
+/**
+ * Rows that only grow unless something removes them: ended rate-limit windows (ours and Better Auth's),
+ * expired verification and reset tokens, expired sessions and long-finished queued jobs. Run hourly by
+ * one instance; each is one indexed-or-small DELETE.
+ */
+export async function pruneExpiredRows(db: Kysely<DB>, now = Date.now()): Promise<Pruned> {
+  const nowIso = new Date(now).toISOString();
+  const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
+  return {
+    hitCounters: await deleteEndedWindows(db, now),
+    rateLimits: count(
+      await db
+        .deleteFrom("rateLimit")
+        .where("lastRequest", "<", now - RATE_LIMIT_ROWS_KEPT_MS)
+        .executeTakeFirst(),
+    ),
+    verifications: count(await db.deleteFrom("verification").where("expiresAt", "<", nowIso).executeTakeFirst()),
+    sessions: count(await db.deleteFrom("session").where("expiresAt", "<", nowIso).executeTakeFirst()),
+    queuedJobs: count(
+      await db
+        .deleteFrom("queuedJob")
+        .where("doneAt", "is not", null)
+        .where("doneAt", "<", now - DONE_JOBS_KEPT_MS)
+        .executeTakeFirst(),
+    ),
+  };
+}

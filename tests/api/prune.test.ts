@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pruneExpiredRows } from "#server/jobs/prune.ts";
+import { createTestApp, signUpUser, type TestApp } from "../setup/test-app.ts";
+
+// Job, hit-counter, rate-limit, token and session tables must not grow without bound: the hourly
+// prune removes what has ended and keeps what still counts.
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ content: false });
+});
+afterAll(async () => t?.close());
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+describe("pruning", () => {
+  it("removes ended windows, spent rate-limit rows, expired tokens and sessions, and old finished jobs", async () => {
+    const db = t.testDb.database.db;
+    const now = Date.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const user = await signUpUser(t.app);
+
+    await db
+      .insertInto("hitCounter")
+      .values([
+        { key: "old-window", count: 3, windowEndsAt: now - HOUR },
+        { key: "open-window", count: 3, windowEndsAt: now + HOUR },
+      ])
+      .execute();
+    await db
+      .insertInto("rateLimit")
+      .values([
+        { id: "rl-old", key: "203.0.113.1|/sign-in/email", count: 2, lastRequest: now - 2 * DAY },
+        { id: "rl-new", key: "203.0.113.2|/sign-in/email", count: 2, lastRequest: now - HOUR },
+      ])
+      .execute();
+    const token = (id: string, expiresAt: number) => ({
+      id,
+      identifier: `reset-password:${id}`,
+      value: user.id,
+      expiresAt: iso(expiresAt),
+      createdAt: iso(now - DAY),
+      updatedAt: iso(now - DAY),
+    });
+    await db
+      .insertInto("verification")
+      .values([token("token-expired", now - HOUR), token("token-valid", now + HOUR)])
+      .execute();
+    await db
+      .insertInto("session")
+      .values({
+        id: "session-expired",
+        token: "expired-token",
+        userId: user.id,
+        expiresAt: iso(now - HOUR),
+        createdAt: iso(now - 31 * DAY),
+        updatedAt: iso(now - 31 * DAY),
+        ipAddress: null,
+        userAgent: null,
+      })
+      .execute();
+    await db
+      .insertInto("queuedJob")
+      .values([
+        { name: "old-done", data: "{}", runAt: now - 9 * DAY, doneAt: now - 8 * DAY },
+        { name: "recent-done", data: "{}", runAt: now - DAY, doneAt: now - DAY },
+        { name: "waiting", data: "{}", runAt: now - 9 * DAY, doneAt: null },
+      ])
+      .execute();
+
+    const pruned = await pruneExpiredRows(db, now);
+    expect(pruned).toEqual({ hitCounters: 1, rateLimits: 1, verifications: 1, sessions: 1, queuedJobs: 1 });
+
+    expect((await db.selectFrom("hitCounter").select("key").execute()).map((r) => r.key)).toContain("open-window");
+    expect((await db.selectFrom("hitCounter").select("key").execute()).map((r) => r.key)).not.toContain("old-window");
+    expect((await db.selectFrom("rateLimit").select("id").execute()).map((r) => r.id)).toEqual(
+      expect.arrayContaining(["rl-new"]),
+    );
+    expect((await db.selectFrom("verification").select("id").execute()).map((r) => r.id)).toEqual(["token-valid"]);
+    // The learner's own live session stays.
+    expect((await db.selectFrom("session").select("id").where("userId", "=", user.id).execute()).length).toBe(1);
+    expect((await db.selectFrom("queuedJob").select("name").orderBy("name").execute()).map((r) => r.name)).toEqual([
+      "recent-done",
+      "waiting",
+    ]);
+    // Nothing left to prune: a second run removes nothing.
+    expect(await pruneExpiredRows(db, now)).toEqual({
+      hitCounters: 0,
+      rateLimits: 0,
+      verifications: 0,
+      sessions: 0,
+      queuedJobs: 0,
+    });
+  });
+});
