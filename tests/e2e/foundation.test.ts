@@ -149,7 +149,9 @@ describe("accounts in the browser", () => {
     await expect.poll(() => e2e.inbox.some((m) => m.to.includes(email) && m.raw.includes("verify-email"))).toBe(true);
 
     await page.getByRole("button", { name: "Logout" }).click();
-    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+    await page
+      .getByRole("heading", { name: "Become a Holistic Wellness Coach with a Certificate Anyone Can Verify" })
+      .waitFor();
     await page.goto("/login?tab=signup");
     await page.getByLabel("First name").fill("Mallory");
     await page.getByLabel("Last name").fill("Again");
