@@ -223,6 +223,35 @@ describe("recertification", () => {
     expect(tooLate.json().message).toMatch(/Recertification closed on/);
   }, 90_000);
 
+  it("applies a pass whose renewal was interrupted when the holder comes back", async () => {
+    const { user, certificateId } = await holderExpiringIn(40);
+    const before = (await request(t.app, "GET", "/api/certificates", { cookie: user.cookie })).json()[0];
+    // A passed attempt stored, and the process stopped before the certificate moved.
+    await db()
+      .insertInto("assessmentAttempt")
+      .values({
+        id: `interrupted-${certificateId}`,
+        userId: user.id,
+        courseId: "fixture-basics",
+        assessmentId: "#recertification",
+        questions: "[]",
+        startedAt: new Date(Date.now() - 60_000).toISOString(),
+        deadlineAt: null,
+        submittedAt: new Date().toISOString(),
+        score: 100,
+        passed: 1,
+        ordinal: 1,
+      })
+      .execute();
+    const res = await request(t.app, "GET", "/api/recertification/fixture-basics", { cookie: user.cookie });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/Recertification opens on/);
+    const after = (await request(t.app, "GET", "/api/certificates", { cookie: user.cookie })).json()[0];
+    const expected = new Date(before.expiresAt);
+    expected.setUTCFullYear(expected.getUTCFullYear() + 2);
+    expect(after.expiresAt).toBe(expected.toISOString());
+  }, 60_000);
+
   it("refuses to renew a revoked or refunded certificate", async () => {
     for (const reason of ["Misconduct", "refunded"]) {
       const { user, certificateId } = await holderExpiringIn(20);

@@ -133,6 +133,10 @@ export async function startRecertification(
   course: CatalogueCourse,
 ): Promise<Quiz> {
   await renewableCertificate(deps.db, user, course.card.id);
+  // A pass whose renewal did not complete (the process stopped in between) renews now; the
+  // certificate is then outside its window and the refusal below says when the next one opens.
+  await applyPassedRecertification(deps, user, course);
+  await renewableCertificate(deps.db, user, course.card.id);
   // Recertification attempts are always recorded: the visitor key (for preview limits) goes unused.
   return startOrResumeAttempt(deps, await recertificationAssessment(deps.db, user, course), user.id);
 }
