@@ -6,6 +6,7 @@ import QRCode from "qrcode";
 import subsetFont from "subset-font";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
+import { createTagger } from "./certificate-pdf-tags.ts";
 
 const fontFile = (file: string) => fileURLToPath(new URL(`../../../../assets/fonts/${file}`, import.meta.url));
 
@@ -197,19 +198,23 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
 
   const page = pdf.addPage([841.89, 595.28]);
   const { width, height } = page.getSize();
-  page.drawRectangle({ x: 0, y: 0, width, height, color: rgb(0.99, 0.99, 0.98) });
-  page.drawRectangle({ x: 24, y: 24, width: width - 48, height: height - 48, borderColor: BRAND, borderWidth: 3 });
-  page.drawRectangle({
-    x: 34,
-    y: 34,
-    width: width - 68,
-    height: height - 68,
-    borderColor: rgb(0.8, 0.91, 0.89),
-    borderWidth: 1,
+  // Tagged (docs/decisions/0027): text in reading order, frames and rules as artifacts.
+  const tags = createTagger(pdf, page, "en-US");
+  tags.artifact(() => {
+    page.drawRectangle({ x: 0, y: 0, width, height, color: rgb(0.99, 0.99, 0.98) });
+    page.drawRectangle({ x: 24, y: 24, width: width - 48, height: height - 48, borderColor: BRAND, borderWidth: 3 });
+    page.drawRectangle({
+      x: 34,
+      y: 34,
+      width: width - 68,
+      height: height - 68,
+      borderColor: rgb(0.8, 0.91, 0.89),
+      borderWidth: 1,
+    });
   });
 
-  drawCentered(page, BRAND_NAME.toUpperCase(), height - 92, bold, 14, BRAND);
-  drawCentered(page, "Certificate of Completion", height - 140, bold, 34);
+  await tags.mark("P", () => drawCentered(page, BRAND_NAME.toUpperCase(), height - 92, bold, 14, BRAND));
+  await tags.mark("H1", () => drawCentered(page, "Certificate of Completion", height - 140, bold, 34));
 
   // The holder's name, in whatever scripts it is written, kept within the rule under it.
   const runs = scriptRuns(data.holderName);
@@ -230,33 +235,39 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   const gap = { toName: 26 + name.size * 0.75, toCompleted: 30, toCourse: 32 };
   const blockHeight = 10 + gap.toName + nameDepth + gap.toCompleted + gap.toCourse + courseDepth;
   let y = MIDDLE_TOP - (MIDDLE_TOP - MIDDLE_BOTTOM - blockHeight) / 2 - 10;
-  drawCentered(page, "This certifies that", y, regular, 13, MUTED);
+  await tags.mark("P", () => drawCentered(page, "This certifies that", y, regular, 13, MUTED));
   y -= gap.toName;
-  name.lines.forEach((line, i) => {
-    if (i > 0) y -= nameLead;
-    const lineRuns = scriptRuns(line);
-    const ordered = rtl ? [...lineRuns].reverse() : lineRuns;
-    let x = (width - widthOf(line, name.size)) / 2;
-    for (const r of ordered) {
-      const f = fonts.get(r.font)!;
-      page.drawText(r.text, { x, y, size: name.size, font: f, color: INK });
-      x += f.widthOfTextAtSize(r.text, name.size);
-    }
-  });
+  await tags.mark("P", () =>
+    name.lines.forEach((line, i) => {
+      if (i > 0) y -= nameLead;
+      const lineRuns = scriptRuns(line);
+      const ordered = rtl ? [...lineRuns].reverse() : lineRuns;
+      let x = (width - widthOf(line, name.size)) / 2;
+      for (const r of ordered) {
+        const f = fonts.get(r.font)!;
+        page.drawText(r.text, { x, y, size: name.size, font: f, color: INK });
+        x += f.widthOfTextAtSize(r.text, name.size);
+      }
+    }),
+  );
   y -= RULE_DROP * name.size;
-  page.drawLine({
-    start: { x: (width - NAME_RULE_WIDTH) / 2, y },
-    end: { x: (width + NAME_RULE_WIDTH) / 2, y },
-    thickness: 0.8,
-    color: rgb(0.8, 0.84, 0.88),
-  });
+  tags.artifact(() =>
+    page.drawLine({
+      start: { x: (width - NAME_RULE_WIDTH) / 2, y },
+      end: { x: (width + NAME_RULE_WIDTH) / 2, y },
+      thickness: 0.8,
+      color: rgb(0.8, 0.84, 0.88),
+    }),
+  );
   y -= gap.toCompleted;
-  drawCentered(page, "has successfully completed the course", y, regular, 13, MUTED);
+  await tags.mark("P", () => drawCentered(page, "has successfully completed the course", y, regular, 13, MUTED));
   y -= gap.toCourse;
-  course.lines.forEach((line, i) => {
-    if (i > 0) y -= courseLead;
-    drawCentered(page, line, y, bold, course.size, BRAND);
-  });
+  await tags.mark("P", () =>
+    course.lines.forEach((line, i) => {
+      if (i > 0) y -= courseLead;
+      drawCentered(page, line, y, bold, course.size, BRAND);
+    }),
+  );
 
   // Dates and ID in three columns; under the ID column, the verification link; the QR code beside it.
   const details: [string, string][] = [
@@ -265,37 +276,59 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
     ["Certificate ID", data.certificateId],
   ];
   const column = (i: number) => 90 + i * 170;
-  details.forEach(([label, value], i) => {
-    page.drawText(label, { x: column(i), y: 150, size: 9, font: regular, color: MUTED });
-    page.drawText(value, { x: column(i), y: 134, size: 11, font: bold, color: INK });
+  for (const [i, [label, value]] of details.entries())
+    await tags.mark("P", () => {
+      page.drawText(label, { x: column(i), y: 150, size: 9, font: regular, color: MUTED });
+      page.drawText(value, { x: column(i), y: 134, size: 11, font: bold, color: INK });
+    });
+  const ceHours = data.ceHours;
+  if (ceHours != null)
+    await tags.mark("P", () =>
+      page.drawText(ceHoursLine(ceHours), { x: column(0), y: 116, size: 9, font: regular, color: MUTED }),
+    );
+  tags.artifact(() => page.drawLine({ start: { x: 90, y: 98 }, end: { x: 300, y: 98 }, thickness: 0.8, color: INK }));
+  await tags.mark("P", () => {
+    page.drawText("Authorized Institution", { x: 90, y: 84, size: 10, font: bold, color: INK });
+    page.drawText(BRAND_NAME, { x: 90, y: 70, size: 9, font: regular, color: MUTED });
   });
-  if (data.ceHours != null) {
-    page.drawText(ceHoursLine(data.ceHours), { x: column(0), y: 116, size: 9, font: regular, color: MUTED });
-  }
-  page.drawLine({ start: { x: 90, y: 98 }, end: { x: 300, y: 98 }, thickness: 0.8, color: INK });
-  page.drawText("Authorized Institution", { x: 90, y: 84, size: 10, font: bold, color: INK });
-  page.drawText(BRAND_NAME, { x: 90, y: 70, size: 9, font: regular, color: MUTED });
 
   const qrX = width - 190;
   const qr = await QRCode.toBuffer(data.verifyUrl, { type: "png", margin: 1, width: 240, errorCorrectionLevel: "M" });
   const qrImage = await pdf.embedPng(qr);
-  page.drawImage(qrImage, { x: qrX, y: 70, width: 100, height: 100 });
   const verifyX = column(2);
-  page.drawText("Verify this certificate:", { x: verifyX, y: 106, size: 9, font: regular, color: MUTED });
+  await tags.mark("P", () =>
+    page.drawText("Verify this certificate:", { x: verifyX, y: 106, size: 9, font: regular, color: MUTED }),
+  );
   const url = fitLines(data.verifyUrl, (t) => regular.widthOfTextAtSize(t, 1), qrX - 16 - verifyX, 9, 6, 3);
-  url.lines.forEach((line, i) => {
-    page.drawText(line, { x: verifyX, y: 93 - i * 10, size: url.size, font: regular, color: BRAND });
+  const link = await tags.mark("Link", () =>
+    url.lines.forEach((line, i) => {
+      page.drawText(line, { x: verifyX, y: 93 - i * 10, size: url.size, font: regular, color: BRAND });
+    }),
+  );
+  const urlWidth = Math.max(...url.lines.map((l) => regular.widthOfTextAtSize(l, url.size)));
+  const urlBottom = 93 - (url.lines.length - 1) * 10 - 3;
+  tags.link(
+    link,
+    [verifyX, urlBottom, verifyX + urlWidth, 93 + url.size],
+    data.verifyUrl,
+    `Verify this certificate: ${data.verifyUrl}`,
+  );
+  await tags.mark("Figure", () => page.drawImage(qrImage, { x: qrX, y: 70, width: 100, height: 100 }), {
+    alt: `QR code linking to this certificate's verification page, ${data.verifyUrl}`,
   });
   if (data.status !== "valid") {
-    drawCentered(
-      page,
-      data.status === "revoked" ? "REVOKED" : "EXPIRED",
-      height / 2 - 20,
-      bold,
-      80,
-      rgb(0.8, 0.1, 0.1),
+    await tags.mark("P", () =>
+      drawCentered(
+        page,
+        data.status === "revoked" ? "REVOKED" : "EXPIRED",
+        height / 2 - 20,
+        bold,
+        80,
+        rgb(0.8, 0.1, 0.1),
+      ),
     );
   }
+  tags.finish(`Certificate of Completion - ${data.courseTitle}`);
   if (data.credentialJson) {
     await pdf.attach(new TextEncoder().encode(data.credentialJson), `credential-${data.certificateId}.json`, {
       mimeType: "application/json",
