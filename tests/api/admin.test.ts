@@ -55,6 +55,11 @@ describe("authorisation matrix over every admin endpoint", () => {
     "PUT /api/admin/learners/:id/role": { role: "learner" },
   };
   const params: Record<string, string> = { certificateId: "HWA-AAAAAAAAAAAAAAAA" };
+  // Reads that need a query to get past validation.
+  const queries: Record<string, string> = {
+    "GET /api/admin/item-statistics": "?courseId=fixture-basics",
+    "GET /api/admin/item-statistics.csv": "?courseId=fixture-basics",
+  };
   const concrete = (url: string) => url.replace(/:(\w+)/g, (_, name: string) => params[name] ?? "some-id");
 
   it("finds the admin routes in Fastify's route table", () => {
@@ -67,7 +72,10 @@ describe("authorisation matrix over every admin endpoint", () => {
       const key = `${method} ${url}`;
       const payload = method === "GET" ? undefined : (bodies[key] ?? {});
       const send = (user: TestUser | null) =>
-        request(t.app, method as "GET" | "POST" | "PUT" | "DELETE", concrete(url), { cookie: user?.cookie, payload });
+        request(t.app, method as "GET" | "POST" | "PUT" | "DELETE", concrete(url) + (queries[key] ?? ""), {
+          cookie: user?.cookie,
+          payload,
+        });
       const before = await auditCount();
       expect((await send(null)).statusCode, key).toBe(401);
       const res = await send(learner);

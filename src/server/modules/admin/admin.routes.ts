@@ -19,6 +19,7 @@ import {
   revokeCertificateInputSchema,
 } from "#shared/schemas/admin.ts";
 import { emptyBodySchema } from "#shared/schemas/common.ts";
+import { itemStatisticsQuerySchema, itemStatisticsSchema } from "#shared/schemas/item-statistics.ts";
 import { roleChangeSchema, roleInputSchema } from "#shared/schemas/practical.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
 import { refundOrder } from "../checkout/refunds.ts";
@@ -36,6 +37,7 @@ import {
 import { grantExtraAttempt, setTimeMultiplier, withAttempts } from "./admin-assessment.service.ts";
 import { bulkEnrol, enrolByEmail } from "./admin-enrollments.service.ts";
 import { setAssessorRole } from "./admin-roles.service.ts";
+import { itemStatistics, itemStatisticsCsv } from "./item-statistics.service.ts";
 
 /** Everything here is for admins: the role is checked on the server before any handler runs. */
 export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
@@ -121,6 +123,23 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
       },
       async (request) =>
         grantExtraAttempt(db, await catalogue.get(), await actor(request), request.params.id, request.body),
+    );
+    app.get(
+      "/api/admin/item-statistics",
+      { schema: { querystring: itemStatisticsQuerySchema, response: { 200: itemStatisticsSchema } } },
+      async (request) => itemStatistics(db, await catalogue.course(request.query.courseId)),
+    );
+    app.get(
+      "/api/admin/item-statistics.csv",
+      { schema: { querystring: itemStatisticsQuerySchema } },
+      async (request, reply) => {
+        const stats = await itemStatistics(db, await catalogue.course(request.query.courseId));
+        return reply
+          .type("text/csv; charset=utf-8")
+          .header("content-disposition", `attachment; filename="item-statistics-${request.query.courseId}.csv"`)
+          .header("cache-control", "private, no-store")
+          .send(itemStatisticsCsv(stats));
+      },
     );
     app.put(
       "/api/admin/learners/:id/role",
