@@ -56,7 +56,7 @@ export const testimonialsContentSchema = z.strictObject({ testimonials: z.array(
 
 /** content/site/practitioner-app.yaml: the practitioner app as the catalogue, certificate and registration pages present it. */
 export const practitionerAppContentSchema = z.strictObject({
-  banner: z.strictObject({ headline: text.max(200), text: text.max(500), qualifier }),
+  banner: z.strictObject({ headline: text.max(200), text: text.max(500), qualifier, source, asOf }),
   promo: z.strictObject({ title: text.max(200), claims: z.array(claimSchema).min(1).max(8), note: text.max(500) }),
   registration: z.strictObject({
     title: text.max(200),

@@ -2,6 +2,7 @@ import { BookOpen, Clock, Layers, TrendingUp } from "lucide-react";
 import { Link } from "react-router";
 import { ExternalLink } from "#client/components/layout/external-link.tsx";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
+import { claimNote } from "#client/components/ui/claim.tsx";
 import { LevelBadge } from "#client/components/ui/level-badge.tsx";
 import { Badge, Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
@@ -109,7 +110,7 @@ export default function CataloguePage() {
         {banner && (
           <p>
             <strong>{banner.headline}</strong> {banner.text}
-            {banner.qualifier && <span className="mt-1 block text-sm">{banner.qualifier}</span>}
+            {claimNote(banner) && <span className="mt-1 block text-sm">{claimNote(banner)}</span>}
           </p>
         )}
       </div>
