@@ -72,6 +72,27 @@ describe("money in the browser", () => {
     await learner.getByRole("heading", { name: "Lesson alpha-two" }).waitFor();
   });
 
+  it("typing and retyping a coupon code checks it once typing pauses: the check's limit never shows", async () => {
+    await createCoupon(db(), { code: "SPRING25", percentOff: 25 });
+    const page = await e2e.newPage();
+    await signUp(page, "Dora");
+    await page.goto("/checkout/fixture-basics");
+    await page.getByLabel("Card number").waitFor();
+    let checks = 0;
+    page.on("request", (r) => {
+      if (r.url().includes("/api/validate-coupon")) checks++;
+    });
+    const field = page.getByLabel("Coupon code");
+    // 27 keystrokes: one check each would pass the 20-a-minute limit and answer "Too many requests".
+    for (const code of ["SPRING2", "SPRING25", "SPRING25"]) {
+      await field.fill("");
+      await field.pressSequentially(code);
+    }
+    await page.getByRole("button", { name: "Pay $15.00" }).waitFor();
+    expect(await page.getByText(/Too many requests/).count()).toBe(0);
+    expect(checks).toBeLessThan(20);
+  });
+
   it("an invalid coupon takes the earlier discount away at once, and shows as an error", async () => {
     await createCoupon(db(), { code: "HALFOFF", percentOff: 50 });
     const page = await e2e.newPage();

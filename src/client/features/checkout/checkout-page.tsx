@@ -29,6 +29,8 @@ import { ComingSoonNotice, PurchasingUnavailable } from "./checkout-shell.tsx";
 const StripePayment = lazy(() => import("./stripe-payment.tsx"));
 const serverMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
 const REDIRECT_AFTER_PAYMENT_MS = 1000;
+/** How long typing in the coupon field must pause before the code is checked. */
+const COUPON_CHECK_PAUSE_MS = 300;
 
 type CouponState =
   | { status: "idle" }
@@ -103,18 +105,27 @@ export default function CheckoutPage() {
     setTimeout(() => navigate(paths.course(courseId)), REDIRECT_AFTER_PAYMENT_MS);
   };
 
-  // The coupon field is validated on every change; an empty field clears it; a valid coupon applies at once.
-  const onCouponChange = async (value: string) => {
+  // The coupon field is checked once typing pauses (COUPON_CHECK_PAUSE_MS), not on every keystroke, so
+  // editing a code never meets the per-address limit; an answer to an older value is dropped. An empty
+  // field clears the coupon at once; a valid coupon applies as soon as it is confirmed.
+  const pendingCheck = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(pendingCheck.current), []);
+  const onCouponChange = (value: string) => {
     setCode(value);
+    clearTimeout(pendingCheck.current);
     const check = ++latestCheck.current;
     if (!value.trim()) {
       setCoupon({ status: "idle" });
-      if (intent?.coupon) await loadIntent();
+      if (intent?.coupon) void loadIntent();
       return;
     }
     setCoupon({ status: "checking" });
+    pendingCheck.current = setTimeout(() => void checkCoupon(value.trim(), check), COUPON_CHECK_PAUSE_MS);
+  };
+
+  const checkCoupon = async (value: string, check: number) => {
     try {
-      const result = await validateCoupon(value.trim(), courseId);
+      const result = await validateCoupon(value, courseId);
       if (check !== latestCheck.current) return;
       setCoupon({ status: "valid", coupon: result.coupon });
       await applyCoupon(result.coupon);
@@ -263,7 +274,7 @@ export default function CheckoutPage() {
               name="coupon"
               autoComplete="off"
               value={code}
-              onChange={(e) => void onCouponChange(e.target.value)}
+              onChange={(e) => onCouponChange(e.target.value)}
               errorId={coupon.status === "invalid" ? couponErrorId : undefined}
               hint={
                 coupon.status === "valid"
