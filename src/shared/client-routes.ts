@@ -29,6 +29,8 @@ export const routePatterns = {
   reviewQueue: "/review",
   reviewSubmission: "/review/:number",
   profile: "/profile",
+  purchases: "/purchases",
+  receipt: "/purchases/:orderId",
   checkoutSuccess: "/checkout/success",
   checkout: "/checkout/:courseId",
   hostedCheckout: "/firebase-checkout/:courseId",

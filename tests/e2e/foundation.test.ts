@@ -112,9 +112,9 @@ describe("accounts in the browser", () => {
     await page.goto("/login");
     await expectAccessible(page, "login");
     await signUpInBrowser(page, user);
-    await page.getByRole("link", { name: /Your profile/ }).waitFor();
-    expect(await page.getByRole("link", { name: /Your profile/ }).innerText()).toBe("G");
-    expect(await page.getByRole("link", { name: /^G: Your profile/ }).count()).toBe(1);
+    await page.getByRole("button", { name: /Your account/ }).waitFor();
+    expect(await page.getByRole("button", { name: /Your account/ }).innerText()).toBe("G");
+    expect(await page.getByRole("button", { name: /^G: Your account/ }).count()).toBe(1);
     await expectAccessible(page, "catalogue");
 
     await page.getByRole("button", { name: "Logout" }).click();
@@ -144,7 +144,7 @@ describe("accounts in the browser", () => {
     expect(new URL(page.url()).pathname).toBe("/login");
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
-    await page.getByRole("link", { name: /^O: Your profile/ }).waitFor();
+    await page.getByRole("button", { name: /^O: Your account/ }).waitFor();
     // The confirmation e-mail went out too.
     await expect.poll(() => e2e.inbox.some((m) => m.to.includes(email) && m.raw.includes("verify-email"))).toBe(true);
 

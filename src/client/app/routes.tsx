@@ -35,6 +35,8 @@ const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-
 const CertificatePage = lazy(() => import("#client/features/certificates/certificate-page.tsx"));
 const CertificatesPage = lazy(() => import("#client/features/certificates/certificates-page.tsx"));
 const VerifyPage = lazy(() => import("#client/features/certificates/verify-page.tsx"));
+const PurchasesPage = lazy(() => import("#client/features/purchases/purchases-page.tsx"));
+const ReceiptPage = lazy(() => import("#client/features/purchases/receipt-page.tsx"));
 const ProfilePage = lazy(() => import("#client/features/profile/profile-page.tsx"));
 const CheckoutPage = lazy(() => import("#client/features/checkout/checkout-page.tsx"));
 const HostedCheckoutPage = lazy(() => import("#client/features/checkout/hosted-checkout-page.tsx"));
@@ -132,6 +134,8 @@ export function AppRoutes() {
         <Route path={routePatterns.adminAudit} element={member(<AdminAuditPage />)} />
         <Route path={routePatterns.adminCertificates} element={member(<AdminCertificatesPage />)} />
         <Route path={routePatterns.profile} element={member(<ProfilePage />)} />
+        <Route path={routePatterns.purchases} element={member(<PurchasesPage />)} />
+        <Route path={routePatterns.receipt} element={member(<ReceiptPage />)} />
         <Route path={routePatterns.checkoutSuccess} element={member(<CheckoutSuccessPage />)} />
         <Route path={routePatterns.checkout} element={member(<CheckoutPage />)} />
         <Route path={routePatterns.hostedCheckout} element={member(<HostedCheckoutPage />)} />

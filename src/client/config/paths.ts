@@ -10,6 +10,8 @@ export const paths = {
   certificates: "/certificates",
   adminEnrollments: "/admin-enrollments",
   profile: "/profile",
+  purchases: "/purchases",
+  receipt: (orderId: string) => `/purchases/${orderId}`,
   course: (courseId: string) => `/course/${courseId}`,
   lesson: (courseId: string, lessonId: string) => `/course/${courseId}/lesson/${lessonId}`,
   quiz: (courseId: string, moduleId: string) => `/course/${courseId}/quiz/${moduleId}`,

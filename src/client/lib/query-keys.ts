@@ -35,6 +35,10 @@ export const queryKeys = {
     directory: (course: string, region: string) => ["/api/practitioners", course, region] as const,
     own: () => ["/api/profile/practitioner"] as const,
   },
+  purchases: {
+    all: () => ["/api/purchases"] as const,
+    one: (orderId: string) => ["/api/purchases", orderId] as const,
+  },
   payments: {
     config: () => ["/api/payments/config"] as const,
     sandboxSession: (sessionId: string) => ["/api/sandbox/checkout-sessions", sessionId] as const,

@@ -13,6 +13,7 @@ import * as m013 from "./migrations/013-credentials.ts";
 import * as m015 from "./migrations/015-certificate-reissue.ts";
 import * as m016 from "./migrations/016-name-order.ts";
 import * as m017 from "./migrations/017-attempt-ordinal.ts";
+import * as m019receipts from "./migrations/019-receipts.ts";
 import * as m020blueprint from "./migrations/020-exam-blueprint.ts";
 import * as m020practical from "./migrations/020-practical.ts";
 import * as m021lifecycle from "./migrations/021-certificate-lifecycle.ts";
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "015-certificate-reissue": m015,
   "016-name-order": m016,
   "017-attempt-ordinal": m017,
+  "019-receipts": m019receipts,
   "020-exam-blueprint": m020blueprint,
   "020-practical": m020practical,
   "021-certificate-lifecycle": m021lifecycle,

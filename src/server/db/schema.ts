@@ -352,6 +352,15 @@ export interface OrderTable {
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
+/** A receipt to mail for an order's payment or refund; sent once (claimedAt, then sentAt). */
+export interface ReceiptMailTable {
+  id: string;
+  orderId: string;
+  kind: "payment" | "refund";
+  createdAt: Timestamp;
+  claimedAt: Timestamp | null;
+  sentAt: Timestamp | null;
+}
 export interface CouponRedemptionTable {
   id: string;
   couponId: string;
@@ -457,6 +466,7 @@ export interface DB {
   certificate: CertificateTable;
   certificateNameChange: CertificateNameChangeTable;
   certificateReminder: CertificateReminderTable;
+  receiptMail: ReceiptMailTable;
   certificateRenewal: CertificateRenewalTable;
   emailOptOut: EmailOptOutTable;
   coupon: CouponTable;

@@ -6,7 +6,7 @@ import { BRAND_NAME } from "#shared/constants.ts";
 export function Footer() {
   const { supportEmail } = useSiteConfig();
   return (
-    <footer className="mt-16 border-t border-line bg-white">
+    <footer className="mt-16 print:hidden border-t border-line bg-white">
       <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 text-sm text-muted sm:flex-row sm:items-center sm:justify-between sm:px-6 lg:px-8">
         <p>
           © {new Date().getFullYear()} {BRAND_NAME}. Educational courses only; not medical advice.

@@ -5,6 +5,7 @@ import { paths } from "#client/config/paths.ts";
 import { signOut, useCurrentUser } from "#client/lib/session.ts";
 import { useSiteConfig } from "#client/lib/site-config.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
+import { AccountMenu } from "./account-menu.tsx";
 import { ExternalLink } from "./external-link.tsx";
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
@@ -102,13 +103,7 @@ export function Header() {
   const initial = (user?.email?.[0] ?? "U").toUpperCase();
   const account = user ? (
     <div className="flex items-center gap-3">
-      <Link
-        to={paths.profile}
-        aria-label={`${initial}: Your profile (${user.email})`}
-        className="flex h-9 w-9 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white"
-      >
-        {initial}
-      </Link>
+      <AccountMenu initial={initial} email={user.email} onLogout={() => void logout()} />
       <button type="button" onClick={logout} className={plainClass}>
         Logout
       </button>
@@ -124,7 +119,7 @@ export function Header() {
 
   return (
     // Sticky from 20rem (320 px at the default text size) up: on a phone with 200% text it would cover a fifth of the screen.
-    <header className="top-0 z-40 border-b border-line bg-white/95 backdrop-blur min-[20rem]:sticky">
+    <header className="top-0 z-40 print:hidden border-b border-line bg-white/95 backdrop-blur min-[20rem]:sticky">
       <div className="mx-auto flex min-h-16 max-w-6xl items-center justify-between gap-4 px-4 py-2 sm:px-6 lg:px-8">
         <Logo />
         <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">

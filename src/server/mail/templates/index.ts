@@ -3,6 +3,7 @@ import { certificateReminder } from "./certificate-reminder.tsx";
 import { certificateRenewed } from "./certificate-renewed.tsx";
 import { existingAccountSignUp } from "./existing-account-sign-up.tsx";
 import { practicalFeedback } from "./practical-feedback.tsx";
+import { receipt } from "./receipt.tsx";
 import { resetPassword } from "./reset-password.tsx";
 import { signInPaused } from "./sign-in-paused.tsx";
 import { verifyEmail } from "./verify-email.tsx";
@@ -19,6 +20,7 @@ export const emailTemplates = {
   "certificate-reminder": certificateReminder,
   "certificate-renewed": certificateRenewed,
   "practical-feedback": practicalFeedback,
+  receipt,
 } satisfies Record<string, EmailTemplate<any>>;
 
 export type EmailTemplateName = keyof typeof emailTemplates;

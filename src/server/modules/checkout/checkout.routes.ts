@@ -13,6 +13,7 @@ import {
   validateCouponResponseSchema,
 } from "#shared/schemas/checkout.ts";
 import { emptyBodySchema } from "#shared/schemas/common.ts";
+import { purchaseListSchema, purchaseParamsSchema, purchaseSchema } from "#shared/schemas/purchases.ts";
 import { AppError, badRequest } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
 import type { SandboxProvider } from "../../payments/sandbox.ts";
@@ -28,7 +29,8 @@ import {
   createPaymentIntent,
 } from "./checkout.service.ts";
 import type { FulfilmentDeps } from "./fulfilment.ts";
-import { registerPaymentJobs } from "./payment-timers.ts";
+import { registerPaymentJobs, registerReceiptJob } from "./payment-timers.ts";
+import { getPurchase, listPurchases } from "./receipts.ts";
 import { sandboxRoutes } from "./sandbox.routes.ts";
 import { webhookRoutes } from "./webhooks.routes.ts";
 
@@ -113,5 +115,19 @@ export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProv
     if (provider?.name === "stripe") await app.register(webhookRoutes(provider));
     if (provider?.name === "sandbox") await app.register(sandboxRoutes(catalogue, provider as SandboxProvider));
     if (provider) registerPaymentJobs(app, provider, config.paymentsReconcileSeconds);
+    registerReceiptJob(app, catalogue);
+
+    app.get("/api/purchases", { schema: { response: { 200: purchaseListSchema } } }, async (request) => {
+      const user = await requireUser(request);
+      return listPurchases(db, catalogue, user.id);
+    });
+    app.get(
+      "/api/purchases/:orderId",
+      { schema: { params: purchaseParamsSchema, response: { 200: purchaseSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return getPurchase(db, catalogue, user.id, request.params.orderId);
+      },
+    );
   };
 }

@@ -15,6 +15,7 @@ import {
   moveOrder,
   type Order,
 } from "./orders.repository.ts";
+import { recordReceipt } from "./receipts.ts";
 import { SYSTEM_ACTOR, sendRefund } from "./refunds.ts";
 
 export interface FulfilmentDeps {
@@ -173,6 +174,7 @@ export async function grantCourse(trx: Transaction<DB>, order: Order, source: "p
     .executeTakeFirst();
   // Enrolled some other way (an admin) before this payment arrived: the payment is a second charge.
   if (Number(enrolled.numInsertedOrUpdatedRows ?? 0n) === 0) throw new AlreadyOwned();
+  await recordReceipt(trx, order.id, "payment");
 }
 
 /** Why a paid order could not be granted, or null when the error is something else. */

@@ -8,6 +8,7 @@ import type { PaymentProvider } from "../../payments/provider.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { REFUND_REVOKE_REASON, revokeCertificate } from "../certificates/certificates.service.ts";
 import { findOrder, findOrderByPayment, moveOrder, type Order } from "./orders.repository.ts";
+import { recordReceipt } from "./receipts.ts";
 
 /** Who the audit log names for what the payment system does on its own. */
 export const SYSTEM_ACTOR = { id: "system", email: "payments (automatic)" } as const;
@@ -46,6 +47,7 @@ export async function completeRefund(
       ownershipKey: null,
     });
     if (!moved) return false;
+    await recordReceipt(trx, order.id, "refund");
     let revoked: string[] = [];
     if (order.ownershipKey) {
       await trx

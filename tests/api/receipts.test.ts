@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendDueReceipts } from "#server/modules/checkout/receipts.ts";
+import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
+import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
+import { createTestApp, request, signUpUser, type TestUser, verifyEmail } from "../setup/test-app.ts";
+
+const t = await createTestApp({ env: { ADMIN_EMAILS: "receipts-admin@academy.example" } });
+let admin: TestUser;
+beforeAll(async () => {
+  admin = await signUpUser(t.app, { email: "receipts-admin@academy.example" });
+  await verifyEmail(t, admin);
+});
+afterAll(async () => t?.close());
+
+const db = () => t.testDb.database.db;
+const as = (user: TestUser | null, method: "GET" | "POST", url: string, payload?: unknown) =>
+  request(t.app, method, url, { cookie: user?.cookie, payload: method === "POST" ? (payload ?? {}) : undefined });
+const deps = () => ({
+  db: db(),
+  mailer: t.app.deps.mailer,
+  catalogue: t.app.deps.catalogue,
+  appUrl: t.config.appUrl,
+});
+/** Every receipt e-mail in the outbox addressed to this learner, as decoded text. */
+const receiptsTo = (email: string) =>
+  readdirSync(t.config.mailOutboxDir)
+    .map((f) => readFileSync(join(t.config.mailOutboxDir, f), "utf8"))
+    .filter((m) => m.includes(`To: ${email}`) && /Subject: (Refund receipt|Receipt)/.test(m))
+    .map((m) =>
+      m.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16))),
+    );
+
+async function buy(user: TestUser, courseId: string, couponCode?: string) {
+  const intent = (await as(user, "POST", "/api/create-payment-intent", { courseId, couponCode })).json();
+  if (intent.isFree) {
+    expect(
+      (await as(user, "POST", "/api/confirm-enrollment", { paymentIntentId: "free-coupon", courseId })).statusCode,
+    ).toBe(200);
+    return intent;
+  }
+  await as(user, "POST", `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
+    clientSecret: intent.clientSecret,
+    card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" },
+  });
+  expect(
+    (await as(user, "POST", "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode,
+  ).toBe(200);
+  return intent;
+}
+
+describe("receipts", () => {
+  it("mails one receipt per payment, however many senders run at once, and lists it under Purchases", async () => {
+    const learner = await signUpUser(t.app);
+    await buy(learner, "fixture-basics");
+    // A second confirmation of the same payment changes nothing.
+    const sent = await Promise.all([sendDueReceipts(deps()), sendDueReceipts(deps()), sendDueReceipts(deps())]);
+    await sendDueReceipts(deps());
+    const mails = receiptsTo(learner.email);
+    expect(mails).toHaveLength(1);
+    expect(sent.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+
+    const purchases = (await as(learner, "GET", "/api/purchases")).json();
+    expect(purchases).toHaveLength(1);
+    expect(purchases[0]).toMatchObject({
+      courseId: "fixture-basics",
+      courseTitle: "Fixture Basics",
+      amount: 2000,
+      status: "paid",
+      kind: "card",
+      couponCode: null,
+    });
+    const mail = mails[0];
+    for (const part of [purchases[0].orderId, "Fixture Basics", "$20.00", "Coupon: none", t.config.supportEmail])
+      expect(mail).toContain(part);
+    expect(mail).toContain(`/purchases/${purchases[0].orderId}`);
+
+    // Only its owner sees it.
+    const other = await signUpUser(t.app);
+    expect((await as(other, "GET", `/api/purchases/${purchases[0].orderId}`)).statusCode).toBe(404);
+    expect((await as(other, "GET", "/api/purchases")).json()).toEqual([]);
+    expect((await as(null, "GET", "/api/purchases")).statusCode).toBe(401);
+    expect((await as(learner, "GET", `/api/purchases/${purchases[0].orderId}`)).json()).toEqual(purchases[0]);
+  });
+
+  it("mails a receipt for a free claim (with its coupon) and for a refund", async () => {
+    await createCoupon(db(), { code: "RECEIPTFREE", percentOff: 100 });
+    const learner = await signUpUser(t.app);
+    await buy(learner, "fixture-other", "RECEIPTFREE");
+    await buy(learner, "fixture-basics");
+    await sendDueReceipts(deps());
+    const mails = receiptsTo(learner.email);
+    expect(mails).toHaveLength(2);
+    const free = mails.find((m) => m.includes("Fixture Other"));
+    expect(free).toContain("Coupon: RECEIPTFREE");
+    expect(free).toContain("$0.00");
+
+    const paid = (await as(learner, "GET", "/api/purchases"))
+      .json()
+      .find((p: { courseId: string }) => p.courseId === "fixture-basics");
+    expect((await as(admin, "POST", `/api/admin/orders/${paid.orderId}/refund`)).statusCode).toBe(200);
+    await sendDueReceipts(deps());
+    const refund = receiptsTo(learner.email).filter((m) => m.includes("Subject: Refund receipt"));
+    expect(refund).toHaveLength(1);
+    expect(refund[0]).toContain(paid.orderId);
+    expect(refund[0]).toContain("$20.00");
+    const after = (await as(learner, "GET", `/api/purchases/${paid.orderId}`)).json();
+    expect(after.status).toBe("refunded");
+    expect(after.refundedAt).not.toBeNull();
+  });
+});

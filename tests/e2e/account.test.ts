@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { expectFocused } from "./focus.ts";
+import { createAccount, expectAccessible, signInInBrowser, toastText, useE2E } from "./harness.ts";
+
+const e2e = useE2E();
+const year = String((new Date().getFullYear() + 3) % 100);
+
+async function signedIn() {
+  const account = await createAccount(e2e);
+  const page = await e2e.newPage();
+  await signInInBrowser(page, account.email, account.password);
+  await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
+  return { page, ...account };
+}
+
+describe("the learner's account", () => {
+  it("e-mails a receipt after a card payment and finds it again under Purchases, from the avatar menu by keyboard", async () => {
+    const { page, email } = await signedIn();
+    await page.goto("/checkout/fixture-basics");
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM / YY)").fill(`12 / ${year}`);
+    await page.getByLabel("Security code (CVC)").fill("123");
+    await page.getByRole("button", { name: "Pay $20.00" }).click();
+    await toastText(page).getByText("Payment Successful!").waitFor();
+    await page.waitForURL("**/course/fixture-basics");
+
+    await expect
+      .poll(() => e2e.inbox.find((m) => m.to.includes(email) && m.raw.includes("Receipt for Fixture Basics")), {
+        timeout: 20_000,
+      })
+      .toBeTruthy();
+    const receiptMail = e2e.inbox.find((m) => m.to.includes(email) && m.raw.includes("Receipt for Fixture Basics"));
+    expect(receiptMail?.raw).toContain("$20.00");
+
+    // The avatar menu, keys only.
+    const avatar = page.getByRole("button", { name: /Your account/ });
+    await avatar.focus();
+    await page.keyboard.press("Enter");
+    const menu = page.getByRole("menu");
+    await menu.waitFor();
+    expect(await menu.getByRole("menuitem").allInnerTexts()).toEqual([
+      "Profile",
+      "Purchases",
+      "My Certificates",
+      "Logout",
+    ]);
+    await expectAccessible(page, "avatar menu open");
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "detached" });
+    await expectFocused(avatar, "the avatar after Escape");
+    await page.keyboard.press("Enter");
+    await menu.waitFor();
+    // Opened with a key, the menu focuses its first item.
+    await expectFocused(menu.getByRole("menuitem", { name: "Profile" }), "Profile, first in the menu");
+    await page.keyboard.press("ArrowDown");
+    await expectFocused(menu.getByRole("menuitem", { name: "Purchases" }), "Purchases in the menu");
+    await page.keyboard.press("Enter");
+
+    await page.getByRole("heading", { name: "Purchases", level: 1 }).waitFor();
+    const row = page.getByTestId("purchase-fixture-basics");
+    expect(await row.innerText()).toContain("$20.00");
+    await expectAccessible(page, "purchases");
+    await row.getByRole("link", { name: /Receipt/ }).click();
+    const receipt = page.getByTestId("receipt");
+    await receipt.waitFor();
+    const orderNumber = (await receipt.innerText()).match(/Order number\s+(\S+)/)?.[1];
+    expect(orderNumber).toBeTruthy();
+    expect(receiptMail?.raw).toContain(orderNumber);
+    expect(await receipt.innerText()).toContain("Fixture Basics");
+    await page.getByRole("button", { name: "Print receipt" }).waitFor();
+    await expectAccessible(page, "receipt");
+  });
+});
