@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
@@ -23,6 +23,7 @@ import { adminCertificatesRoutes } from "./modules/admin/admin-certificates.rout
 import { applyPendingEnrollments } from "./modules/admin/admin-enrollments.service.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { certificatesRoutes } from "./modules/certificates/certificates.routes.ts";
+import { verifyCertificate } from "./modules/certificates/certificates.service.ts";
 import { certificateLifecycleRoutes } from "./modules/certificates/lifecycle.routes.ts";
 import { checkoutRoutes } from "./modules/checkout/checkout.routes.ts";
 import { configRoutes } from "./modules/config/config.routes.ts";
@@ -38,6 +39,7 @@ import { practicalRoutes } from "./modules/practical/practical.routes.ts";
 import { practitionersRoutes } from "./modules/practitioners/practitioners.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
+import { pageMetaFor, withPageMeta } from "./modules/site/page-meta.ts";
 import { pageStatus } from "./modules/site/page-status.ts";
 import { siteRoutes } from "./modules/site/site.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
@@ -208,6 +210,14 @@ export async function buildApp({
     });
   }
 
+  // The shell is read once; public pages get their own title, description and share tags in it.
+  const shell = hasClient ? readFileSync(resolve(clientDir, "index.html"), "utf8") : "";
+  const metaSources = {
+    appUrl: config.appUrl,
+    catalogue: () => catalogue.get(),
+    certificate: async (certificateId: string) =>
+      verifyCertificate(database.db, await catalogue.get(), certificateId).catch(() => null),
+  };
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?")[0];
     if (
@@ -220,10 +230,13 @@ export async function buildApp({
     }
     // History fallback: every path gets the app shell, which renders its own 404 page for unknown
     // paths and content; those answer 404 so crawlers and link checkers see the truth.
+    const status = await pageStatus(path, () => catalogue.get());
+    const meta = status === 200 ? await pageMetaFor(path, metaSources) : null;
     return reply
-      .status(await pageStatus(path, () => catalogue.get()))
+      .status(status)
       .header("cache-control", "no-cache")
-      .sendFile("index.html");
+      .type("text/html; charset=utf-8")
+      .send(withPageMeta(shell, meta));
   });
 
   return app;

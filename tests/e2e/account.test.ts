@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { expectFocused } from "./focus.ts";
 import { createAccount, expectAccessible, signInInBrowser, toastText, useE2E } from "./harness.ts";
@@ -69,5 +70,36 @@ describe("the learner's account", () => {
     expect(await receipt.innerText()).toContain("Fixture Basics");
     await page.getByRole("button", { name: "Print receipt" }).waitFor();
     await expectAccessible(page, "receipt");
+  });
+
+  it("downloads the learner's data as JSON and deletes the account with the password", async () => {
+    const { page, email, password } = await signedIn();
+    await e2e.enrol(email, "fixture-basics");
+    await page.goto("/profile");
+    await page.getByRole("heading", { name: "Your data" }).waitFor();
+    await expectAccessible(page, "profile with Your data");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download my data" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("my-academy-data.json");
+    const data = JSON.parse(readFileSync((await download.path()) as string, "utf8"));
+    expect(data.account.email).toBe(email);
+    expect(data.enrollments.map((e: { courseId: string }) => e.courseId)).toEqual(["fixture-basics"]);
+
+    await page.getByRole("button", { name: "Delete my account" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+    await dialog.waitFor();
+    await expectAccessible(page, "delete account dialog");
+    await dialog.getByLabel("Password", { exact: true }).fill("not-the-password");
+    await dialog.getByRole("button", { name: "Delete my account" }).click();
+    await dialog.getByRole("alert").getByText("That password is not right. Your account was not deleted.").waitFor();
+    await dialog.getByLabel("Password", { exact: true }).fill(password);
+    await dialog.getByRole("button", { name: "Delete my account" }).click();
+    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+
+    // Signed out, and the old password opens nothing.
+    await signInInBrowser(page, email, password);
+    await toastText(page).getByText("Sign In Failed").waitFor();
   });
 });

@@ -19,10 +19,10 @@ function setMeta(name: string, content: string | undefined) {
 }
 
 /**
- * Page title, description and keywords. Every page sets all three, so nothing of the previous
- * page's metadata survives a navigation: no description means the site's, no keywords means none.
+ * Page title, description and keywords. Every page names its own description (undefined only while
+ * its data loads, then the site's is shown), so nothing of the previous page's survives a navigation.
  */
-export function useDocumentMeta(meta: { title: string; description?: string; keywords?: string[] }) {
+export function useDocumentMeta(meta: { title: string; description: string | undefined; keywords?: string[] }) {
   const keywords = meta.keywords?.join(", ");
   const description = meta.description ?? DEFAULT_DESCRIPTION;
   useEffect(() => {

@@ -20,7 +20,7 @@ const SECTIONS = [
 const FORBIDDEN_TITLE = `403 Access Denied | ${BRAND_NAME}`;
 
 export function ForbiddenPage() {
-  useDocumentMeta({ title: FORBIDDEN_TITLE });
+  useDocumentMeta({ title: FORBIDDEN_TITLE, description: "This page is for the academy's administrators only." });
   return (
     <PageContainer className="max-w-xl py-20 text-center">
       <ShieldAlert className="mx-auto text-red-700" size={48} aria-hidden="true" />
@@ -38,7 +38,12 @@ export function AdminLayout({ title, children }: { title: string; children: Reac
   const { user } = useCurrentUser();
   const isAdmin = user?.role === "admin";
   // The layout's effect runs after the 403 page's, so it must not name the admin page to others.
-  useDocumentMeta({ title: isAdmin ? `${title} | Admin | ${BRAND_NAME}` : FORBIDDEN_TITLE });
+  useDocumentMeta({
+    title: isAdmin ? `${title} | Admin | ${BRAND_NAME}` : FORBIDDEN_TITLE,
+    description: isAdmin
+      ? `${title}: ${BRAND_NAME} administration.`
+      : "This page is for the academy's administrators only.",
+  });
   if (!isAdmin) return <ForbiddenPage />;
   return (
     <PageContainer>

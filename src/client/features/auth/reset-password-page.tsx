@@ -12,7 +12,10 @@ import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
 import { resetPassword } from "./api.ts";
 
 export default function ResetPasswordPage() {
-  useDocumentMeta({ title: `Choose a new password | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `Choose a new password | ${BRAND_NAME}`,
+    description: `Choose a new password for your ${BRAND_NAME} account from the link we e-mailed you.`,
+  });
   const [params] = useSearchParams();
   const token = params.get("token");
   const linkError = params.get("error");

@@ -23,6 +23,9 @@ export default function CertificatePage() {
   const toast = useToast();
   useDocumentMeta({
     title: cert ? `Certificate: ${cert.courseTitle} | ${BRAND_NAME}` : `Certificate | ${BRAND_NAME}`,
+    description: cert
+      ? `Your ${BRAND_NAME} certificate of completion for ${cert.courseTitle}: download the PDF or share it.`
+      : `Your ${BRAND_NAME} certificate of completion.`,
   });
   const reissue = useReissueCertificate(courseId, {
     onSuccess: () => {

@@ -13,7 +13,10 @@ import { formatHours, LifecycleBadge } from "./certificate-card.tsx";
 import { useCertificateActions } from "./use-certificate-actions.ts";
 
 export default function CertificatesPage() {
-  useDocumentMeta({ title: `My Certificates | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `My Certificates | ${BRAND_NAME}`,
+    description: `The certificates you earned at ${BRAND_NAME}: view, download and share them.`,
+  });
   const certificates = useCertificates();
   const enrollments = useEnrollments();
   const actions = useCertificateActions();

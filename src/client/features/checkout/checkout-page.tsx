@@ -55,7 +55,10 @@ export default function CheckoutPage() {
   const [busy, setBusy] = useState(false);
   const latestCheck = useRef(0);
   const couponErrorId = useId();
-  useDocumentMeta({ title: `Checkout${course.data ? `: ${course.data.title}` : ""} | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `Checkout${course.data ? `: ${course.data.title}` : ""} | ${BRAND_NAME}`,
+    description: `Buy ${course.data?.title ?? "a course"} at ${BRAND_NAME}: order summary, coupon and card payment.`,
+  });
 
   const loadIntent = useCallback(
     async (couponCode?: string) => {

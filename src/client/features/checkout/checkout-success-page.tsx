@@ -26,7 +26,10 @@ export default function CheckoutSuccessPage() {
   }, [ready, settleCheckouts]);
   // Read after settling; also true when a webhook enrolled the learner before this page asked.
   const enrollment = useCourseEnrollment(courseId ?? "", { enabled: ready && !settle.isIdle && !settle.isPending });
-  useDocumentMeta({ title: `Checkout | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `Checkout | ${BRAND_NAME}`,
+    description: `Your ${BRAND_NAME} payment is confirmed and your course is ready.`,
+  });
 
   if (ready && (settle.isIdle || settle.isPending || enrollment.isPending))
     return <Spinner label="Confirming your payment" />;

@@ -11,7 +11,10 @@ import { useHostedCheckout } from "./use-hosted-checkout.ts";
 export default function HostedCheckoutPage() {
   const { courseId = "" } = useParams();
   const { start, busy } = useHostedCheckout(courseId);
-  useDocumentMeta({ title: `Buy course | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `Buy course | ${BRAND_NAME}`,
+    description: `Buy a ${BRAND_NAME} course through a secure hosted checkout.`,
+  });
   return (
     <CheckoutShell courseId={courseId} className="text-center">
       {(course) => (

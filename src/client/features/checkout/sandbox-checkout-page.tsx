@@ -16,7 +16,10 @@ export default function SandboxCheckoutPage() {
   const toast = useToast();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
-  useDocumentMeta({ title: "Secure checkout (test mode)" });
+  useDocumentMeta({
+    title: "Secure checkout (test mode)",
+    description: "The test-mode hosted checkout: pay with a test card.",
+  });
 
   const pay = async (card: SandboxCardInput): Promise<string | undefined> => {
     setBusy(true);

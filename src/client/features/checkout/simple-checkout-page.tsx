@@ -20,7 +20,10 @@ export default function SimpleCheckoutPage() {
   const { courseId = "" } = useParams();
   const { user } = useCurrentUser();
   const { start, busy } = useHostedCheckout(courseId);
-  useDocumentMeta({ title: `Checkout | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `Checkout | ${BRAND_NAME}`,
+    description: `What you get with a ${BRAND_NAME} course, and the way to pay for it.`,
+  });
   return (
     <CheckoutShell courseId={courseId}>
       {(course) => (

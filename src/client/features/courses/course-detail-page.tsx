@@ -279,7 +279,10 @@ export default function CourseDetailPage() {
   useDocumentMeta(
     course
       ? { title: course.seo.title, description: course.seo.description, keywords: course.seo.keywords }
-      : { title: isError ? `Course Not Found | ${BRAND_NAME}` : `Course | ${BRAND_NAME}` },
+      : {
+          title: isError ? `Course Not Found | ${BRAND_NAME}` : `Course | ${BRAND_NAME}`,
+          description: isError ? "This course could not be found or is not available." : undefined,
+        },
   );
   if (isPending) return <CourseSkeleton />;
   if (isError || !course) {

@@ -9,7 +9,7 @@ import { BRAND_NAME } from "#shared/constants.ts";
 export const LEGAL_DATE = "January 31, 2025";
 
 export function LegalPage({ title, sections }: { title: string; sections: { heading: string; body: ReactNode }[] }) {
-  useDocumentMeta({ title: `${title} | ${BRAND_NAME}` });
+  useDocumentMeta({ title: `${title} | ${BRAND_NAME}`, description: `The ${title} of ${BRAND_NAME}.` });
   return (
     <PageContainer className="max-w-3xl">
       <Link to={paths.home} className={buttonClasses("secondary", "sm")}>

@@ -11,6 +11,7 @@ import type { NameOrder } from "#shared/schemas/text.ts";
 import { useUpdateProfile } from "./api.ts";
 import { NameOrderField } from "./name-order-field.tsx";
 import { PractitionerListingForm } from "./practitioner-listing-form.tsx";
+import { YourData } from "./your-data.tsx";
 
 /** The profile field a server message is about, so focus lands where the fix is. */
 function fieldOfProfileError(message: string): "firstName" | "lastName" | "nameOrder" {
@@ -20,7 +21,10 @@ function fieldOfProfileError(message: string): "firstName" | "lastName" | "nameO
 }
 
 export default function ProfilePage() {
-  useDocumentMeta({ title: `Your profile | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `Your profile | ${BRAND_NAME}`,
+    description: `Your ${BRAND_NAME} profile: your name on certificates, your directory listing, and your data.`,
+  });
   const { user } = useCurrentUser();
   const toast = useToast();
   const updateProfile = useUpdateProfile();
@@ -90,6 +94,7 @@ export default function ProfilePage() {
         </form>
       </Card>
       <PractitionerListingForm />
+      <YourData />
     </PageContainer>
   );
 }

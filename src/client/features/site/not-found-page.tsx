@@ -6,7 +6,10 @@ import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 
 export default function NotFoundPage() {
-  useDocumentMeta({ title: `404 Page Not Found | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `404 Page Not Found | ${BRAND_NAME}`,
+    description: `There is no page at this address on ${BRAND_NAME}.`,
+  });
   return (
     <PageContainer className="flex flex-col items-center py-24 text-center">
       <h1 className="text-3xl font-bold">404 Page Not Found</h1>

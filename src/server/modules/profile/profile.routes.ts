@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { formatPersonName } from "#shared/format.ts";
+import { deleteAccountInputSchema, deleteAccountResponseSchema } from "#shared/schemas/account.ts";
 import { currentUserSchema } from "#shared/schemas/auth.ts";
 import { profileInputSchema } from "#shared/schemas/certificates.ts";
 import { requireUser } from "../../plugins/auth.ts";
+import { deleteAccount, exportAccountData } from "./account-data.ts";
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.deps.database.db;
@@ -24,6 +26,31 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         .where("id", "=", user.id)
         .execute();
       return { ...user, firstName, lastName, nameOrder };
+    },
+  );
+
+  app.get("/api/account/export", async (request, reply) => {
+    const user = await requireUser(request);
+    const data = await exportAccountData(db, user.id);
+    reply
+      .type("application/json; charset=utf-8")
+      .header("cache-control", "no-store")
+      .header("content-disposition", 'attachment; filename="my-academy-data.json"');
+    return JSON.stringify(data, null, 2);
+  });
+
+  app.post(
+    "/api/account/delete",
+    {
+      schema: { body: deleteAccountInputSchema, response: { 200: deleteAccountResponseSchema } },
+      // Each try checks a password: bounded like sign-in.
+      config: { rateLimit: { max: 10, timeWindow: "15 minutes" } },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      await deleteAccount({ db, storage: app.deps.storage }, user.id, request.body.password);
+      request.log.info({ userId: user.id }, "account deleted");
+      return { message: "Your account has been deleted." };
     },
   );
 };

@@ -1,0 +1,128 @@
+import { verifyPassword } from "better-auth/crypto";
+import type { Kysely } from "kysely";
+import type { DB } from "../../db/schema.ts";
+import { AppError } from "../../errors.ts";
+import type { FileStorage } from "../../storage/file-storage.ts";
+
+/**
+ * Everything the academy keeps about one learner, as one JSON document ('Download my data'):
+ * account, enrolments, progress, attempts, orders, certificates and directory listing. Secrets
+ * (password hash, session tokens) and other people's data are left out.
+ */
+export async function exportAccountData(db: Kysely<DB>, userId: string) {
+  const byUser = <T extends keyof DB & string>(table: T) =>
+    // biome-ignore lint/suspicious/noExplicitAny: every table listed below has a userId column
+    (db.selectFrom(table as any).selectAll() as any).where("userId", "=", userId).execute() as Promise<unknown[]>;
+  const account = await db
+    .selectFrom("user")
+    .select(["id", "email", "emailVerified", "firstName", "lastName", "nameOrder", "role", "createdAt", "updatedAt"])
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  const orders = await db
+    .selectFrom("order")
+    .select([
+      "id",
+      "courseId",
+      "amount",
+      "originalAmount",
+      "currency",
+      "couponCode",
+      "kind",
+      "status",
+      "paidAt",
+      "refundedAt",
+      "createdAt",
+    ])
+    .where("userId", "=", userId)
+    .execute();
+  return {
+    exportedAt: new Date().toISOString(),
+    account,
+    enrollments: await byUser("enrollment"),
+    progress: {
+      courses: await byUser("courseProgress"),
+      completedLessons: await byUser("lessonCompletion"),
+    },
+    attempts: {
+      quizzes: await byUser("quizAttempt"),
+      assessments: await byUser("assessmentAttempt"),
+      practicalSubmissions: await byUser("practicalSubmission"),
+    },
+    accommodation: await byUser("learnerAccommodation"),
+    orders,
+    certificates: await byUser("certificate"),
+    practitionerListing: (await byUser("practitionerListing"))[0] ?? null,
+    emailOptOuts: await byUser("emailOptOut"),
+  };
+}
+
+export const WRONG_PASSWORD = "That password is not right. Your account was not deleted.";
+
+/**
+ * Deletes the account's personal data after checking its password (docs/decisions/0025): sessions
+ * (signed out everywhere), password, learning records, listing, practical work and its files; the
+ * user row stays as an anonymous shell because certificates (the public verify page) and orders
+ * (accounting records) point at it.
+ */
+export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage }, userId: string, password: string) {
+  const { db } = deps;
+  const credential = await db
+    .selectFrom("account")
+    .select("password")
+    .where("userId", "=", userId)
+    .where("providerId", "=", "credential")
+    .executeTakeFirst();
+  if (!credential?.password || !(await verifyPassword({ hash: credential.password, password })))
+    throw new AppError(403, WRONG_PASSWORD);
+
+  const files = await db
+    .selectFrom("practicalFile")
+    .innerJoin("practicalSubmission", "practicalSubmission.id", "practicalFile.submissionId")
+    .select("practicalFile.storageKey")
+    .where("practicalSubmission.userId", "=", userId)
+    .execute();
+  await db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirstOrThrow();
+    const submissions = trx.selectFrom("practicalSubmission").select("id").where("userId", "=", userId);
+    await trx.deleteFrom("practicalFile").where("submissionId", "in", submissions).execute();
+    // biome-ignore lint/suspicious/noExplicitAny: each listed table has a userId column
+    for (const table of [
+      "session",
+      "account",
+      "practicalSubmission",
+      "practicalGrant",
+      "enrollment",
+      "lessonCompletion",
+      "quizAttempt",
+      "courseProgress",
+      "assessmentAttempt",
+      "attemptGrant",
+      "learnerAccommodation",
+      "practitionerListing",
+      "emailOptOut",
+    ] as const)
+      await trx
+        .deleteFrom(table as any)
+        .where("userId", "=", userId)
+        .execute();
+    await trx.deleteFrom("verification").where("identifier", "=", user.email).execute();
+    await trx.deleteFrom("pendingEnrollment").where("email", "=", user.email).execute();
+    // Unsent receipts would go to an address that no longer belongs to anyone here.
+    const orders = trx.selectFrom("order").select("id").where("userId", "=", userId);
+    await trx.deleteFrom("receiptMail").where("orderId", "in", orders).where("sentAt", "is", null).execute();
+    await trx
+      .updateTable("user")
+      .set({
+        email: `deleted-${userId}@deleted.invalid`,
+        name: "Deleted account",
+        firstName: "",
+        lastName: "",
+        image: null,
+        role: "learner",
+        updatedAt: new Date().toISOString(),
+      })
+      .where("id", "=", userId)
+      .execute();
+  });
+  await Promise.all(files.map((f) => deps.storage.remove(f.storageKey).catch(() => undefined)));
+}

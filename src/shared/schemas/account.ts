@@ -1,0 +1,4 @@
+import { z } from "zod";
+
+export const deleteAccountInputSchema = z.strictObject({ password: z.string().min(1).max(200) });
+export const deleteAccountResponseSchema = z.object({ message: z.string() });
