@@ -15,7 +15,10 @@ import { BRAND_NAME } from "#shared/constants.ts";
 export default function UnsubscribePage() {
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
-  useDocumentMeta({ title: `Certificate reminders | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `Certificate reminders | ${BRAND_NAME}`,
+    description: `Turn ${BRAND_NAME} certificate expiry reminders off or on.`,
+  });
   const unsubscribe = useMutation({
     mutationFn: () => api.post<{ message: string }>(`/api/email/unsubscribe?token=${encodeURIComponent(token)}`, {}),
   });

@@ -153,7 +153,10 @@ function Submissions({ practical }: { practical: LearnerPractical }) {
 export default function PracticalPage() {
   const { courseId = "" } = useParams();
   const { data: practical, isPending, isError, error } = usePractical(courseId);
-  useDocumentMeta({ title: `${practical?.rubric.title ?? "Practical assessment"} | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `${practical?.rubric.title ?? "Practical assessment"} | ${BRAND_NAME}`,
+    description: `The course's practical skills assessment: the brief, the rubric and your submission.`,
+  });
   if (isPending)
     return (
       <PageContainer aria-busy="true">

@@ -124,7 +124,10 @@ function ReviewForm({ submission }: { submission: ReviewSubmission }) {
 
 export default function ReviewPage() {
   const number = Number(useParams().number);
-  useDocumentMeta({ title: `Submission #${number} | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `Submission #${number} | ${BRAND_NAME}`,
+    description: "Score a practical submission against its rubric, with feedback.",
+  });
   const { data, isPending, isError, error } = useReviewSubmission(number);
   const toast = useToast();
   const claim = useClaimSubmission(number, {

@@ -17,7 +17,10 @@ export function waitingText(hours: number) {
 
 /** Submissions waiting for an assessor, oldest first. */
 export default function ReviewQueuePage() {
-  useDocumentMeta({ title: `Review Queue | ${BRAND_NAME}` });
+  useDocumentMeta({
+    title: `Review Queue | ${BRAND_NAME}`,
+    description: "Practical submissions waiting for an assessor.",
+  });
   const { data, isPending, isError, error } = useReviewQueue();
   return (
     <PageContainer className="py-10">
