@@ -8,7 +8,10 @@ import { createTestApp, enrol, request, signUpUser, TEST_ORIGIN, type TestApp } 
 let t: TestApp;
 beforeAll(async () => {
   const clientDir = mkdtempSync(join(tmpdir(), "client-"));
-  writeFileSync(join(clientDir, "index.html"), "<!doctype html><head><title>Academy</title></head><body>app shell</body>");
+  writeFileSync(
+    join(clientDir, "index.html"),
+    "<!doctype html><head><title>Academy</title></head><body>app shell</body>",
+  );
   t = await createTestApp({ clientDir });
 });
 afterAll(async () => t?.close());
