@@ -39,6 +39,7 @@ interface ServerInfo {
   responses: Record<string, unknown>;
   statementsWith10: Record<string, number>;
   statementsWithMany: Record<string, number>;
+  itemStats: { ms: number; responses: number };
   cookie: (learner: number) => string;
 }
 
@@ -226,6 +227,9 @@ console.log(
   )
     .map((k) => `  ${k.padEnd(15)} ${info.statementsWith10[k]} -> ${info.statementsWithMany[k]}`)
     .join("\n")}`,
+);
+console.log(
+  `\nItem statistics (admin, one course): ${info.itemStats.responses.toLocaleString("en")} item responses from ${info.learners.toLocaleString("en")} learners' attempts in ${info.itemStats.ms} ms (median of 3)`,
 );
 await Promise.all([stop(app.child), stop(bare.child)]);
 

@@ -16,6 +16,7 @@ import { loadConfig } from "#server/config.ts";
 import { importContent } from "#server/content/content-import.ts";
 import { openDatabase } from "#server/db/database.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
+import { itemStatistics } from "#server/modules/admin/item-statistics.service.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3900);
 const engine = process.env.BENCH_DB === "postgres" ? "postgres" : "sqlite";
@@ -89,6 +90,24 @@ const answerKey = Object.fromEntries(quiz.map((q) => [q.id, q.correctAnswer]));
 const openLessons = lessons.filter((l) => l.moduleId === module).map((l) => l.id);
 /** Seeded learners' history sits in the last module, so the open lessons stay new to them. */
 const seededLessons = lessons.filter((l) => l.moduleId !== module).slice(-3);
+
+/**
+ * A seeded attempt's answers: 6 questions of the bank, the first 0-4 of them right (so no seeded
+ * learner passes), the others on a wrong option; the item statistics read these.
+ */
+function seededAnswers(i: number) {
+  const right = i % 5;
+  const answers: Record<string, string> = {};
+  for (let k = 0; k < 6; k++) {
+    const q = quiz[(i * 7 + k * 3) % quiz.length];
+    answers[q.id] =
+      k < right
+        ? q.correctAnswer
+        : (["a", "b", "c", "d"].find((o) => o !== q.correctAnswer && o.charCodeAt(0) % 3 === (i + k) % 3) ??
+          (q.correctAnswer === "a" ? "b" : "a"));
+  }
+  return { answers: JSON.stringify(answers), correctCount: right, score: Math.round((100 * right) / 6) };
+}
 
 /** Learners with a session, an enrolment, a progress row, completed lessons and a quiz attempt, in bulk inserts. */
 async function seedLearners(from: number, to: number) {
@@ -172,11 +191,9 @@ async function seedLearners(from: number, to: number) {
             userId: `seed-${i}`,
             courseId: course,
             moduleId: module,
-            score: 50,
-            correctCount: 3,
+            ...seededAnswers(i),
             total: 6,
             passed: 0,
-            answers: "{}",
             createdAt: now,
           })),
         )
@@ -262,6 +279,21 @@ await seedLearners(10, learners);
 const seedSeconds = (performance.now() - seedStart) / 1000;
 const statementsWithMany = await statementsPerRequest(10, 20);
 
+/** The admin's item statistics over every seeded attempt: the median of 3 runs, in ms. */
+async function timeItemStatistics() {
+  const bank = await app.deps.catalogue.course(course);
+  const times: number[] = [];
+  let responses = 0;
+  for (let run = 0; run < 3; run++) {
+    const started = performance.now();
+    const stats = await itemStatistics(db, bank);
+    times.push(performance.now() - started);
+    responses = stats.items.reduce((sum, item) => sum + item.responses, 0);
+  }
+  return { ms: Math.round(times.sort((a, b) => a - b)[1]), responses };
+}
+const itemStats = await timeItemStatistics();
+
 // Exact responses, for the bare server to send.
 const responses: Record<string, { status: number; headers: Record<string, string | string[]>; body: string }> = {};
 for (const key of Object.keys(requests) as RouteKey[]) {
@@ -304,6 +336,7 @@ process.send?.({
   responses,
   statementsWith10,
   statementsWithMany,
+  itemStats,
 });
 
 process.on("SIGTERM", () => {

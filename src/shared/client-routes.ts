@@ -25,6 +25,7 @@ export const routePatterns = {
   adminLearners: "/admin/learners",
   adminAudit: "/admin/audit",
   adminCertificates: "/admin/certificates",
+  adminItemStatistics: "/admin/item-statistics",
   unsubscribe: "/unsubscribe",
   reviewQueue: "/review",
   reviewSubmission: "/review/:number",

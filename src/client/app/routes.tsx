@@ -47,6 +47,7 @@ const AdminEnrollmentsPage = lazy(() => import("#client/features/admin/admin-enr
 const AdminCouponsPage = lazy(() => import("#client/features/admin/admin-coupons-page.tsx"));
 const AdminOrdersPage = lazy(() => import("#client/features/admin/admin-orders-page.tsx"));
 const AdminLearnersPage = lazy(() => import("#client/features/admin/admin-learners-page.tsx"));
+const AdminItemStatisticsPage = lazy(() => import("#client/features/admin/admin-item-statistics-page.tsx"));
 const AdminAuditPage = lazy(() => import("#client/features/admin/admin-audit-page.tsx"));
 
 /** The entry pages' code starts loading with the app instead of after the sign-in check. */
@@ -133,6 +134,7 @@ export function AppRoutes() {
         <Route path={routePatterns.adminLearners} element={member(<AdminLearnersPage />)} />
         <Route path={routePatterns.adminAudit} element={member(<AdminAuditPage />)} />
         <Route path={routePatterns.adminCertificates} element={member(<AdminCertificatesPage />)} />
+        <Route path={routePatterns.adminItemStatistics} element={member(<AdminItemStatisticsPage />)} />
         <Route path={routePatterns.profile} element={member(<ProfilePage />)} />
         <Route path={routePatterns.purchases} element={member(<PurchasesPage />)} />
         <Route path={routePatterns.receipt} element={member(<ReceiptPage />)} />

@@ -45,6 +45,7 @@ export const queryKeys = {
     checkoutResult: (sessionId: string) => ["/api/auto-enroll-all", sessionId] as const,
   },
   admin: {
+    itemStatistics: (courseId = "") => ["/api/admin/item-statistics", courseId] as const,
     expiringCertificates: (window?: string) =>
       window === undefined
         ? (["/api/admin/certificates/expiring"] as const)

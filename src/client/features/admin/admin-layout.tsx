@@ -14,6 +14,7 @@ const SECTIONS = [
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/learners", label: "Learners" },
   { to: paths.adminCertificates, label: "Certificates" },
+  { to: "/admin/item-statistics", label: "Item statistics" },
   { to: "/admin/audit", label: "Audit log" },
 ];
 

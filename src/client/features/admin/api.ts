@@ -20,6 +20,7 @@ import type {
   extendCertificateInputSchema,
   extendCertificateResponseSchema,
 } from "#shared/schemas/certificate-lifecycle.ts";
+import type { ItemStatistics } from "#shared/schemas/item-statistics.ts";
 
 type AdminCoupon = z.infer<typeof adminCouponSchema>;
 export type CreateCouponInput = z.input<typeof createCouponInputSchema>;
@@ -151,3 +152,12 @@ export const useSetRole = () =>
       api.put<unknown>(`/api/admin/learners/${enc(userId)}/role`, { role }),
     ["learners"],
   );
+
+/** How each quiz and exam item of a course behaves in recorded attempts. */
+export const useItemStatistics = (courseId: string) =>
+  useQuery({
+    queryKey: queryKeys.admin.itemStatistics(courseId),
+    queryFn: () => api.get<ItemStatistics>(`/api/admin/item-statistics?courseId=${enc(courseId)}`),
+    enabled: !!courseId,
+  });
+export const itemStatisticsCsvUrl = (courseId: string) => `/api/admin/item-statistics.csv?courseId=${enc(courseId)}`;

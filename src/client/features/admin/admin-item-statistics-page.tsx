@@ -1,0 +1,131 @@
+import { useState } from "react";
+import { SelectField } from "#client/components/ui/form.tsx";
+import { useCourses } from "#client/lib/courses.ts";
+import type { ItemStatistic } from "#shared/schemas/item-statistics.ts";
+import { AdminLayout } from "./admin-layout.tsx";
+import { itemStatisticsCsvUrl, useItemStatistics } from "./api.ts";
+
+type SortKey = "order" | "responses" | "difficulty" | "discrimination";
+const FLAG_TEXT = { "too-easy": "too easy", "too-hard": "too hard", "low-discrimination": "discriminates badly" };
+
+/** Each option's share of responses as a bar; the key in green. */
+function OptionChart({ item }: { item: ItemStatistic }) {
+  const total = Math.max(1, item.responses);
+  return (
+    <ul className="w-48 space-y-0.5" aria-label={`Option choices for ${item.questionId}`}>
+      {item.options.map((o) => {
+        const share = Math.round((100 * o.count) / total);
+        return (
+          <li key={o.id} className="flex items-center gap-1 text-xs" title={o.text}>
+            <span className="w-3 font-semibold">{o.id}</span>
+            <span className="h-2.5 flex-1 rounded bg-slate-100">
+              <span
+                className={`block h-2.5 rounded ${o.correct ? "bg-green-600" : "bg-slate-500"}`}
+                style={{ width: `${share}%` }}
+              />
+            </span>
+            <span className="w-14 text-right">
+              {o.count} ({share}%){o.correct && <span className="sr-only"> correct option</span>}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+const value = (item: ItemStatistic, key: SortKey) =>
+  key === "responses" ? item.responses : key === "difficulty" ? item.difficulty : item.discrimination;
+
+function sorted(items: ItemStatistic[], key: SortKey, descending: boolean) {
+  if (key === "order") return items;
+  // Items without a figure ("not enough data") go last whatever the direction.
+  return [...items].sort((a, b) => {
+    const x = value(a, key);
+    const y = value(b, key);
+    if (x === null || y === null) return x === null ? (y === null ? 0 : 1) : -1;
+    return descending ? y - x : x - y;
+  });
+}
+
+export default function AdminItemStatisticsPage() {
+  const courses = (useCourses().data ?? []).filter((c) => !c.comingSoon);
+  const [courseId, setCourseId] = useState("");
+  const selected = courseId || courses[0]?.id || "";
+  const stats = useItemStatistics(selected);
+  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "order", descending: false });
+  const header = (key: SortKey, label: string) => (
+    <th className="p-2" aria-sort={sort.key === key ? (sort.descending ? "descending" : "ascending") : "none"}>
+      <button
+        type="button"
+        className="font-semibold underline"
+        onClick={() => setSort({ key, descending: sort.key === key ? !sort.descending : true })}
+      >
+        {label}
+      </button>
+    </th>
+  );
+  return (
+    <AdminLayout title="Item statistics">
+      <p className="max-w-3xl text-sm text-muted">
+        From every recorded quiz and exam attempt: responses, difficulty (share correct), discrimination (point-biserial
+        against the attempt's score) and how often each option was chosen. Flags: share correct above 90% or below 30%,
+        discrimination below 0.2. Under {stats.data?.minResponses ?? 30} responses an item shows "not enough data".
+      </p>
+      <div className="mt-4 flex flex-wrap items-end gap-4">
+        <SelectField label="Course" value={selected} onChange={(e) => setCourseId(e.target.value)}>
+          {courses.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.title}
+            </option>
+          ))}
+        </SelectField>
+        {selected && (
+          <a className="text-brand-700 underline" href={itemStatisticsCsvUrl(selected)} download>
+            Download CSV
+          </a>
+        )}
+      </div>
+      {stats.data && (
+        <div className="mt-4 overflow-x-auto">
+          <table className="w-full text-left text-sm" data-testid="item-statistics">
+            <caption className="sr-only">Item statistics, sortable by responses, difficulty and discrimination</caption>
+            <thead>
+              <tr className="border-b border-line">
+                {header("order", "Item")}
+                {header("responses", "Responses")}
+                {header("difficulty", "Difficulty")}
+                {header("discrimination", "Discrimination")}
+                <th className="p-2">Options chosen</th>
+                <th className="p-2">Flags</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sorted(stats.data.items, sort.key, sort.descending).map((item) => (
+                <tr key={`${item.assessment}-${item.questionId}`} className="border-b border-line align-top">
+                  <td className="max-w-md p-2">
+                    <span className="block text-xs text-muted">
+                      {item.assessmentTitle} · {item.questionId}
+                    </span>
+                    {item.question}
+                  </td>
+                  <td className="p-2">{item.responses}</td>
+                  <td className="p-2">
+                    {item.enoughData ? `${Math.round((item.difficulty ?? 0) * 100)}%` : "not enough data"}
+                  </td>
+                  <td className="p-2">
+                    {item.enoughData ? (item.discrimination?.toFixed(2) ?? "no variance") : "not enough data"}
+                  </td>
+                  <td className="p-2">
+                    <OptionChart item={item} />
+                  </td>
+                  <td className="p-2">{item.flags.map((f) => FLAG_TEXT[f]).join(", ")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </AdminLayout>
+  );
+}
