@@ -96,7 +96,8 @@ describe("the learner's account", () => {
     await dialog.getByRole("alert").getByText("That password is not right. Your account was not deleted.").waitFor();
     await dialog.getByLabel("Password", { exact: true }).fill(password);
     await dialog.getByRole("button", { name: "Delete my account" }).click();
-    await page.getByRole("heading", { name: "Become a Certified Holistic Wellness Coach" }).waitFor();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("banner").getByRole("link", { name: "Sign In" }).waitFor();
 
     // Signed out, and the old password opens nothing.
     await signInInBrowser(page, email, password);
