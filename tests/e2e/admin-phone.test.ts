@@ -116,6 +116,7 @@ const PAGES = [
   ["/admin/coupons", "Coupons", "LASTYEAR"],
   ["/admin/orders", "Orders", "SPRINGTIME-WELLNESS-2026"],
   ["/admin/learners", "Learners", longEmail("maria")],
+  ["/admin/item-statistics", "Item statistics", "not enough data"],
   ["/admin/audit", "Audit log", "order.refund"],
 ] as const;
 

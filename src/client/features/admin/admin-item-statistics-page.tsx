@@ -12,7 +12,7 @@ const FLAG_TEXT = { "too-easy": "too easy", "too-hard": "too hard", "low-discrim
 function OptionChart({ item }: { item: ItemStatistic }) {
   const total = Math.max(1, item.responses);
   return (
-    <ul className="w-48 space-y-0.5" aria-label={`Option choices for ${item.questionId}`}>
+    <ul className="w-48 max-w-full space-y-0.5" aria-label={`Option choices for ${item.questionId}`}>
       {item.options.map((o) => {
         const share = Math.round((100 * o.count) / total);
         return (
@@ -87,7 +87,33 @@ export default function AdminItemStatisticsPage() {
         )}
       </div>
       {stats.data && (
-        <div className="mt-4 overflow-x-auto">
+        // On a phone (or large text) each item is a card; from md up, the sortable table.
+        <ul className="mt-4 space-y-3 md:hidden" data-testid="item-cards">
+          {sorted(stats.data.items, sort.key, sort.descending).map((item) => (
+            <li
+              key={`${item.assessment}-${item.questionId}`}
+              className="rounded-xl border border-line bg-white p-3 text-sm"
+            >
+              <p className="text-xs break-words text-muted">
+                {item.assessmentTitle} · {item.questionId}
+              </p>
+              <p className="break-words">{item.question}</p>
+              <p className="mt-1">
+                {item.responses} responses ·{" "}
+                {item.enoughData
+                  ? `${Math.round((item.difficulty ?? 0) * 100)}% correct · discrimination ${item.discrimination?.toFixed(2) ?? "n/a"}`
+                  : "not enough data"}
+              </p>
+              {item.flags.length > 0 && <p className="font-medium">{item.flags.map((f) => FLAG_TEXT[f]).join(", ")}</p>}
+              <div className="mt-2 max-w-full">
+                <OptionChart item={item} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {stats.data && (
+        <div className="mt-4 hidden overflow-x-auto md:block">
           <table className="w-full text-left text-sm" data-testid="item-statistics">
             <caption className="sr-only">Item statistics, sortable by responses, difficulty and discrimination</caption>
             <thead>
