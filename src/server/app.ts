@@ -218,6 +218,12 @@ export async function buildApp({
     certificate: async (certificateId: string) =>
       verifyCertificate(database.db, await catalogue.get(), certificateId).catch(() => null),
   };
+  const certificateExists = async (certificateId: string) =>
+    !!(await database.db
+      .selectFrom("certificate")
+      .select("certificateId")
+      .where("certificateId", "=", certificateId)
+      .executeTakeFirst());
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?")[0];
     if (
@@ -230,7 +236,7 @@ export async function buildApp({
     }
     // History fallback: every path gets the app shell, which renders its own 404 page for unknown
     // paths and content; those answer 404 so crawlers and link checkers see the truth.
-    const status = await pageStatus(path, () => catalogue.get());
+    const status = await pageStatus(path, () => catalogue.get(), certificateExists);
     const meta = status === 200 ? await pageMetaFor(path, metaSources) : null;
     return reply
       .status(status)

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { completeCourse } from "../setup/assessments.ts";
 import { createTestApp, enrol, request, signUpUser, TEST_ORIGIN, type TestApp } from "../setup/test-app.ts";
 
 let t: TestApp;
@@ -18,7 +19,7 @@ afterAll(async () => t?.close());
 
 describe("what the server tells browsers and crawlers about pages", () => {
   it("sends the app for every path, with 200 for the app's routes and 404 for unknown ones", async () => {
-    for (const url of ["/", "/login?tab=signup", "/course/fixture-basics", "/verify/ABC"]) {
+    for (const url of ["/", "/login?tab=signup", "/course/fixture-basics"]) {
       const response = await t.app.inject({ method: "GET", url });
       expect(response.statusCode, url).toBe(200);
       expect(response.body).toContain("app shell");
@@ -68,6 +69,25 @@ describe("what the server tells browsers and crawlers about pages", () => {
         expect(response.statusCode, url).toBe(status);
         expect(response.body, url).toContain("app shell");
       }
+    }
+  });
+
+  it("answers 404 for a verify page whose certificate does not exist, 200 for one that does", async () => {
+    const user = await signUpUser(t.app);
+    await enrol(t, user, "fixture-other");
+    await completeCourse(t.app, user.cookie, "fixture-other");
+    const issued = await request(t.app, "POST", "/api/certificate", {
+      cookie: user.cookie,
+      payload: { courseId: "fixture-other" },
+    });
+    const { certificateId } = issued.json() as { certificateId: string };
+    for (const [url, status] of [
+      [`/verify/${certificateId}`, 200],
+      ["/verify/HWA-NO-SUCH-ID", 404],
+    ] as const) {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode, url).toBe(status);
+      expect(response.body, "the app renders its own page").toContain("app shell");
     }
   });
 

@@ -82,6 +82,15 @@ describe("certificates in the browser", () => {
     await visitor.getByText("Valid certificate").waitFor();
     expect(await visitor.getByTestId("holder-name").innerText()).toBe("<img src=x onerror=alert(1)> Nakamura");
     expect(await visitor.locator("main img").count()).toBe(0);
+    // The page's h1 comes first and takes focus; the verdict and the certificate are h2 under it.
+    const headings = await visitor
+      .locator("main")
+      .locator("h1, h2, h3")
+      .evaluateAll((els) => els.map((el) => `${el.tagName.toLowerCase()} ${(el as HTMLElement).innerText.trim()}`));
+    expect(headings[0]).toBe("h1 Certificate verification");
+    expect(headings.filter((h) => h.startsWith("h1 "))).toHaveLength(1);
+    expect(headings).toContain("h2 Valid certificate");
+    expect(headings).toContain("h2 Certificate of Completion");
     await expectAccessible(visitor, "verify page");
 
     await e2e.testDb.database.db
@@ -93,7 +102,9 @@ describe("certificates in the browser", () => {
     await visitor.getByText("This certificate has been revoked").waitFor();
     expect(await visitor.getByTestId("verification-status").innerText()).not.toContain("Valid certificate");
 
-    await visitor.goto("/verify/HWA-AAAAAAAAAAAAAAAA");
+    // An unknown ID: the app's own page, with status 404.
+    const unknown = await visitor.goto("/verify/HWA-AAAAAAAAAAAAAAAA");
+    expect(unknown?.status()).toBe(404);
     await visitor.getByRole("heading", { name: "Certificate Not Found" }).waitFor();
   });
 

@@ -22,8 +22,7 @@ describe("keyboard only", () => {
     await expectFocused(main, "the main content");
     await press(page, "Tab");
     await expectFocused(page.getByRole("tab", { name: "Sign Up" }), "the Sign Up tab");
-    await press(page, "Tab");
-    await expectFocused(page.getByRole("tabpanel", { name: "Sign Up" }), "the sign-up panel");
+    // The tab panel is not a Tab stop of its own: the next stop is its first field.
     await press(page, "Tab");
     const firstName = page.getByLabel("First name");
     await expectFocused(firstName, "First name");
@@ -87,6 +86,10 @@ describe("keyboard only", () => {
     const completed = main.getByRole("button", { name: "Lesson completed" });
     await completed.waitFor();
     await expectFocused(completed, "the same button, now Lesson completed");
+    // The change is announced, not only the button's new name.
+    const status = page.getByTestId("lesson-complete-status");
+    expect(await status.getAttribute("role")).toBe("status");
+    expect(await status.innerText()).toMatch(/^Lesson marked complete\. Course progress: \d+%\.$/);
 
     await tabTo(page, main.getByRole("button", { name: "Next" }), "Next");
     await press(page, "Enter");

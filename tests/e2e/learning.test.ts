@@ -97,8 +97,9 @@ describe("signed-in catalogue", () => {
     expect(await soon.innerText()).toContain("Coming Soon");
     await page.getByTestId("course-card-fixture-other").getByRole("link", { name: "Continue Course" }).waitFor();
     const open = page.getByTestId("course-card-fixture-basics");
-    await open.getByRole("link", { name: "Preview Course Content" }).waitFor();
-    expect(await open.getByRole("link", { name: "Buy Now - $20.00" }).getAttribute("href")).toBe(
+    // Every card's links name their course for screen readers, as the landing page's do.
+    await open.getByRole("link", { name: /^Preview Course Content\s*: Fixture Basics$/ }).waitFor();
+    expect(await open.getByRole("link", { name: /^Buy Now - \$20\.00\s*: Fixture Basics$/ }).getAttribute("href")).toBe(
       "/checkout/fixture-basics",
     );
     expect(await page.title()).toContain("Holistic Wellness Coach Certification Programs");

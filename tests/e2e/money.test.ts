@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
 import { giveCertificate } from "../setup/factories.ts";
+import { expectFocused, tabTo } from "./focus.ts";
 import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
@@ -44,14 +45,28 @@ describe("money in the browser", () => {
     await db().updateTable("user").set({ role: "admin" }).where("email", "=", adminEmail).execute();
     await admin.goto("/admin/orders");
     await admin.getByLabel("Search by e-mail, course, coupon or payment id").fill(email);
-    await admin.getByRole("button", { name: `Refund order of ${email}` }).click();
+    // By keyboard: focus follows the inline confirmation in and out, and the warning is read with it.
+    const refundButton = admin.getByRole("button", { name: `Refund order of ${email}` });
+    await refundButton.focus();
+    await admin.keyboard.press("Enter");
     const consequences = admin.getByTestId("refund-consequences");
     await consequences.waitFor();
     expect(await consequences.innerText()).toContain("their access to the course ends and its certificate is revoked");
+    const confirm = admin.getByRole("button", { name: "Confirm refund" });
+    await expectFocused(confirm, "Confirm refund");
+    expect(await confirm.getAttribute("aria-describedby")).toBe(await consequences.getAttribute("id"));
     await expectAccessible(admin, "refund confirmation");
-    await admin.getByRole("button", { name: "Confirm refund" }).click();
+    await admin.keyboard.press("Tab");
+    await expectFocused(admin.getByRole("button", { name: "Cancel" }), "Cancel");
+    await admin.keyboard.press("Enter");
+    await expectFocused(refundButton, "Refund again, after Cancel");
+    await admin.keyboard.press("Enter");
+    await expectFocused(confirm, "Confirm refund, the second time");
+    await admin.keyboard.press("Enter");
     await toastText(admin).getByText("Order Refunded").waitFor();
     await admin.getByText(/^Refunded /).waitFor();
+    // The button is gone: focus is on its cell, not the page body.
+    await expect.poll(() => admin.evaluate(() => document.activeElement?.tagName)).toBe("TD");
 
     // The learner's course is locked again.
     await learner.goto("/course/fixture-basics");
@@ -70,6 +85,34 @@ describe("money in the browser", () => {
     await payWith4242(learner);
     await learner.getByRole("link", { name: /Lesson alpha-two/ }).click();
     await learner.getByRole("heading", { name: "Lesson alpha-two" }).waitFor();
+  });
+
+  it("revoking a certificate by keyboard: focus into the reason, back on Cancel, on the row after", async () => {
+    const learner = await e2e.newPage();
+    const email = await signUp(learner, "Remy");
+    await e2e.enrol(email, "fixture-basics");
+    await giveCertificateByEmail(email);
+    const admin = await e2e.newPage();
+    const adminEmail = await signUp(admin, "Ida");
+    await db().updateTable("user").set({ role: "admin" }).where("email", "=", adminEmail).execute();
+    await admin.goto("/admin/learners");
+    await admin.getByLabel(/^Search/).fill(email);
+    const revoke = admin.getByRole("button", { name: /^Revoke certificate HWA-/ });
+    await revoke.focus();
+    await admin.keyboard.press("Enter");
+    const reason = admin.getByLabel("Reason");
+    await expectFocused(reason, "the reason field");
+    await tabTo(admin, admin.getByRole("button", { name: "Cancel" }), "Cancel", 3);
+    await admin.keyboard.press("Enter");
+    await expectFocused(revoke, "Revoke, after Cancel");
+    await admin.keyboard.press("Enter");
+    await expectFocused(reason, "the reason field again");
+    await admin.keyboard.type("Issued in error");
+    await admin.keyboard.press("Enter");
+    await toastText(admin).getByText("Certificate Revoked").waitFor();
+    await expect.poll(() => admin.evaluate(() => document.activeElement?.tagName)).toBe("TD");
+    expect(await revoke.count()).toBe(0);
+    await expectAccessible(admin, "learners after a revoke");
   });
 
   it("typing and retyping a coupon code checks it once typing pauses: the check's limit never shows", async () => {

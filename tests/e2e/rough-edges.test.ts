@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { answerKey } from "../setup/assessments.ts";
-import { expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
+import { completeFixtureCourse, expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
 import { expectNoSideScrollAt200, setTextSize200 } from "./large-text.ts";
 
 const e2e = useE2E();
@@ -251,6 +251,41 @@ describe("200% text size on a 390 px phone", () => {
     await page.getByRole("button", { name: "Submit Quiz" }).click();
     await page.getByRole("heading", { name: "Quiz Complete!" }).waitFor();
     await expectNoSideScroll(page, "quiz result");
+  });
+
+  it("nor do the certificate, verify, practitioners and My Certificates pages", async () => {
+    const page = await zoomedPhone();
+    const email = `reflow-${Date.now()}@example.com`;
+    await signUpInBrowser(page, { firstName: "Rhea", lastName: "Flow", email, password: "wide-screen-2x" });
+    await e2e.enrol(email, "fixture-basics");
+    expect(await completeFixtureCourse(page)).toEqual([200, 200, 200, 200, 200, 200, 200, 200]);
+    const certificateId = await page.evaluate(async () => {
+      const res = await fetch("/api/certificate", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ courseId: "fixture-basics" }),
+      });
+      return ((await res.json()) as { certificateId: string }).certificateId;
+    });
+    await open(page, "/course/fixture-basics/certificate");
+    await page.getByText("Authorized Institution").waitFor();
+    await expectNoSideScroll(page, "certificate");
+    await open(page, `/verify/${certificateId}`);
+    await page.getByText("Authorized Institution").waitFor();
+    await expectNoSideScroll(page, "verify");
+    await open(page, "/practitioners");
+    await page.getByLabel("Course").waitFor();
+    await expectNoSideScroll(page, "practitioners");
+    await open(page, "/certificates");
+    await page.getByText("Latest Certificate").waitFor();
+    await expectNoSideScroll(page, "My Certificates");
+  });
+
+  it("the practitioners page fits 320 px at normal text size", async () => {
+    const page = await e2e.newPage({ viewport: { width: 320, height: 700 } });
+    await open(page, "/practitioners");
+    await page.getByLabel("Course").waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   });
 
   it("nor does the checkout", async () => {

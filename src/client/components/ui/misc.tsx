@@ -56,8 +56,8 @@ export function PageContainer({ children, className = "", ...props }: HTMLAttrib
 export function StatCard({ label, value, icon }: { label: string; value: ReactNode; icon: ReactNode }) {
   return (
     <Card className="flex items-center gap-4 p-5">
-      <div className="rounded-xl bg-brand-50 p-3 text-brand-700">{icon}</div>
-      <div>
+      <div className="shrink-0 rounded-xl bg-brand-50 p-3 text-brand-700">{icon}</div>
+      <div className="min-w-0">
         <p className="text-sm text-muted">{label}</p>
         <p className="text-xl font-bold">{value}</p>
       </div>

@@ -6,6 +6,7 @@ import { refusal } from "#client/lib/api-client.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
 import { useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetRole, useSetTimeMultiplier } from "./api.ts";
+import { useInlineFocus } from "./use-inline-focus.ts";
 
 type Learner = NonNullable<ReturnType<typeof useAdminLearners>["data"]>["items"][number];
 
@@ -124,12 +125,17 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
   const toast = useToast();
   const revokeCertificate = useRevokeCertificate();
   const error = useFormError<"reason">();
+  const triggerId = `revoke-${certificateId}`;
+  const reasonId = `revoke-reason-${certificateId}`;
+  const keepFocusInCell = useInlineFocus(open, triggerId, reasonId);
   const revoke = async (event: FormEvent) => {
     event.preventDefault();
     if (reason.trim().length < 3) return error.show("Give a reason.", "reason");
     error.clear();
+    const focusCell = keepFocusInCell();
     try {
       await revokeCertificate.mutateAsync({ certificateId, reason });
+      focusCell();
       toast({ title: "Certificate Revoked", description: certificateId });
     } catch (failure) {
       const description = refusal(failure);
@@ -139,7 +145,7 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
   };
   if (!open)
     return (
-      <Button size="sm" variant="secondary" onClick={() => setOpen(true)}>
+      <Button id={triggerId} size="sm" variant="secondary" onClick={() => setOpen(true)}>
         Revoke<span className="sr-only"> certificate {certificateId}</span>
       </Button>
     );
@@ -147,6 +153,7 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
     <RowForm onSubmit={revoke} error={error} className="w-full">
       <TextField
         {...error.field("reason")}
+        id={reasonId}
         label="Reason"
         value={reason}
         onChange={(e) => setReason(e.target.value)}

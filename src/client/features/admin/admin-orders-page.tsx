@@ -6,6 +6,7 @@ import { formatLongDate, formatPrice } from "#shared/format.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
 import { useAdminOrders, useRefundOrder } from "./api.ts";
+import { useInlineFocus } from "./use-inline-focus.ts";
 
 type Order = NonNullable<ReturnType<typeof useAdminOrders>["data"]>["items"][number];
 
@@ -16,6 +17,53 @@ const statusText = (o: Order) =>
       ? "Refund under way"
       : "Paid";
 
+/**
+ * Refund, then a confirmation that says what the refund does: focus goes to Confirm refund, whose
+ * description is that warning (so it is read out), back to Refund on Cancel, and to the cell after.
+ */
+function RefundAction({
+  order: o,
+  open,
+  onOpen,
+  onRefund,
+}: {
+  order: Order;
+  open: boolean;
+  onOpen: (open: boolean) => void;
+  onRefund: (id: string, focusCell: () => void) => Promise<void>;
+}) {
+  const triggerId = `refund-${o.id}`;
+  const confirmId = `confirm-refund-${o.id}`;
+  const keepFocusInCell = useInlineFocus(open, triggerId, confirmId);
+  if (!open)
+    return (
+      <Button id={triggerId} size="sm" variant="secondary" onClick={() => onOpen(true)}>
+        Refund<span className="sr-only"> order of {o.userEmail}</span>
+      </Button>
+    );
+  return (
+    <span className="flex flex-col gap-2">
+      <span id={`${confirmId}-warning`} className="text-xs text-slate-800" data-testid="refund-consequences">
+        Refund {formatPrice(o.amount)} to {o.userEmail}: their access to the course ends and its certificate is revoked.
+      </span>
+      <span className="flex gap-2">
+        <Button
+          id={confirmId}
+          aria-describedby={`${confirmId}-warning`}
+          size="sm"
+          variant="danger"
+          onClick={() => void onRefund(o.id, keepFocusInCell())}
+        >
+          Confirm refund
+        </Button>
+        <Button size="sm" variant="ghost" onClick={() => onOpen(false)}>
+          Cancel
+        </Button>
+      </span>
+    </span>
+  );
+}
+
 export default function AdminOrdersPage() {
   const search = useAdminSearch();
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -23,9 +71,10 @@ export default function AdminOrdersPage() {
   const toast = useToast();
   const refundOrder = useRefundOrder();
 
-  const refund = async (id: string) => {
+  const refund = async (id: string, focusCell: () => void) => {
     try {
       await refundOrder.mutateAsync(id);
+      focusCell();
       toast({
         title: "Order Refunded",
         description: "The learner's access to the course has ended and its certificate, if any, is revoked.",
@@ -44,27 +93,13 @@ export default function AdminOrdersPage() {
   const actions = (o: Order) => {
     if (o.status !== "paid") return null;
     if (!o.refundable) return <span className="text-xs text-muted">Past the 7-day refund window</span>;
-    if (confirming !== o.id)
-      return (
-        <Button size="sm" variant="secondary" onClick={() => setConfirming(o.id)}>
-          Refund<span className="sr-only"> order of {o.userEmail}</span>
-        </Button>
-      );
     return (
-      <span className="flex flex-col gap-2">
-        <span className="text-xs text-slate-800" data-testid="refund-consequences">
-          Refund {formatPrice(o.amount)} to {o.userEmail}: their access to the course ends and its certificate is
-          revoked.
-        </span>
-        <span className="flex gap-2">
-          <Button size="sm" variant="danger" onClick={() => void refund(o.id)}>
-            Confirm refund
-          </Button>
-          <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>
-            Cancel
-          </Button>
-        </span>
-      </span>
+      <RefundAction
+        order={o}
+        open={confirming === o.id}
+        onOpen={(open) => setConfirming(open ? o.id : null)}
+        onRefund={refund}
+      />
     );
   };
 

@@ -271,10 +271,11 @@ export default function LoginPage() {
               Sign Up
             </Tabs.Trigger>
           </Tabs.List>
-          <Tabs.Content value="signin" className="mt-6">
+          {/* Not a Tab stop of its own: its first field follows the tabs directly. */}
+          <Tabs.Content value="signin" className="mt-6" tabIndex={-1}>
             <SignInForm />
           </Tabs.Content>
-          <Tabs.Content value="signup" className="mt-6">
+          <Tabs.Content value="signup" className="mt-6" tabIndex={-1}>
             <SignUpForm />
           </Tabs.Content>
         </Tabs.Root>

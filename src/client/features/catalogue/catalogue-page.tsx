@@ -61,20 +61,22 @@ function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: bo
           ) : course.marketplaceUrl ? (
             <>
               <ExternalLink href={course.marketplaceUrl} className={buttonClasses("secondary")}>
-                Preview Course Content
+                Preview Course Content<span className="sr-only">: {course.title}</span>
               </ExternalLink>
               <ExternalLink href={course.marketplaceUrl} className={buttonClasses("primary")}>
                 Buy Now - {price}
+                <span className="sr-only">: {course.title}</span>
               </ExternalLink>
             </>
           ) : (
             <>
               <Link to={paths.course(course.id)} className={buttonClasses("secondary")}>
-                Preview Course Content
+                Preview Course Content<span className="sr-only">: {course.title}</span>
               </Link>
               {purchasing ? (
                 <Link to={paths.checkout(course.id)} className={buttonClasses("primary")}>
                   Buy Now - {price}
+                  <span className="sr-only">: {course.title}</span>
                 </Link>
               ) : (
                 <p className="text-center text-sm text-muted">{PURCHASING_UNAVAILABLE}</p>

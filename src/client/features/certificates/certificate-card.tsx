@@ -38,13 +38,16 @@ export function CertificateDocument(props: {
   status: CertificateStatus;
   /** Continuing-education hours; nothing is shown when the course states none. */
   ceHours?: number | null;
+  /** h1 where the certificate is the page; h2 under the verify page's own h1. */
+  headingLevel?: 1 | 2;
 }) {
+  const Heading = props.headingLevel === 2 ? "h2" : "h1";
   return (
     <div className="rounded-2xl border-4 border-brand-700 bg-white p-2 shadow-sm" data-testid="certificate-document">
       <div className="rounded-xl border border-brand-100 px-6 py-10 text-center sm:px-12">
         <Award className="mx-auto text-brand-700" size={40} aria-hidden="true" />
         <p className="mt-2 text-xs font-bold tracking-[0.2em] text-brand-700 uppercase">{BRAND_NAME}</p>
-        <h1 className="mt-3 font-serif text-3xl font-bold sm:text-4xl">Certificate of Completion</h1>
+        <Heading className="mt-3 font-serif text-3xl font-bold sm:text-4xl">Certificate of Completion</Heading>
         <p className="mt-5 text-muted">This certifies that</p>
         <p
           className="mt-2 border-b border-line pb-3 font-serif text-2xl font-bold break-words sm:text-3xl"
@@ -78,7 +81,7 @@ export function CertificateDocument(props: {
             <dd className="font-mono font-semibold break-all">{props.certificateId}</dd>
           </div>
         </dl>
-        <div className="mt-10 w-56 border-t border-ink pt-2 text-left">
+        <div className="mt-10 w-full max-w-56 border-t border-ink pt-2 text-left">
           <p className="text-sm font-semibold">Authorized Institution</p>
           <p className="text-xs text-muted">{BRAND_NAME}</p>
         </div>

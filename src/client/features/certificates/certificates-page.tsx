@@ -24,7 +24,7 @@ export default function CertificatesPage() {
     return (
       <PageContainer aria-busy="true">
         <Skeleton className="h-9 w-56" />
-        <div className="mt-6 grid gap-4 sm:grid-cols-3">
+        <div className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-3">
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} className="h-24" />
           ))}
@@ -36,7 +36,7 @@ export default function CertificatesPage() {
   return (
     <PageContainer>
       <h1 className="font-serif text-3xl font-bold">My Certificates</h1>
-      <div className="mt-6 grid gap-4 sm:grid-cols-3">
+      <div className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-3">
         <StatCard label="Certificates Earned" value={String(list.length)} icon={<Award aria-hidden="true" />} />
         <StatCard
           label="Latest Certificate"
@@ -70,7 +70,7 @@ export default function CertificatesPage() {
           </Card>
         )
       ) : (
-        <div className="mt-8 grid gap-6 md:grid-cols-2">
+        <div className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2">
           {list.map((c) => (
             <Card key={c.certificateId} className="p-5" data-testid={`certificate-${c.courseId}`}>
               <div className="flex items-start justify-between gap-3">

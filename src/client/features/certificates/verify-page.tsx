@@ -46,6 +46,9 @@ export default function VerifyPage() {
   }[data.status];
   return (
     <PageContainer className="max-w-4xl">
+      {/* The page's own h1 comes first (it takes focus after navigation); the verdict and the
+          certificate are sections under it. */}
+      <h1 className="mb-4 text-3xl font-bold">Certificate verification</h1>
       <Card
         className={`flex items-start gap-4 p-5 ${valid ? "border-green-300 bg-green-50" : "border-red-300 bg-red-50"}`}
         role="status"
@@ -57,7 +60,7 @@ export default function VerifyPage() {
           <ShieldX className="shrink-0 text-red-700" size={32} aria-hidden="true" />
         )}
         <div>
-          <p className={`text-lg font-bold ${valid ? "text-green-900" : "text-red-900"}`}>{statusText}</p>
+          <h2 className={`text-lg font-bold ${valid ? "text-green-900" : "text-red-900"}`}>{statusText}</h2>
           <p className="text-sm text-slate-700">
             Issued by {data.issuer} to <span className="font-semibold">{data.holderName}</span> for {data.courseTitle},
             completed {formatLongDate(data.completedAt)},{" "}
@@ -100,6 +103,7 @@ export default function VerifyPage() {
           certificateId={data.certificateId}
           status={data.status}
           ceHours={data.ceHours}
+          headingLevel={2}
         />
       </div>
     </PageContainer>

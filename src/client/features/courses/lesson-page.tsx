@@ -90,6 +90,8 @@ export default function LessonPage() {
   const toast = useToast();
   const completeLesson = useCompleteLesson(courseId);
   const [saving, setSaving] = useState(false);
+  // Said once Mark complete has saved: the button's new name alone is not announced.
+  const [completedNote, setCompletedNote] = useState("");
   const html = useMemo(() => (lesson.data ? wrapWideTables(lesson.data.html) : ""), [lesson.data]);
   useDocumentMeta({
     title: lesson.data ? `${lesson.data.title} | ${BRAND_NAME}` : `Lesson | ${BRAND_NAME}`,
@@ -143,7 +145,8 @@ export default function LessonPage() {
     if (!enrolled || data.completed) return true;
     setSaving(true);
     try {
-      await completeLesson.mutateAsync(data.id);
+      const { percent } = await completeLesson.mutateAsync(data.id);
+      setCompletedNote(`Lesson marked complete. Course progress: ${percent}%.`);
       return true;
     } catch (error) {
       toast({
@@ -208,7 +211,10 @@ export default function LessonPage() {
         )}
       </Card>
       {enrolled && (
-        <div className="mt-6 flex justify-end">
+        <div className="mt-6 flex flex-wrap items-center justify-end gap-3">
+          <p role="status" className="sr-only" data-testid="lesson-complete-status">
+            {completedNote}
+          </p>
           {/* One button in both states, so focus stays on it when the lesson becomes complete. */}
           <Button
             variant="secondary"

@@ -67,13 +67,14 @@ export default function PractitionersPage() {
           update({ region: regionInput });
         }}
       >
-        <div>
+        {/* Never wider than the screen: course names are long, and a select is as wide as its longest option. */}
+        <div className="min-w-0 max-w-full">
           <label htmlFor="directory-course" className="mb-1 block text-sm font-medium text-slate-800">
             Course
           </label>
           <select
             id="directory-course"
-            className="h-11 rounded-lg border border-slate-300 bg-white px-3"
+            className="h-11 w-full max-w-full rounded-lg border border-slate-300 bg-white px-3"
             value={course}
             onChange={(e) => update({ course: e.target.value, region: regionInput })}
           >

@@ -4,10 +4,16 @@ import type { Catalogue } from "../courses/course-catalogue.ts";
 /**
  * The status the app shell is sent with: 404 for a path the app has no page for, and for a course,
  * lesson, quiz or exam page whose content does not exist (the app then shows its not-found message).
- * Only the in-memory catalogue is consulted; ids it cannot check (certificates, checkout sessions)
- * answer 200, and so does every page while the catalogue cannot be read (the app reports that itself).
+ * Course content comes from the in-memory catalogue; a verify page's certificate from
+ * `certificateExists` (one primary-key read), since a shared verify link that answers 200 for an
+ * unknown ID would look genuine to a link checker. Other ids (checkout sessions) answer 200, and so
+ * does every page while its source cannot be read (the app reports that itself).
  */
-export async function pageStatus(pathname: string, catalogue: () => Promise<Catalogue>): Promise<200 | 404> {
+export async function pageStatus(
+  pathname: string,
+  catalogue: () => Promise<Catalogue>,
+  certificateExists?: (certificateId: string) => Promise<boolean>,
+): Promise<200 | 404> {
   const match = matchClientRoute(pathname);
   if (!match) return 404;
   const param = (key: string) => {
@@ -17,6 +23,13 @@ export async function pageStatus(pathname: string, catalogue: () => Promise<Cata
       return "";
     }
   };
+  if (match.name === "verify" && certificateExists) {
+    try {
+      return (await certificateExists(param("certificateId"))) ? 200 : 404;
+    } catch {
+      return 200;
+    }
+  }
   if (match.params.courseId === undefined) return 200;
   let content: Catalogue;
   try {
