@@ -48,6 +48,7 @@ import { registerAuth } from "./plugins/auth.ts";
 import { registerDrain } from "./plugins/drain.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerJsonBody } from "./plugins/json-body.ts";
+import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerSecurity } from "./plugins/security.ts";
 import { responseSerializerCompiler } from "./plugins/serialization.ts";
 import { plainTextValidatorCompiler } from "./plugins/validation.ts";
@@ -176,6 +177,8 @@ export async function buildApp({
       message: `Too many requests. Try again in ${ctx.after}.`,
     }),
   });
+  // Before any route, so the OpenAPI document learns of every one.
+  await registerOpenApi(app);
   registerAuth(app, auth, config, database.db);
 
   await app.register(healthRoutes);

@@ -1,3 +1,6 @@
+import createClient from "openapi-fetch";
+import type { paths } from "./api-types.gen.ts";
+
 /** An API error whose message is the spec's '{status}: {body text}'. */
 export class ApiError extends Error {
   constructor(
@@ -22,26 +25,51 @@ export class ApiError extends Error {
 export const refusal = (failure: unknown, fallback = "Please try again.") =>
   (failure instanceof ApiError && failure.serverMessage) || fallback;
 
-export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * The API, typed from the server's OpenAPI document (api-types.gen.ts, `npm run api:types`): a
+ * path, method, parameter or body the server does not declare is a type error, and each call's
+ * data has the type of the route's response schema. Unwrap a call with `dataOf`:
+ *
+ *   dataOf(api.GET("/api/courses/{courseId}", { params: { path: { courseId } } }))
+ */
+export const api = createClient<paths>({ credentials: "include", headers: { accept: "application/json" } });
+
+// A refusal becomes an ApiError with the server's body text, before openapi-fetch parses it.
+api.use({
+  async onResponse({ response }) {
+    if (response.ok) return undefined;
+    const text = await response.text();
+    throw new ApiError(response.status, text, `${response.status}: ${text || response.statusText}`);
+  },
+});
+
+/** A call's data (errors were thrown as ApiError above). */
+export async function dataOf<T>(call: Promise<{ data?: T }>): Promise<T> {
+  return (await call).data as T;
+}
+
+/** Better Auth's endpoints: its own, so not in the OpenAPI document. */
+export type BetterAuthPath =
+  `/api/auth/${"sign-up/email" | "sign-in/email" | "sign-out" | "request-password-reset" | "reset-password"}`;
+
+/** Calls one of Better Auth's endpoints (POST with a JSON body); refusals throw ApiError. */
+export async function callBetterAuth(path: BetterAuthPath, body: object = {}): Promise<void> {
   const response = await fetch(path, {
-    method,
+    method: "POST",
     credentials: "include",
-    headers:
-      body === undefined
-        ? { accept: "application/json" }
-        : { accept: "application/json", "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify(body),
   });
   if (!response.ok) {
     const text = await response.text();
     throw new ApiError(response.status, text, `${response.status}: ${text || response.statusText}`);
   }
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  return (text ? JSON.parse(text) : null) as T;
 }
 
-/** A multipart form (files): the browser sets the content type with its boundary. */
+/**
+ * A multipart form (files): the browser sets the content type with its boundary. Upload routes take
+ * no zod body, so their bodies are not in the document; the answer is typed by the caller.
+ */
 export async function apiUpload<T>(path: string, form: FormData): Promise<T> {
   const response = await fetch(path, {
     method: "POST",
@@ -53,9 +81,3 @@ export async function apiUpload<T>(path: string, form: FormData): Promise<T> {
   if (!response.ok) throw new ApiError(response.status, text, `${response.status}: ${text || response.statusText}`);
   return (text ? JSON.parse(text) : null) as T;
 }
-
-export const api = {
-  get: <T>(path: string) => apiRequest<T>("GET", path),
-  post: <T>(path: string, body?: unknown) => apiRequest<T>("POST", path, body ?? {}),
-  put: <T>(path: string, body?: unknown) => apiRequest<T>("PUT", path, body ?? {}),
-};

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "#client/lib/api-client.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
 import type { MutationConfig } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import type { Certificate } from "#shared/schemas/certificates.ts";
@@ -10,7 +10,7 @@ export function useIssueCertificate(courseId: string, config: MutationConfig<Cer
   const { onSuccess, ...rest } = config;
   return useMutation({
     ...rest,
-    mutationFn: () => api.post<Certificate>("/api/certificate", { courseId }),
+    mutationFn: () => dataOf(api.POST("/api/certificate", { body: { courseId } })),
     onSuccess: async (...args) => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.courses.detail(courseId) }),

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { PaymentsConfig } from "#shared/schemas/checkout.ts";
-import { api } from "./api-client.ts";
+import { api, dataOf } from "./api-client.ts";
 import { queryKeys } from "./query-keys.ts";
 
 export const paymentsConfigQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.payments.config(),
-    queryFn: () => api.get<PaymentsConfig>("/api/payments/config"),
+    queryFn: () => dataOf(api.GET("/api/payments/config")),
     staleTime: Infinity,
   });
 export const usePaymentsConfig = () => useQuery(paymentsConfigQueryOptions());

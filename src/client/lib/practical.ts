@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "#client/lib/api-client.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
-import type { LearnerPractical, PracticalState } from "#shared/schemas/practical.ts";
+import type { PracticalState } from "#shared/schemas/practical.ts";
 
 // The learner's practical, read by the course page and the practical page.
 
 export const getPractical = (courseId: string) =>
-  api.get<LearnerPractical>(`/api/practical/${encodeURIComponent(courseId)}`);
+  dataOf(api.GET("/api/practical/{courseId}", { params: { path: { courseId } } }));
 export const practicalQueryOptions = (courseId: string) =>
   queryOptions({ queryKey: queryKeys.practical(courseId), queryFn: () => getPractical(courseId), retry: false });
 export const usePractical = (courseId: string, enabled = true) =>

@@ -1,10 +1,9 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "#client/lib/api-client.ts";
+import { api, callBetterAuth, dataOf } from "#client/lib/api-client.ts";
 import { queryClient } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
-import type { CurrentUser } from "#shared/schemas/auth.ts";
 
-export const getCurrentUser = () => api.get<CurrentUser | null>("/api/auth/user");
+export const getCurrentUser = () => dataOf(api.GET("/api/auth/user"));
 
 // Many components read the user as a page renders; with stale-time 0 each later mount would ask
 // again. One check per page load: it is read again on window focus and after sign-in or sign-out.
@@ -21,6 +20,6 @@ export function useCurrentUser() {
 export const refreshCurrentUser = () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUser() });
 
 export async function signOut() {
-  await api.post("/api/auth/sign-out");
+  await callBetterAuth("/api/auth/sign-out");
   queryClient.clear();
 }

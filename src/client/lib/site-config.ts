@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "#client/lib/api-client.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import { DEFAULT_SUPPORT_EMAIL } from "#shared/constants.ts";
 import type { SiteConfig } from "#shared/schemas/site-config.ts";
 import type { SiteContent } from "#shared/schemas/site-content.ts";
 
-export const getSiteConfig = () => api.get<SiteConfig>("/api/config");
+export const getSiteConfig = () => dataOf(api.GET("/api/config"));
 export const siteConfigQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.siteConfig(), queryFn: getSiteConfig, staleTime: Infinity });
 

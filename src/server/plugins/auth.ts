@@ -154,11 +154,17 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     },
   );
 
-  // Schemas only so that Better Auth's input passes the shared plain-text refinement first.
+  // Schemas so that Better Auth's input passes the shared plain-text refinement first. Its answers
+  // are its own: left out of the OpenAPI document, whose description names the endpoints.
   const params = z.object({ "*": z.string() });
   const querystring = z.record(z.string(), z.unknown());
-  app.get("/api/auth/*", { schema: { params, querystring } }, forwardToBetterAuth);
-  app.post("/api/auth/*", { schema: { params, querystring, body: z.unknown() } }, forwardToBetterAuth);
+  const response = { "2xx": z.unknown() };
+  app.get("/api/auth/*", { schema: { params, querystring, response, hide: true } }, forwardToBetterAuth);
+  app.post(
+    "/api/auth/*",
+    { schema: { params, querystring, body: z.unknown(), response, hide: true } },
+    forwardToBetterAuth,
+  );
 }
 
 /** Where Better Auth sends the browser after a link or a sign-in; it becomes a Location header. */

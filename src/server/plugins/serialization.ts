@@ -1,7 +1,16 @@
 import fastJson from "fast-json-stringify";
-import type { FastifySerializerCompiler } from "fastify";
+import type { FastifyReply, FastifySerializerCompiler } from "fastify";
 import { ResponseSerializationError } from "fastify-type-provider-zod";
 import { z } from "zod";
+
+/**
+ * Sends an answer already encoded (bytes kept between requests, a signed document as text).
+ * Fastify sends strings and buffers as they are, so the route's response schema documents this
+ * answer but does not check it: tests/api/openapi.test.ts parses these answers with their schemas.
+ */
+export function sendEncoded(reply: FastifyReply, contentType: string, body: string | Buffer) {
+  return reply.type(contentType).send(body);
+}
 
 /**
  * Responses are written by fast-json-stringify from JSON Schemas generated once, per route, from

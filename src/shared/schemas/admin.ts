@@ -150,6 +150,8 @@ export const revokeCertificateInputSchema = z.strictObject({
   reason: z.string().trim().min(3, "Give a reason.").max(500),
 });
 export const certificateParamsSchema = z.strictObject({ certificateId: z.string().min(1).max(64) });
+export const revokedCertificateSchema = z.object({ certificateId: z.string(), status: z.literal("revoked") });
+export const refundedOrderSchema = z.object({ id: z.string(), status: z.literal("refunded"), refundId: z.string() });
 
 export const auditEntrySchema = z.object({
   id: z.string(),

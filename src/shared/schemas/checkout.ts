@@ -94,3 +94,10 @@ export const sandboxSessionSchema = z.object({
 });
 export const sandboxPayInputSchema = z.strictObject({ card: sandboxCardSchema });
 export const sandboxPayResponseSchema = z.object({ redirectUrl: z.string().nullable(), error: z.string().nullable() });
+
+/** The answer to a Stripe webhook: Stripe only needs the 2xx; the fields help when reading its delivery log. */
+export const webhookReceiptSchema = z.object({
+  received: z.literal(true),
+  duplicate: z.boolean().optional(),
+  ignored: z.string().optional(),
+});

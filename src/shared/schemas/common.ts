@@ -9,5 +9,11 @@ export const slugSchema = z
   .max(100)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a lowercase slug");
 
+/** A file answered as bytes (a PDF, a lesson's media): documented as OpenAPI's binary string. */
+export const binaryFileSchema = z.custom<Buffer | Uint8Array>().meta({ type: "string", format: "binary" });
+
+/** A text file (robots.txt, sitemap.xml, a CSV export). */
+export const textFileSchema = z.string();
+
 /** A bodiless POST: no body at all (no content type either), or `{}`. */
 export const emptyBodySchema = z.strictObject({}).nullish();

@@ -1,56 +1,41 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import { api } from "#client/lib/api-client.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import type {
   accommodationInputSchema,
-  adminCouponSchema,
   adminEnrollInputSchema,
-  adminEnrollResponseSchema,
-  bulkEnrollResponseSchema,
   createCouponInputSchema,
   grantAttemptInputSchema,
-  pagedAuditSchema,
-  pagedLearnersSchema,
-  pagedOrdersSchema,
 } from "#shared/schemas/admin.ts";
-import type {
-  expiringCertificateListSchema,
-  expiringWindowSchema,
-  extendCertificateInputSchema,
-  extendCertificateResponseSchema,
-} from "#shared/schemas/certificate-lifecycle.ts";
-import type { ItemStatistics } from "#shared/schemas/item-statistics.ts";
+import type { expiringWindowSchema, extendCertificateInputSchema } from "#shared/schemas/certificate-lifecycle.ts";
 
-type AdminCoupon = z.infer<typeof adminCouponSchema>;
 export type CreateCouponInput = z.input<typeof createCouponInputSchema>;
 
-const enc = encodeURIComponent;
-
-const qs = (q: string, page: number, pageSize = 20) =>
-  new URLSearchParams({ ...(q ? { q } : {}), page: String(page), pageSize: String(pageSize) }).toString();
+/** A page of an admin list, optionally filtered by `q`. */
+const page = (q: string, page: number, pageSize = 20) => ({ params: { query: { q: q || undefined, page, pageSize } } });
 
 export const useAdminCoupons = () =>
-  useQuery({ queryKey: queryKeys.admin.coupons(), queryFn: () => api.get<AdminCoupon[]>("/api/admin/coupons") });
+  useQuery({ queryKey: queryKeys.admin.coupons(), queryFn: () => dataOf(api.GET("/api/admin/coupons")) });
 
-export const useAdminOrders = (q: string, page: number) =>
+export const useAdminOrders = (q: string, pageNumber: number) =>
   useQuery({
-    queryKey: queryKeys.admin.orders(q, page),
-    queryFn: () => api.get<z.infer<typeof pagedOrdersSchema>>(`/api/admin/orders?${qs(q, page)}`),
+    queryKey: queryKeys.admin.orders(q, pageNumber),
+    queryFn: () => dataOf(api.GET("/api/admin/orders", page(q, pageNumber))),
     placeholderData: keepPreviousData,
   });
 
-export const useAdminLearners = (q: string, page: number) =>
+export const useAdminLearners = (q: string, pageNumber: number) =>
   useQuery({
-    queryKey: queryKeys.admin.learners(q, page),
-    queryFn: () => api.get<z.infer<typeof pagedLearnersSchema>>(`/api/admin/learners?${qs(q, page)}`),
+    queryKey: queryKeys.admin.learners(q, pageNumber),
+    queryFn: () => dataOf(api.GET("/api/admin/learners", page(q, pageNumber))),
     placeholderData: keepPreviousData,
   });
 
-export const useAuditLog = (q: string, page: number) =>
+export const useAuditLog = (q: string, pageNumber: number) =>
   useQuery({
-    queryKey: queryKeys.admin.audit(q, page),
-    queryFn: () => api.get<z.infer<typeof pagedAuditSchema>>(`/api/admin/audit?${qs(q, page, 50)}`),
+    queryKey: queryKeys.admin.audit(q, pageNumber),
+    queryFn: () => dataOf(api.GET("/api/admin/audit", page(q, pageNumber, 50))),
     placeholderData: keepPreviousData,
   });
 
@@ -73,31 +58,41 @@ function useAdminMutation<TInput, TResult>(
 }
 
 export const useCreateCoupon = () =>
-  useAdminMutation((body: CreateCouponInput) => api.post<AdminCoupon>("/api/admin/coupons", body), ["coupons"]);
+  useAdminMutation((body: CreateCouponInput) => dataOf(api.POST("/api/admin/coupons", { body })), ["coupons"]);
 
 export const useDeactivateCoupon = () =>
-  useAdminMutation((id: string) => api.post<AdminCoupon>(`/api/admin/coupons/${enc(id)}/deactivate`), ["coupons"]);
+  useAdminMutation(
+    (id: string) => dataOf(api.POST("/api/admin/coupons/{id}/deactivate", { params: { path: { id } } })),
+    ["coupons"],
+  );
 
 export const useRefundOrder = () =>
-  useAdminMutation((id: string) => api.post<unknown>(`/api/admin/orders/${enc(id)}/refund`), ["orders", "learners"]);
+  useAdminMutation(
+    (id: string) => dataOf(api.POST("/api/admin/orders/{id}/refund", { params: { path: { id } } })),
+    ["orders", "learners"],
+  );
 
 export const useRevokeCertificate = () =>
   useAdminMutation(
     ({ certificateId, reason }: { certificateId: string; reason: string }) =>
-      api.post<unknown>(`/api/admin/certificates/${enc(certificateId)}/revoke`, { reason }),
+      dataOf(
+        api.POST("/api/admin/certificates/{certificateId}/revoke", {
+          params: { path: { certificateId } },
+          body: { reason },
+        }),
+      ),
     ["learners"],
   );
 
 export const useAdminEnroll = () =>
   useAdminMutation(
-    (body: z.input<typeof adminEnrollInputSchema>) =>
-      api.post<z.infer<typeof adminEnrollResponseSchema>>("/api/admin-enroll-user", body),
+    (body: z.input<typeof adminEnrollInputSchema>) => dataOf(api.POST("/api/admin-enroll-user", { body })),
     ["learners", "orders"],
   );
 
 export const useBulkEnroll = () =>
   useAdminMutation(
-    (csv: string) => api.post<z.infer<typeof bulkEnrollResponseSchema>>("/api/admin/enrollments/bulk", { csv }),
+    (csv: string) => dataOf(api.POST("/api/admin/enrollments/bulk", { body: { csv } })),
     ["learners", "orders"],
   );
 
@@ -105,7 +100,7 @@ export const useBulkEnroll = () =>
 export const useGrantAttempt = () =>
   useAdminMutation(
     ({ userId, ...body }: { userId: string } & z.input<typeof grantAttemptInputSchema>) =>
-      api.post<{ granted: true }>(`/api/admin/learners/${enc(userId)}/attempt-grants`, body),
+      dataOf(api.POST("/api/admin/learners/{id}/attempt-grants", { params: { path: { id: userId } }, body })),
     ["learners"],
   );
 
@@ -113,7 +108,7 @@ export const useGrantAttempt = () =>
 export const useSetTimeMultiplier = () =>
   useAdminMutation(
     ({ userId, ...body }: { userId: string } & z.input<typeof accommodationInputSchema>) =>
-      api.put<unknown>(`/api/admin/learners/${enc(userId)}/accommodation`, body),
+      dataOf(api.PUT("/api/admin/learners/{id}/accommodation", { params: { path: { id: userId } }, body })),
     ["learners"],
   );
 
@@ -122,8 +117,7 @@ export type ExpiringWindow = z.infer<typeof expiringWindowSchema>;
 export const useExpiringCertificates = (window: ExpiringWindow) =>
   useQuery({
     queryKey: queryKeys.admin.expiringCertificates(window),
-    queryFn: () =>
-      api.get<z.infer<typeof expiringCertificateListSchema>>(`/api/admin/certificates/expiring?window=${window}`),
+    queryFn: () => dataOf(api.GET("/api/admin/certificates/expiring", { params: { query: { window } } })),
     placeholderData: keepPreviousData,
   });
 
@@ -137,10 +131,7 @@ export function useExtendCertificate() {
       certificateId,
       ...body
     }: { certificateId: string } & z.input<typeof extendCertificateInputSchema>) =>
-      api.post<z.infer<typeof extendCertificateResponseSchema>>(
-        `/api/admin/certificates/${enc(certificateId)}/extend`,
-        body,
-      ),
+      dataOf(api.POST("/api/admin/certificates/{certificateId}/extend", { params: { path: { certificateId } }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin.expiringCertificates() }),
   });
 }
@@ -149,7 +140,7 @@ export function useExtendCertificate() {
 export const useSetRole = () =>
   useAdminMutation(
     ({ userId, role }: { userId: string; role: "learner" | "assessor" }) =>
-      api.put<unknown>(`/api/admin/learners/${enc(userId)}/role`, { role }),
+      dataOf(api.PUT("/api/admin/learners/{id}/role", { params: { path: { id: userId } }, body: { role } })),
     ["learners"],
   );
 
@@ -157,7 +148,8 @@ export const useSetRole = () =>
 export const useItemStatistics = (courseId: string) =>
   useQuery({
     queryKey: queryKeys.admin.itemStatistics(courseId),
-    queryFn: () => api.get<ItemStatistics>(`/api/admin/item-statistics?courseId=${enc(courseId)}`),
+    queryFn: () => dataOf(api.GET("/api/admin/item-statistics", { params: { query: { courseId } } })),
     enabled: !!courseId,
   });
-export const itemStatisticsCsvUrl = (courseId: string) => `/api/admin/item-statistics.csv?courseId=${enc(courseId)}`;
+export const itemStatisticsCsvUrl = (courseId: string) =>
+  `/api/admin/item-statistics.csv?courseId=${encodeURIComponent(courseId)}`;

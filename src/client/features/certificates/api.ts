@@ -1,24 +1,25 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError, api } from "#client/lib/api-client.ts";
+import { ApiError, api, dataOf } from "#client/lib/api-client.ts";
 import type { MutationConfig } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
-import type { Certificate, Verification } from "#shared/schemas/certificates.ts";
-import type { CredentialCheck } from "#shared/schemas/credentials.ts";
+import type { Certificate } from "#shared/schemas/certificates.ts";
 
 const enc = encodeURIComponent;
 
-export const getCertificate = (courseId: string) => api.get<Certificate>(`/api/certificate/${enc(courseId)}`);
+export const getCertificate = (courseId: string) =>
+  dataOf(api.GET("/api/certificate/{courseId}", { params: { path: { courseId } } }));
 export const certificateQueryOptions = (courseId: string) =>
   queryOptions({ queryKey: queryKeys.certificates.course(courseId), queryFn: () => getCertificate(courseId) });
 export const useCertificate = (courseId: string) => useQuery(certificateQueryOptions(courseId));
 
-export const getCertificates = () => api.get<Certificate[]>("/api/certificates");
+export const getCertificates = () => dataOf(api.GET("/api/certificates"));
 export const certificatesQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.certificates.all(), queryFn: getCertificates, retry: false });
 export const useCertificates = () => useQuery(certificatesQueryOptions());
 
-export const getVerification = (certificateId: string) => api.get<Verification>(`/api/verify/${enc(certificateId)}`);
+export const getVerification = (certificateId: string) =>
+  dataOf(api.GET("/api/verify/{certificateId}", { params: { path: { certificateId } } }));
 export const useVerification = (certificateId: string) =>
   useQuery({
     queryKey: queryKeys.certificates.verification(certificateId),
@@ -26,7 +27,7 @@ export const useVerification = (certificateId: string) =>
   });
 
 export const getCredentialCheck = (certificateId: string) =>
-  api.get<CredentialCheck>(`/api/verify/${enc(certificateId)}/credential`);
+  dataOf(api.GET("/api/verify/{certificateId}/credential", { params: { path: { certificateId } } }));
 export const useCredentialCheck = (certificateId: string) =>
   useQuery({
     queryKey: queryKeys.certificates.credentialCheck(certificateId),
@@ -40,7 +41,8 @@ export function useReissueCertificate(courseId: string, config: MutationConfig<C
   const { onSuccess, ...rest } = config;
   return useMutation({
     ...rest,
-    mutationFn: (certificateId: string) => api.post<Certificate>(`/api/certificates/${enc(certificateId)}/reissue`),
+    mutationFn: (certificateId: string) =>
+      dataOf(api.POST("/api/certificates/{certificateId}/reissue", { params: { path: { certificateId } } })),
     onSuccess: async (...args) => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.certificates.course(courseId) }),

@@ -4,7 +4,7 @@ import { Link, useSearchParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { PageContainer } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
-import { api, refusal } from "#client/lib/api-client.ts";
+import { api, dataOf, refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 
@@ -20,7 +20,7 @@ export default function UnsubscribePage() {
     description: `Turn ${BRAND_NAME} certificate expiry reminders off or on.`,
   });
   const unsubscribe = useMutation({
-    mutationFn: () => api.post<{ message: string }>(`/api/email/unsubscribe?token=${encodeURIComponent(token)}`, {}),
+    mutationFn: () => dataOf(api.POST("/api/email/unsubscribe", { params: { query: { token } }, body: {} })),
   });
   return (
     <PageContainer className="max-w-xl py-16 text-center">

@@ -1,29 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import { api } from "#client/lib/api-client.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
-import type {
-  autoEnrollResponseSchema,
-  CouponSummary,
-  checkoutSessionResponseSchema,
-  confirmEnrollmentInputSchema,
-  confirmEnrollmentResponseSchema,
-  PaymentIntentResponse,
-  sandboxCardSchema,
-  sandboxConfirmResponseSchema,
-  sandboxPayResponseSchema,
-  sandboxSessionSchema,
-  validateCouponResponseSchema,
-} from "#shared/schemas/checkout.ts";
-import type { enrollmentStatusSchema } from "#shared/schemas/courses.ts";
+import type { CouponSummary, confirmEnrollmentInputSchema, sandboxCardSchema } from "#shared/schemas/checkout.ts";
 
 export type SandboxCardInput = z.input<typeof sandboxCardSchema>;
-const enc = encodeURIComponent;
 
 export const useSandboxSession = (sessionId: string) =>
   useQuery({
     queryKey: queryKeys.payments.sandboxSession(sessionId),
-    queryFn: () => api.get<z.infer<typeof sandboxSessionSchema>>(`/api/sandbox/checkout-sessions/${enc(sessionId)}`),
+    queryFn: () => dataOf(api.GET("/api/sandbox/checkout-sessions/{sessionId}", { params: { path: { sessionId } } })),
     refetchOnWindowFocus: false,
   });
 
@@ -41,7 +27,7 @@ export function useCourseEnrollment(courseId: string, { enabled = true, poll = f
     state ? state.dataUpdateCount + state.errorUpdateCount : 0;
   const query = useQuery({
     queryKey,
-    queryFn: () => api.get<z.infer<typeof enrollmentStatusSchema>>(`/api/enrollments/${enc(courseId)}`),
+    queryFn: () => dataOf(api.GET("/api/enrollments/{courseId}", { params: { path: { courseId } } })),
     enabled,
     refetchOnWindowFocus: false,
     refetchInterval: (q) => (poll && !q.state.data?.enrolled && attempts(q.state) < POLL_LIMIT ? POLL_MS : false),
@@ -63,30 +49,29 @@ function useEnrolmentChanged() {
 }
 
 export const validateCoupon = (couponCode: string, courseId: string) =>
-  api.post<z.infer<typeof validateCouponResponseSchema>>("/api/validate-coupon", { couponCode, courseId });
+  dataOf(api.POST("/api/validate-coupon", { body: { couponCode, courseId } }));
 export const createPaymentIntent = (courseId: string, couponCode?: string) =>
-  api.post<PaymentIntentResponse>("/api/create-payment-intent", { courseId, ...(couponCode ? { couponCode } : {}) });
+  dataOf(api.POST("/api/create-payment-intent", { body: { courseId, ...(couponCode ? { couponCode } : {}) } }));
 export const createCheckoutSession = (courseId: string) =>
-  api.post<z.infer<typeof checkoutSessionResponseSchema>>("/api/create-checkout-session", { courseId });
+  dataOf(api.POST("/api/create-checkout-session", { body: { courseId } }));
 export const confirmSandboxPayment = (paymentIntentId: string, clientSecret: string, card: SandboxCardInput) =>
-  api.post<z.infer<typeof sandboxConfirmResponseSchema>>(
-    `/api/sandbox/payment-intents/${enc(paymentIntentId)}/confirm`,
-    {
-      clientSecret,
-      card,
-    },
+  dataOf(
+    api.POST("/api/sandbox/payment-intents/{paymentIntentId}/confirm", {
+      params: { path: { paymentIntentId } },
+      body: { clientSecret, card },
+    }),
   );
 export const paySandboxSession = (sessionId: string, card: SandboxCardInput) =>
-  api.post<z.infer<typeof sandboxPayResponseSchema>>(`/api/sandbox/checkout-sessions/${enc(sessionId)}/pay`, {
-    card,
-  });
+  dataOf(
+    api.POST("/api/sandbox/checkout-sessions/{sessionId}/pay", { params: { path: { sessionId } }, body: { card } }),
+  );
 
 /** Confirms a paid (or free) enrolment; the learner's enrolments, courses and My Learning are read again. */
 export function useConfirmEnrollment() {
   const changed = useEnrolmentChanged();
   return useMutation({
     mutationFn: (body: z.input<typeof confirmEnrollmentInputSchema>) =>
-      api.post<z.infer<typeof confirmEnrollmentResponseSchema>>("/api/confirm-enrollment", body),
+      dataOf(api.POST("/api/confirm-enrollment", { body })),
     onSuccess: changed,
   });
 }
@@ -95,7 +80,7 @@ export function useConfirmEnrollment() {
 export function useSettleCheckouts() {
   const changed = useEnrolmentChanged();
   return useMutation({
-    mutationFn: () => api.post<z.infer<typeof autoEnrollResponseSchema>>("/api/auto-enroll-all"),
+    mutationFn: () => dataOf(api.POST("/api/auto-enroll-all")),
     onSuccess: changed,
   });
 }

@@ -1,14 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { z } from "zod";
-import { api } from "#client/lib/api-client.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
-import type { Lesson } from "#shared/schemas/courses.ts";
-import type { lessonCompletedSchema } from "#shared/schemas/learning.ts";
-
-const enc = encodeURIComponent;
 
 export const getLesson = (courseId: string, lessonId: string) =>
-  api.get<Lesson>(`/api/courses/${enc(courseId)}/lessons/${enc(lessonId)}`);
+  dataOf(api.GET("/api/courses/{courseId}/lessons/{lessonId}", { params: { path: { courseId, lessonId } } }));
 export const lessonQueryOptions = (courseId: string, lessonId: string) =>
   queryOptions({
     queryKey: queryKeys.courses.lesson(courseId, lessonId),
@@ -21,8 +16,8 @@ export function useCompleteLesson(courseId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (lessonId: string) =>
-      api.post<z.infer<typeof lessonCompletedSchema>>(
-        `/api/progress/${enc(courseId)}/lessons/${enc(lessonId)}/complete`,
+      dataOf(
+        api.POST("/api/progress/{courseId}/lessons/{lessonId}/complete", { params: { path: { courseId, lessonId } } }),
       ),
     onSuccess: () =>
       Promise.all([

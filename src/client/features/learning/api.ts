@@ -1,28 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "#client/lib/api-client.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
 import type { MutationConfig } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
-import type {
-  ExamRules,
-  MyLearningCourse,
-  Progress,
-  Quiz,
-  QuizResult,
-  QuizSubmission,
-} from "#shared/schemas/learning.ts";
-
-const enc = encodeURIComponent;
+import type { QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
 
 /** Stands for the recertification exam where a module id is expected (no module id starts with '#'). */
 export const RECERTIFICATION = "#recertification";
 
-/** A module quiz, the course's final exam when `moduleId` is null, or its recertification exam. */
-const assessmentUrl = (courseId: string, moduleId: string | null) =>
-  moduleId === null
-    ? `/api/exam/${enc(courseId)}`
-    : moduleId === RECERTIFICATION
-      ? `/api/recertification/${enc(courseId)}`
-      : `/api/quiz/${enc(courseId)}/${enc(moduleId)}`;
 const assessmentKey = (courseId: string, moduleId: string | null) =>
   moduleId === null
     ? queryKeys.exam(courseId)
@@ -32,7 +16,13 @@ const assessmentKey = (courseId: string, moduleId: string | null) =>
 
 /** Starts an attempt (the server draws its questions), or resumes the open one. */
 export const getAssessment = (courseId: string, moduleId: string | null) =>
-  api.get<Quiz>(assessmentUrl(courseId, moduleId));
+  dataOf(
+    moduleId === null
+      ? api.GET("/api/exam/{courseId}", { params: { path: { courseId } } })
+      : moduleId === RECERTIFICATION
+        ? api.GET("/api/recertification/{courseId}", { params: { path: { courseId } } })
+        : api.GET("/api/quiz/{courseId}/{moduleId}", { params: { path: { courseId, moduleId } } }),
+  );
 export const assessmentQueryOptions = (courseId: string, moduleId: string | null) =>
   queryOptions({
     queryKey: assessmentKey(courseId, moduleId),
@@ -44,7 +34,8 @@ export const useAssessment = (courseId: string, moduleId: string | null) =>
   useQuery(assessmentQueryOptions(courseId, moduleId));
 
 /** The final exam's rules for this learner; reading them starts nothing. */
-export const getExamRules = (courseId: string) => api.get<ExamRules>(`/api/exam/${enc(courseId)}/rules`);
+export const getExamRules = (courseId: string) =>
+  dataOf(api.GET("/api/exam/{courseId}/rules", { params: { path: { courseId } } }));
 export const examRulesQueryOptions = (courseId: string) =>
   queryOptions({ queryKey: queryKeys.examRules(courseId), queryFn: () => getExamRules(courseId), retry: false });
 export const useExamRules = (courseId: string) => useQuery(examRulesQueryOptions(courseId));
@@ -59,7 +50,14 @@ export function useSubmitAssessment(
   const { onSuccess, ...rest } = config;
   return useMutation({
     ...rest,
-    mutationFn: (body: QuizSubmission) => api.post<QuizResult>(assessmentUrl(courseId, moduleId), body),
+    mutationFn: (body: QuizSubmission) =>
+      dataOf(
+        moduleId === null
+          ? api.POST("/api/exam/{courseId}", { params: { path: { courseId } }, body })
+          : moduleId === RECERTIFICATION
+            ? api.POST("/api/recertification/{courseId}", { params: { path: { courseId } }, body })
+            : api.POST("/api/quiz/{courseId}/{moduleId}", { params: { path: { courseId, moduleId } }, body }),
+      ),
     onSuccess: async (...args) => {
       await onSuccess?.(...args);
       await Promise.all([
@@ -83,8 +81,9 @@ export function useStartNewAttempt(courseId: string, moduleId: string | null) {
   return () => queryClient.resetQueries({ queryKey: assessmentKey(courseId, moduleId) });
 }
 
-export const getProgress = (courseId: string) => api.get<Progress>(`/api/progress/${enc(courseId)}`);
+export const getProgress = (courseId: string) =>
+  dataOf(api.GET("/api/progress/{courseId}", { params: { path: { courseId } } }));
 
-export const getMyLearning = () => api.get<MyLearningCourse[]>("/api/my-learning");
+export const getMyLearning = () => dataOf(api.GET("/api/my-learning"));
 export const myLearningQueryOptions = () => queryOptions({ queryKey: queryKeys.myLearning(), queryFn: getMyLearning });
 export const useMyLearning = () => useQuery(myLearningQueryOptions());

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, apiUpload } from "#client/lib/api-client.ts";
+import { api, apiUpload, dataOf } from "#client/lib/api-client.ts";
 import type { MutationConfig } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
-import type { LearnerPractical, ReviewInput, ReviewQueue, ReviewSubmission } from "#shared/schemas/practical.ts";
+import type { LearnerPractical, ReviewInput, ReviewSubmission } from "#shared/schemas/practical.ts";
 
 /** Sends the written work, the consent and the files as one multipart form. */
 export function useSubmitPractical(courseId: string, config: MutationConfig<LearnerPractical, FormData> = {}) {
@@ -20,13 +20,13 @@ export function useSubmitPractical(courseId: string, config: MutationConfig<Lear
 }
 
 export const reviewQueueQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.review.queue(), queryFn: () => api.get<ReviewQueue>("/api/review/queue") });
+  queryOptions({ queryKey: queryKeys.review.queue(), queryFn: () => dataOf(api.GET("/api/review/queue")) });
 export const useReviewQueue = () => useQuery(reviewQueueQueryOptions());
 
 export const reviewSubmissionQueryOptions = (number: number) =>
   queryOptions({
     queryKey: queryKeys.review.submission(number),
-    queryFn: () => api.get<ReviewSubmission>(`/api/review/submissions/${number}`),
+    queryFn: () => dataOf(api.GET("/api/review/submissions/{number}", { params: { path: { number } } })),
     retry: false,
   });
 export const useReviewSubmission = (number: number) => useQuery(reviewSubmissionQueryOptions(number));
@@ -51,12 +51,21 @@ function useReviewAction<TVariables>(
 }
 
 export const useClaimSubmission = (number: number, config: MutationConfig<ReviewSubmission, void> = {}) =>
-  useReviewAction(number, () => api.post<ReviewSubmission>(`/api/review/submissions/${number}/claim`), config);
+  useReviewAction(
+    number,
+    () => dataOf(api.POST("/api/review/submissions/{number}/claim", { params: { path: { number } } })),
+    config,
+  );
 export const useReleaseSubmission = (number: number, config: MutationConfig<ReviewSubmission, void> = {}) =>
-  useReviewAction(number, () => api.post<ReviewSubmission>(`/api/review/submissions/${number}/release`), config);
+  useReviewAction(
+    number,
+    () => dataOf(api.POST("/api/review/submissions/{number}/release", { params: { path: { number } } })),
+    config,
+  );
 export const useSubmitReview = (number: number, config: MutationConfig<ReviewSubmission, ReviewInput> = {}) =>
   useReviewAction(
     number,
-    (input: ReviewInput) => api.post<ReviewSubmission>(`/api/review/submissions/${number}/review`, input),
+    (body: ReviewInput) =>
+      dataOf(api.POST("/api/review/submissions/{number}/review", { params: { path: { number } }, body })),
     config,
   );

@@ -1,19 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import { api, apiRequest } from "#client/lib/api-client.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import { refreshCurrentUser } from "#client/lib/session.ts";
 import type { profileInputSchema } from "#shared/schemas/certificates.ts";
-import type { OwnPractitionerListing, practitionerListingInputSchema } from "#shared/schemas/practitioners.ts";
+import type { practitionerListingInputSchema } from "#shared/schemas/practitioners.ts";
 
 /** Saves the learner's name; the signed-in user is read again. */
 export const useUpdateProfile = () =>
   useMutation({
-    mutationFn: (body: z.input<typeof profileInputSchema>) => api.put<unknown>("/api/profile", body),
+    mutationFn: (body: z.input<typeof profileInputSchema>) => dataOf(api.PUT("/api/profile", { body })),
     onSuccess: refreshCurrentUser,
   });
 
-export const getOwnPractitionerListing = () => api.get<OwnPractitionerListing>("/api/profile/practitioner");
+export const getOwnPractitionerListing = () => dataOf(api.GET("/api/profile/practitioner"));
 export const useOwnPractitionerListing = () =>
   useQuery({ queryKey: queryKeys.practitioners.own(), queryFn: getOwnPractitionerListing });
 
@@ -22,7 +22,7 @@ export function useSavePractitionerListing() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: z.input<typeof practitionerListingInputSchema>) =>
-      api.put<OwnPractitionerListing>("/api/profile/practitioner", body),
+      dataOf(api.PUT("/api/profile/practitioner", { body })),
     onSuccess: (data) => {
       queryClient.setQueryData(queryKeys.practitioners.own(), data);
       return queryClient.invalidateQueries({ queryKey: queryKeys.practitioners.all() });
@@ -34,7 +34,7 @@ export function useSavePractitionerListing() {
 export function useRemovePractitionerListing() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<OwnPractitionerListing>("DELETE", "/api/profile/practitioner"),
+    mutationFn: () => dataOf(api.DELETE("/api/profile/practitioner")),
     onSuccess: (data) => {
       queryClient.setQueryData(queryKeys.practitioners.own(), data);
       return queryClient.invalidateQueries({ queryKey: queryKeys.practitioners.all() });

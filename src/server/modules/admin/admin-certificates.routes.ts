@@ -6,6 +6,7 @@ import {
   extendCertificateInputSchema,
   extendCertificateResponseSchema,
 } from "#shared/schemas/certificate-lifecycle.ts";
+import { textFileSchema } from "#shared/schemas/common.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import {
@@ -30,7 +31,12 @@ export function adminCertificatesRoutes(catalogue: CourseCatalogue): FastifyPlug
 
     app.get(
       "/api/admin/certificates/expiring.csv",
-      { schema: { querystring: expiringQuerySchema } },
+      {
+        schema: {
+          querystring: expiringQuerySchema,
+          response: { 200: { content: { "text/csv": { schema: textFileSchema } } } },
+        },
+      },
       async (request, reply) => {
         const rows = await listExpiringCertificates(db, await catalogue.get(), request.query.window);
         return reply

@@ -16,7 +16,9 @@ import {
   pagedLearnersSchema,
   pagedOrdersSchema,
   pageQuerySchema,
+  refundedOrderSchema,
   revokeCertificateInputSchema,
+  revokedCertificateSchema,
 } from "#shared/schemas/admin.ts";
 import { emptyBodySchema } from "#shared/schemas/common.ts";
 import { itemStatisticsQuerySchema, itemStatisticsSchema } from "#shared/schemas/item-statistics.ts";
@@ -94,7 +96,7 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     );
     app.post(
       "/api/admin/orders/:id/refund",
-      { schema: { params: idParamsSchema, body: emptyBodySchema } },
+      { schema: { params: idParamsSchema, body: emptyBodySchema, response: { 200: refundedOrderSchema } } },
       async (request) => refundOrder({ db, provider: payments }, await actor(request), request.params.id),
     );
 
@@ -153,7 +155,13 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     );
     app.post(
       "/api/admin/certificates/:certificateId/revoke",
-      { schema: { params: certificateParamsSchema, body: revokeCertificateInputSchema } },
+      {
+        schema: {
+          params: certificateParamsSchema,
+          body: revokeCertificateInputSchema,
+          response: { 200: revokedCertificateSchema },
+        },
+      },
       async (request) =>
         adminRevokeCertificate(db, await actor(request), request.params.certificateId, request.body.reason),
     );

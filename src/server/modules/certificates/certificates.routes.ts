@@ -6,7 +6,7 @@ import {
   issueCertificateInputSchema,
   verificationSchema,
 } from "#shared/schemas/certificates.ts";
-import { emptyBodySchema } from "#shared/schemas/common.ts";
+import { binaryFileSchema, emptyBodySchema } from "#shared/schemas/common.ts";
 import { courseParamsSchema } from "#shared/schemas/courses.ts";
 import { toIso } from "../../db/database.ts";
 import { requireUser } from "../../plugins/auth.ts";
@@ -61,7 +61,13 @@ export function certificatesRoutes(catalogue: CourseCatalogue, credentialOf?: Cr
     app.get(
       "/api/certificates/:certificateId/pdf",
       // Rendering a PDF costs real CPU: a bounded number per address.
-      { schema: { params: certificateIdParamsSchema }, config: { rateLimit: { max: 20, timeWindow: "1 minute" } } },
+      {
+        schema: {
+          params: certificateIdParamsSchema,
+          response: { 200: { content: { "application/pdf": { schema: binaryFileSchema } } } },
+        },
+        config: { rateLimit: { max: 20, timeWindow: "1 minute" } },
+      },
       async (request, reply) => {
         const user = await requireUser(request);
         const row = await getOwnCertificateById(db, user, request.params.certificateId);

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { Transaction } from "kysely";
+import { webhookReceiptSchema } from "#shared/schemas/checkout.ts";
+import { messageSchema } from "#shared/schemas/common.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, badRequest } from "../../errors.ts";
 import { type PaymentProvider, WebhookSignatureError } from "../../payments/provider.ts";
@@ -21,7 +23,11 @@ export function webhookRoutes(provider: PaymentProvider): FastifyPluginAsync {
     app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) =>
       nestsDeeperThan(body as Buffer) ? done(badRequest(TOO_DEEP_MESSAGE), undefined) : done(null, body),
     );
-    app.post("/api/stripe/webhook", async (request, reply) => {
+    const schema = {
+      summary: "Stripe's signed webhook events",
+      response: { 200: webhookReceiptSchema, 400: messageSchema, 500: messageSchema },
+    };
+    app.post("/api/stripe/webhook", { schema }, async (request, reply) => {
       let event: ReturnType<PaymentProvider["verifyWebhook"]>;
       try {
         event = provider.verifyWebhook(
@@ -34,7 +40,7 @@ export function webhookRoutes(provider: PaymentProvider): FastifyPluginAsync {
         throw error;
       }
       const seen = await db.selectFrom("webhookEvent").select("id").where("id", "=", event.id).executeTakeFirst();
-      if (seen) return { received: true, duplicate: true };
+      if (seen) return { received: true as const, duplicate: true };
       const record = async (trx: Transaction<DB>) => {
         await trx
           .insertInto("webhookEvent")
@@ -62,12 +68,12 @@ export function webhookRoutes(provider: PaymentProvider): FastifyPluginAsync {
           // Not an academy payment, or one that does not match its order: nothing to retry.
           request.log.warn({ err: error, event: event.id }, "webhook event ignored");
           await db.transaction().execute(record);
-          return { received: true, ignored: error.message };
+          return { received: true as const, ignored: error.message };
         }
         request.log.error({ err: error, event: event.id }, "webhook fulfilment failed");
         return reply.status(500).send({ message: "The event could not be processed; it will be retried." });
       }
-      return { received: true };
+      return { received: true as const };
     });
   };
 }

@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { courseParamsSchema, lessonParamsSchema, lessonSchema } from "#shared/schemas/courses.ts";
+import { z } from "zod";
+import {
+  courseCardSchema,
+  courseDetailSchema,
+  courseParamsSchema,
+  lessonParamsSchema,
+  lessonSchema,
+} from "#shared/schemas/courses.ts";
 import { notFound } from "../../errors.ts";
+import { sendEncoded } from "../../plugins/serialization.ts";
 import { loadLearnerRecords, NO_RECORDS } from "../progress/learner-state.ts";
 import { COURSE_NOT_FOUND } from "./course-access.ts";
 import type { CourseCatalogue } from "./course-catalogue.ts";
@@ -14,17 +22,18 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
     let visitorDetailOf: unknown = null;
     const cardsBytes = new WeakMap<object, Buffer>();
 
-    app.get("/api/courses", async (_request, reply) => {
+    app.get("/api/courses", { schema: { response: { 200: z.array(courseCardSchema) } } }, async (_request, reply) => {
       const current = await catalogue.get();
       let bytes = cardsBytes.get(current);
       if (!bytes) {
         bytes = Buffer.from(current.cardsJson);
         cardsBytes.set(current, bytes);
       }
-      return reply.type("application/json; charset=utf-8").send(bytes);
+      return sendEncoded(reply, "application/json; charset=utf-8", bytes);
     });
 
-    app.get("/api/courses/:courseId", { schema: { params: courseParamsSchema } }, async (request, reply) => {
+    const detail = { params: courseParamsSchema, response: { 200: courseDetailSchema } };
+    app.get("/api/courses/:courseId", { schema: detail }, async (request, reply) => {
       const current = await catalogue.get();
       const course = current.byId.get(request.params.courseId);
       if (!course) throw notFound(COURSE_NOT_FOUND);
@@ -39,10 +48,10 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
           json = Buffer.from(JSON.stringify(toCourseDetail(course)));
           visitorDetail.set(course.card.id, json);
         }
-        return reply.type("application/json; charset=utf-8").send(json);
+        return sendEncoded(reply, "application/json; charset=utf-8", json);
       }
       const records = await loadLearnerRecords(db, user.id, course.card.id);
-      return reply.type("application/json; charset=utf-8").send(JSON.stringify(toCourseDetail(course, records)));
+      return toCourseDetail(course, records);
     });
 
     app.get(

@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { certificateIdParamsSchema } from "#shared/schemas/certificates.ts";
-import { credentialCheckSchema, statusListParamsSchema } from "#shared/schemas/credentials.ts";
+import {
+  credentialCheckSchema,
+  didDocumentSchema,
+  signedCredentialSchema,
+  statusListParamsSchema,
+} from "#shared/schemas/credentials.ts";
 import { requireUser } from "../../plugins/auth.ts";
+import { sendEncoded } from "../../plugins/serialization.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import {
   checkCertificateCredential,
@@ -17,15 +23,14 @@ export function credentialsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyn
 
     app.get(
       "/api/certificates/:certificateId/credential",
-      { schema: { params: certificateIdParamsSchema } },
+      { schema: { params: certificateIdParamsSchema, response: { 200: signedCredentialSchema } } },
       async (request, reply) => {
         const user = await requireUser(request);
         const credential = await getHolderCredential(db, config, catalogue, user, request.params.certificateId);
-        return reply
-          .type("application/json")
+        reply
           .header("content-disposition", `attachment; filename="credential-${request.params.certificateId}.json"`)
-          .header("cache-control", "private, no-store")
-          .send(JSON.stringify(credential, null, 2));
+          .header("cache-control", "private, no-store");
+        return sendEncoded(reply, "application/json", JSON.stringify(credential, null, 2));
       },
     );
 
@@ -39,24 +44,30 @@ export function credentialsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyn
       async (request) => checkCertificateCredential(db, config, catalogue, request.params.certificateId),
     );
 
-    app.get("/.well-known/did.json", async (_request, reply) =>
-      reply
-        .type("application/did+json")
-        .header("cache-control", "public, max-age=300")
-        .send(JSON.stringify(await getIssuerDidDocument(db, config))),
+    const didResponse = { 200: { content: { "application/did+json": { schema: didDocumentSchema } } } };
+    app.get("/.well-known/did.json", { schema: { response: didResponse } }, async (_request, reply) =>
+      sendEncoded(
+        reply.header("cache-control", "public, max-age=300"),
+        "application/did+json",
+        JSON.stringify(await getIssuerDidDocument(db, config)),
+      ),
     );
 
     app.get(
       "/credentials/status/:listId",
       {
-        schema: { params: statusListParamsSchema },
+        schema: {
+          params: statusListParamsSchema,
+          response: { 200: { content: { "application/vc+ld+json": { schema: signedCredentialSchema } } } },
+        },
         config: { rateLimit: { max: 120, timeWindow: "1 minute" } },
       },
       async (request, reply) =>
-        reply
-          .type("application/vc+ld+json")
-          .header("cache-control", "public, max-age=60")
-          .send(JSON.stringify(await getSignedStatusList(db, config, request.params.listId))),
+        sendEncoded(
+          reply.header("cache-control", "public, max-age=60"),
+          "application/vc+ld+json",
+          JSON.stringify(await getSignedStatusList(db, config, request.params.listId)),
+        ),
     );
   };
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { binaryFileSchema } from "#shared/schemas/common.ts";
 import { MEDIA_FILE, MEDIA_FOLDER, MEDIA_TYPES } from "../../content/lesson-media.ts";
 import { notFound } from "../../errors.ts";
 
@@ -31,7 +32,14 @@ export function mediaRoutes(contentDir: string): FastifyPluginAsyncZod {
     await app.register(fastifyStatic, { root: contentDir, serve: false, cacheControl: false });
     app.get(
       "/media/:courseId/:file",
-      { schema: { params: paramsSchema, querystring: querySchema } },
+      {
+        schema: {
+          params: paramsSchema,
+          querystring: querySchema,
+          // A figure, video or caption track; its type is the file's (MEDIA_TYPES).
+          response: { 200: { content: { "*/*": { schema: binaryFileSchema } } } },
+        },
+      },
       async (request, reply) => {
         const { courseId, file } = request.params;
         const relativePath = `${courseId}/${MEDIA_FOLDER}/${file}`;

@@ -1,7 +1,7 @@
 import multipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { emptyBodySchema } from "#shared/schemas/common.ts";
+import { binaryFileSchema, emptyBodySchema } from "#shared/schemas/common.ts";
 import {
   learnerPracticalSchema,
   PRACTICAL_MAX_FILES,
@@ -90,7 +90,12 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
     // Files go to their learner, assessors and admins only, always as downloads.
     app.get(
       "/api/practical-files/:fileId",
-      { schema: { params: practicalFileParamsSchema } },
+      {
+        schema: {
+          params: practicalFileParamsSchema,
+          response: { 200: { content: { "*/*": { schema: binaryFileSchema } } } },
+        },
+      },
       async (request, reply) => {
         const user = await requireUser(request);
         const file = await findFile(deps.db, request.params.fileId);

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { textFileSchema } from "#shared/schemas/common.ts";
 import type { Config } from "../../config.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 
@@ -10,9 +11,10 @@ function escapeXml(text: string) {
 }
 
 /** robots.txt and sitemap.xml, built from the settings and the live catalogue. */
-export function siteRoutes(config: Config, catalogue: CourseCatalogue): FastifyPluginAsync {
+export function siteRoutes(config: Config, catalogue: CourseCatalogue): FastifyPluginAsyncZod {
+  const text = (type: string) => ({ response: { 200: { content: { [type]: { schema: textFileSchema } } } } });
   return async (app) => {
-    app.get("/robots.txt", async (_request, reply) => {
+    app.get("/robots.txt", { schema: text("text/plain") }, async (_request, reply) => {
       const body = [
         "User-agent: *",
         "Disallow: /admin",
@@ -28,7 +30,7 @@ export function siteRoutes(config: Config, catalogue: CourseCatalogue): FastifyP
       return reply.type("text/plain; charset=utf-8").header("cache-control", "public, max-age=3600").send(body);
     });
 
-    app.get("/sitemap.xml", async (_request, reply) => {
+    app.get("/sitemap.xml", { schema: text("application/xml") }, async (_request, reply) => {
       const { courses } = await catalogue.get();
       const urls = [...PUBLIC_PAGES, ...courses.filter((c) => !c.card.comingSoon).map((c) => `/course/${c.card.id}`)];
       const body = [
