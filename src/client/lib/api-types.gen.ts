@@ -379,7 +379,9 @@ export interface paths {
       responses: {
         /** @description Default Response */
         200: {
-          content: never;
+          content: {
+            "text/csv": string;
+          };
         };
       };
     };

@@ -20,7 +20,7 @@ import {
   revokeCertificateInputSchema,
   revokedCertificateSchema,
 } from "#shared/schemas/admin.ts";
-import { emptyBodySchema } from "#shared/schemas/common.ts";
+import { emptyBodySchema, textFileSchema } from "#shared/schemas/common.ts";
 import { itemStatisticsQuerySchema, itemStatisticsSchema } from "#shared/schemas/item-statistics.ts";
 import { roleChangeSchema, roleInputSchema } from "#shared/schemas/practical.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
@@ -133,7 +133,12 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     );
     app.get(
       "/api/admin/item-statistics.csv",
-      { schema: { querystring: itemStatisticsQuerySchema } },
+      {
+        schema: {
+          querystring: itemStatisticsQuerySchema,
+          response: { 200: { content: { "text/csv": { schema: textFileSchema } } } },
+        },
+      },
       async (request, reply) => {
         const stats = await itemStatistics(db, await catalogue.course(request.query.courseId));
         return reply
