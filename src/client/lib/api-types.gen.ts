@@ -47,7 +47,11 @@ export interface paths {
       responses: {
         /** @description Default Response */
         200: {
-          content: never;
+          content: {
+            "application/json": {
+              [key: string]: unknown;
+            };
+          };
         };
       };
     };

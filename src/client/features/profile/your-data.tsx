@@ -7,8 +7,8 @@ import { FormError, PasswordField, useFormError } from "#client/components/ui/fo
 import { Card } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { api, refusal } from "#client/lib/api-client.ts";
-import type { deleteAccountInputSchema, deleteAccountResponseSchema } from "#shared/schemas/account.ts";
+import { api, dataOf, refusal } from "#client/lib/api-client.ts";
+import type { deleteAccountInputSchema } from "#shared/schemas/account.ts";
 
 async function downloadMyData() {
   const response = await fetch("/api/account/export", { credentials: "include" });
@@ -22,7 +22,7 @@ async function downloadMyData() {
 }
 
 const deleteMyAccount = (body: z.input<typeof deleteAccountInputSchema>) =>
-  api.post<z.infer<typeof deleteAccountResponseSchema>>("/api/account/delete", body);
+  dataOf(api.POST("/api/account/delete", { body }));
 
 /** The privacy page's rights, as buttons: a copy of one's data, and deleting the account. */
 export function YourData() {

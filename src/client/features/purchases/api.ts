@@ -1,15 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
-import { api } from "#client/lib/api-client.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import type { Purchase } from "#shared/schemas/purchases.ts";
 
 export const usePurchases = () =>
-  useQuery({ queryKey: queryKeys.purchases.all(), queryFn: () => api.get<Purchase[]>("/api/purchases") });
+  useQuery({ queryKey: queryKeys.purchases.all(), queryFn: () => dataOf(api.GET("/api/purchases")) });
 
 export const usePurchase = (orderId: string) =>
   useQuery({
     queryKey: queryKeys.purchases.one(orderId),
-    queryFn: () => api.get<Purchase>(`/api/purchases/${encodeURIComponent(orderId)}`),
+    queryFn: () => dataOf(api.GET("/api/purchases/{orderId}", { params: { path: { orderId } } })),
     retry: false,
   });
 

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { formatPersonName } from "#shared/format.ts";
-import { deleteAccountInputSchema, deleteAccountResponseSchema } from "#shared/schemas/account.ts";
+import { accountExportSchema, deleteAccountInputSchema, deleteAccountResponseSchema } from "#shared/schemas/account.ts";
 import { currentUserSchema } from "#shared/schemas/auth.ts";
 import { profileInputSchema } from "#shared/schemas/certificates.ts";
 import { requireUser } from "../../plugins/auth.ts";
+import { sendEncoded } from "../../plugins/serialization.ts";
 import { deleteAccount, exportAccountData } from "./account-data.ts";
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -29,14 +30,14 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get("/api/account/export", async (request, reply) => {
+  const exportSchema = { response: { 200: accountExportSchema } };
+  app.get("/api/account/export", { schema: exportSchema }, async (request, reply) => {
     const user = await requireUser(request);
     const data = await exportAccountData(db, user.id);
     reply
-      .type("application/json; charset=utf-8")
       .header("cache-control", "no-store")
       .header("content-disposition", 'attachment; filename="my-academy-data.json"');
-    return JSON.stringify(data, null, 2);
+    return sendEncoded(reply, "application/json; charset=utf-8", JSON.stringify(data, null, 2));
   });
 
   app.post(
