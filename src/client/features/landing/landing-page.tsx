@@ -86,7 +86,7 @@ function Landing({
         <PageContainer className="grid gap-10 py-16 lg:grid-cols-2 lg:items-center lg:py-24">
           <div>
             <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{landing.hero.eyebrow}</p>
-            <h1 className="mt-3 font-serif text-4xl font-bold leading-tight text-ink sm:text-5xl">
+            <h1 className="mt-3 font-serif text-4xl font-bold leading-tight text-ink hyphens-auto [overflow-wrap:anywhere] sm:text-5xl">
               {landing.hero.title}
             </h1>
             <p className="mt-5 text-lg text-slate-700">{landing.hero.text}</p>
