@@ -12,8 +12,10 @@ export const MAX_LONGEST_CORRECT = 0.3;
 export const LENGTH_TOLERANCE = 0.25;
 /** Each position A-D holds the correct option in 25% ± 10 points of the course's questions. */
 export const POSITION_SHARE = [0.15, 0.35] as const;
-/** A test-wise strategy scores below this over a whole bank. */
+/** A test-wise strategy scores below this over a whole bank (module quiz or exam). */
 export const STRATEGY_CEILING = 0.5;
+/** ...and below this over all of a course's questions (issue: competence, section 2). */
+export const COURSE_STRATEGY_CEILING = 0.4;
 
 const GIVEAWAY = /\b(all|none|both) of the above\b/i;
 /** An option that sends the client to someone else: the answer a test-wise learner picks in a coaching course. */
@@ -62,6 +64,36 @@ export const longestOption = (q: Question) =>
 /** The option a learner picks by always choosing the one naming a professional (else the first). */
 export const professionalOption = (q: Question) =>
   (q.options.find((o) => NAMES_A_PROFESSIONAL.test(o.text)) ?? q.options[0]).id;
+
+/** Absolute wording: the option a test-wise learner rules out first. */
+export const SOUNDS_ABSOLUTE =
+  /\b(always|never|only|all|every|none|no one|nothing|must|guarantees?|completely|entirely|any|solely|cannot|impossible)\b/i;
+const firstOr = (q: Question, options: Question["options"]) => (options[0] ?? q.options[0]).id;
+const longestOf = (options: Question["options"]) =>
+  options.reduce((best, o) => (o.text.length > best.text.length ? o : best));
+/** The option a learner picks by ruling out every option with absolute wording (first of those left). */
+export const nonAbsoluteOption = (q: Question) =>
+  firstOr(
+    q,
+    q.options.filter((o) => !SOUNDS_ABSOLUTE.test(o.text)),
+  );
+/**
+ * All the cues at once: rule out absolute options, prefer one naming a professional among the rest,
+ * and take the longest of what is left.
+ */
+export const combinedOption = (q: Question) => {
+  const mild = q.options.filter((o) => !SOUNDS_ABSOLUTE.test(o.text));
+  const pool = mild.length > 0 ? mild : q.options;
+  const referring = pool.filter((o) => NAMES_A_PROFESSIONAL.test(o.text));
+  return longestOf(referring.length > 0 ? referring : pool).id;
+};
+/** Every mechanical strategy the banks are held to, by name. */
+export const STRATEGIES = [
+  ["the longest option", longestOption],
+  ["the option naming a professional", professionalOption],
+  ["never the absolute option", nonAbsoluteOption],
+  ["the cues combined", combinedOption],
+] as const;
 
 export function strategyScore(questions: Question[], pick: (q: Question) => string): number {
   return questions.filter((q) => pick(q) === q.correctAnswer).length / questions.length;

@@ -33,9 +33,14 @@ describe("the learner's account", () => {
     const receiptMail = e2e.inbox.find((m) => m.to.includes(email) && m.raw.includes("Receipt for Fixture Basics"));
     expect(receiptMail?.raw).toContain("$20.00");
 
+    // The course page has rendered and taken focus for its heading (route focus), so the
+    // avatar's focus below is the user's own and stays.
+    await expectFocused(page.locator("main h1"), "the course page's heading after the redirect");
+
     // The avatar menu, keys only.
     const avatar = page.getByRole("button", { name: /Your account/ });
     await avatar.focus();
+    await expectFocused(avatar, "the avatar");
     await page.keyboard.press("Enter");
     const menu = page.getByRole("menu");
     await menu.waitFor();
