@@ -1,6 +1,6 @@
 /**
  * The baseline: a bare node:http server in its own process that answers each benchmarked path with
- * the exact status, headers and body the app sent for it, from memory. POSTs read their body first.
+ * the exact status, headers and body the app sent for it, from memory. POSTs and PUTs read their body first.
  */
 import { createServer } from "node:http";
 
@@ -36,7 +36,7 @@ process.once(
         res.writeHead(canned.status, canned.headers);
         res.end(canned.body);
       };
-      if (req.method === "POST") {
+      if (req.method !== "GET") {
         req.on("data", () => {});
         req.on("end", answer);
       } else answer();

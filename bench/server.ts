@@ -7,7 +7,7 @@
  */
 import cluster, { type Worker } from "node:cluster";
 import { createHmac } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -214,6 +214,12 @@ const requests = {
     url: `/api/progress/${course}/lessons/${openLessons[0]}/complete`,
     signedIn: true,
   },
+  profileUpdate: {
+    method: "PUT",
+    url: "/api/profile",
+    signedIn: true,
+    body: JSON.stringify({ firstName: "Seed", lastName: "Zero" }),
+  },
   quizSubmit: {
     method: "POST",
     url: `/api/quiz/${course}/${module}`,
@@ -236,7 +242,7 @@ async function drawFor(learner: number): Promise<string> {
 }
 
 function inject(key: RouteKey, learner = 0, lesson = openLessons[0], body?: string) {
-  const r = requests[key] as { method: "GET" | "POST"; url: string; signedIn: boolean; body?: string };
+  const r = requests[key] as { method: "GET" | "POST" | "PUT"; url: string; signedIn: boolean; body?: string };
   const payload = body ?? r.body;
   return app.inject({
     method: r.method,
@@ -322,6 +328,9 @@ if (workers > 1) {
     await new Promise<void>((ready) => worker.on("message", (m) => m?.workerReady && ready()));
   }
 } else await app.listen({ port, host: "127.0.0.1" });
+// For bench/profile-top.ts: the profile's samples from here on are the load, not start-up and seeding.
+if (process.env.BENCH_PROFILE)
+  writeFileSync(join("bench/profiles", `listening-${process.pid}.txt`), String(process.hrtime.bigint() / 1000n));
 process.send?.({
   workers,
   ready: true,
