@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { groupCommitCount, writeTransaction } from "#server/db/group-commit.ts";
+import { durableWrite, groupCommitCount, writeTransaction } from "#server/db/group-commit.ts";
 import { createTestDatabase, type TestDatabase, testEngine } from "../setup/test-database.ts";
 
 let t: TestDatabase;
@@ -52,5 +52,19 @@ describe("durable writes arriving together", () => {
       (r) => r.key,
     );
     expect(keys).toEqual(["after"]);
+  });
+
+  it("single-statement writes (a profile update) sent together are each stored, sharing one commit on SQLite", async () => {
+    const db = t.database.db;
+    const commitsBefore = groupCommitCount(db);
+    const keys = ["s1", "s2", "s3"];
+    await Promise.all(
+      keys.map((key) => durableWrite(db, (handle) => handle.insertInto("rateLimit").values(row(key)).execute())),
+    );
+    const stored = (
+      await db.selectFrom("rateLimit").select("key").where("key", "in", keys).orderBy("key").execute()
+    ).map((r) => r.key);
+    expect(stored).toEqual(keys);
+    if (testEngine === "sqlite") expect(groupCommitCount(db)).toBe((commitsBefore ?? 0) + 1);
   });
 });

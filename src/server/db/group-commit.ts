@@ -100,6 +100,17 @@ export function writeTransaction<T>(db: Kysely<DB>, work: Work<T>): Promise<T> {
   return committer ? committer.submit(work) : db.transaction().execute(work);
 }
 
+/**
+ * One write statement, durable when it resolves: on SQLite it joins the group commit (its own
+ * savepoint, a shared fsync); on PostgreSQL it runs on its own, autocommitted, with no BEGIN and
+ * COMMIT round trips around it. For writes that are a single statement; `work` uses only the
+ * handle it is given.
+ */
+export function durableWrite<T>(db: Kysely<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  const committer = committers.get(db);
+  return committer ? committer.submit(work) : work(db);
+}
+
 /** Group commits made on this database so far (undefined when it does not group commits). */
 export function groupCommitCount(db: Kysely<DB>): number | undefined {
   return committers.get(db)?.commits;

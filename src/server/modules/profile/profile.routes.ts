@@ -3,6 +3,7 @@ import { formatPersonName } from "#shared/format.ts";
 import { accountExportSchema, deleteAccountInputSchema, deleteAccountResponseSchema } from "#shared/schemas/account.ts";
 import { currentUserSchema } from "#shared/schemas/auth.ts";
 import { profileInputSchema } from "#shared/schemas/certificates.ts";
+import { durableWrite } from "../../db/group-commit.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import { sendEncoded } from "../../plugins/serialization.ts";
 import { deleteAccount, exportAccountData } from "./account-data.ts";
@@ -15,17 +16,20 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = await requireUser(request);
       const { firstName, lastName, nameOrder = user.nameOrder } = request.body;
-      await db
-        .updateTable("user")
-        .set({
-          firstName,
-          lastName,
-          nameOrder,
-          name: formatPersonName(firstName, lastName, nameOrder),
-          updatedAt: new Date().toISOString(),
-        })
-        .where("id", "=", user.id)
-        .execute();
+      // One statement, grouped with other writes into one commit on SQLite.
+      await durableWrite(db, (trx) =>
+        trx
+          .updateTable("user")
+          .set({
+            firstName,
+            lastName,
+            nameOrder,
+            name: formatPersonName(firstName, lastName, nameOrder),
+            updatedAt: new Date().toISOString(),
+          })
+          .where("id", "=", user.id)
+          .execute(),
+      );
       return { ...user, firstName, lastName, nameOrder };
     },
   );
