@@ -27,8 +27,8 @@ import { verifyCertificate } from "./modules/certificates/certificates.service.t
 import { certificateLifecycleRoutes } from "./modules/certificates/lifecycle.routes.ts";
 import { checkoutRoutes } from "./modules/checkout/checkout.routes.ts";
 import { configRoutes } from "./modules/config/config.routes.ts";
+import { coursesRoutes } from "./modules/course-pages/course-pages.routes.ts";
 import { CourseCatalogue } from "./modules/courses/course-catalogue.ts";
-import { coursesRoutes } from "./modules/courses/courses.routes.ts";
 import { credentialsRoutes } from "./modules/credentials/credentials.routes.ts";
 import { credentialFor } from "./modules/credentials/credentials.service.ts";
 import { enrollmentsRoutes } from "./modules/enrollments/enrollments.routes.ts";

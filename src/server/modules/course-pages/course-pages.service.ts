@@ -1,5 +1,6 @@
 import type { CourseDetail, Lesson } from "#shared/schemas/courses.ts";
 import { forbidden, notFound, unauthorized } from "../../errors.ts";
+import type { CatalogueCourse } from "../courses/course-catalogue.ts";
 import {
   canReadLesson,
   canTakeQuiz,
@@ -8,7 +9,6 @@ import {
   type LearnerRecords,
   NO_RECORDS,
 } from "../progress/learner-state.ts";
-import type { CatalogueCourse } from "./course-catalogue.ts";
 
 /** The course page: structure and the caller's state. Never a lesson body or a correct answer. */
 export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords = NO_RECORDS): CourseDetail {

@@ -9,10 +9,10 @@ import {
 } from "#shared/schemas/courses.ts";
 import { notFound } from "../../errors.ts";
 import { sendEncoded } from "../../plugins/serialization.ts";
+import { COURSE_NOT_FOUND } from "../courses/course-access.ts";
+import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { loadLearnerRecords, NO_RECORDS } from "../progress/learner-state.ts";
-import { COURSE_NOT_FOUND } from "./course-access.ts";
-import type { CourseCatalogue } from "./course-catalogue.ts";
-import { readLesson, toCourseDetail } from "./courses.service.ts";
+import { readLesson, toCourseDetail } from "./course-pages.service.ts";
 
 export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
