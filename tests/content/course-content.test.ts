@@ -22,6 +22,7 @@ const REWRITTEN_BANKS = new Set<string>([
   // functional-nutrition
   // integrative-health
   // business-practitioners
+  "business-practitioners",
 ]);
 const byId = new Map(content.courses.map((c) => [c.id, c]));
 
