@@ -30,24 +30,6 @@ function instance(): JobRunner {
 }
 
 describe("background jobs across instances", () => {
-  it("hands each sent job to one instance, and keeps jobs sent while nobody works until someone does", async () => {
-    const handled: string[] = [];
-    const sender = instance();
-    await sender.start();
-    for (const n of [1, 2, 3, 4, 5]) await sender.send("greet-learner", { n: `job-${n}` });
-
-    // The workers start after the jobs were sent, as after a restart.
-    const [a, b] = [instance(), instance()];
-    for (const runner of [a, b]) {
-      runner.work<{ n: string }>("greet-learner", async ({ n }) => {
-        handled.push(n);
-      });
-    }
-    await Promise.all([a.start(), b.start()]);
-    await expect.poll(() => handled.length, { timeout: 20_000, interval: 200 }).toBe(5);
-    expect([...handled].sort()).toEqual(["job-1", "job-2", "job-3", "job-4", "job-5"]);
-  }, 60_000);
-
   it("runs a periodic job once per turn whichever instances are running", async () => {
     let runs = 0;
     const [a, b] = [instance(), instance()];

@@ -59,17 +59,9 @@ describe("pruning", () => {
         userAgent: null,
       })
       .execute();
-    await db
-      .insertInto("queuedJob")
-      .values([
-        { name: "old-done", data: "{}", runAt: now - 9 * DAY, doneAt: now - 8 * DAY },
-        { name: "recent-done", data: "{}", runAt: now - DAY, doneAt: now - DAY },
-        { name: "waiting", data: "{}", runAt: now - 9 * DAY, doneAt: null },
-      ])
-      .execute();
 
     const pruned = await pruneExpiredRows(db, now);
-    expect(pruned).toEqual({ hitCounters: 1, rateLimits: 1, verifications: 1, sessions: 1, queuedJobs: 1 });
+    expect(pruned).toEqual({ hitCounters: 1, rateLimits: 1, verifications: 1, sessions: 1 });
 
     expect((await db.selectFrom("hitCounter").select("key").execute()).map((r) => r.key)).toContain("open-window");
     expect((await db.selectFrom("hitCounter").select("key").execute()).map((r) => r.key)).not.toContain("old-window");
@@ -79,17 +71,12 @@ describe("pruning", () => {
     expect((await db.selectFrom("verification").select("id").execute()).map((r) => r.id)).toEqual(["token-valid"]);
     // The learner's own live session stays.
     expect((await db.selectFrom("session").select("id").where("userId", "=", user.id).execute()).length).toBe(1);
-    expect((await db.selectFrom("queuedJob").select("name").orderBy("name").execute()).map((r) => r.name)).toEqual([
-      "recent-done",
-      "waiting",
-    ]);
     // Nothing left to prune: a second run removes nothing.
     expect(await pruneExpiredRows(db, now)).toEqual({
       hitCounters: 0,
       rateLimits: 0,
       verifications: 0,
       sessions: 0,
-      queuedJobs: 0,
     });
   });
 });

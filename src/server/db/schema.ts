@@ -182,17 +182,6 @@ export interface ScheduledJobTable {
   lastError: string | null;
 }
 
-export interface QueuedJobTable {
-  id: Generated<number>;
-  name: string;
-  data: string;
-  runAt: number;
-  lockedUntil: number | null;
-  attempts: Generated<number>;
-  doneAt: number | null;
-  lastError: string | null;
-}
-
 // Learners' records.
 export interface EnrollmentTable {
   id: string;
@@ -455,7 +444,6 @@ export interface DB {
   contentImport: ContentImportTable;
   hitCounter: HitCounterTable;
   scheduledJob: ScheduledJobTable;
-  queuedJob: QueuedJobTable;
   enrollment: EnrollmentTable;
   lessonCompletion: LessonCompletionTable;
   quizAttempt: QuizAttemptTable;

@@ -9,15 +9,11 @@ export interface JobLog {
 
 /**
  * Background work that runs once across every instance sharing the database, and survives restarts.
- * Register with `every` and `work` before `start`; `send` after.
+ * Register with `every` before `start`.
  */
 export interface JobRunner {
   /** Runs `handler` about every `intervalMs`, in one instance each turn. */
   every(name: string, intervalMs: number, handler: () => Promise<unknown>): void;
-  /** Handles each job sent under `name`, once, in whichever instance takes it. */
-  work<T extends object>(name: string, handler: (data: T) => Promise<unknown>): void;
-  /** Queues a job; it is kept in the database until a `work` handler has finished it. */
-  send(name: string, data: object): Promise<void>;
   start(): Promise<void>;
   /** Stops taking jobs and waits for the running ones. */
   stop(): Promise<void>;

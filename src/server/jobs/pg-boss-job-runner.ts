@@ -24,7 +24,6 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
   });
   boss.on("error", (error) => log.error({ err: error }, "job queue error"));
   const periodic: PeriodicJob[] = [];
-  const workers = new Map<string, (data: object) => Promise<unknown>>();
   const created = new Set<string>();
   const timers: NodeJS.Timeout[] = [];
   let started = false;
@@ -60,13 +59,6 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
     every(name, intervalMs, handler) {
       periodic.push({ name, intervalMs, handler });
     },
-    work(name, handler) {
-      workers.set(name, handler as (data: object) => Promise<unknown>);
-    },
-    async send(name, data) {
-      await ensureQueue(name);
-      await boss.send(name, data, { retryLimit: 2, retryDelay: 10, retryBackoff: true });
-    },
     async start() {
       await boss.start();
       started = true;
@@ -87,12 +79,6 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
         const timer = setInterval(() => void sendTurn(job), Math.min(job.intervalMs, 1000));
         timer.unref();
         timers.push(timer);
-      }
-      for (const [name, handler] of workers) {
-        await ensureQueue(name);
-        await boss.work<object>(name, { pollingIntervalSeconds: 1 }, async (jobs) => {
-          for (const job of jobs) await handler(job.data);
-        });
       }
     },
     async stop() {

@@ -3,8 +3,6 @@ import type { DB } from "../db/schema.ts";
 import { deleteEndedWindows } from "../limits/hit-counter.repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Finished queued jobs stay this long for a look at what ran (and failed), then go. */
-const DONE_JOBS_KEPT_MS = 7 * DAY_MS;
 /** Better Auth's rate-limit rows count within a minute; a day without requests means the row is spent. */
 const RATE_LIMIT_ROWS_KEPT_MS = DAY_MS;
 
@@ -13,12 +11,11 @@ export interface Pruned {
   rateLimits: number;
   verifications: number;
   sessions: number;
-  queuedJobs: number;
 }
 
 /**
  * Rows that only grow unless something removes them: ended rate-limit windows (ours and Better Auth's),
- * expired verification and reset tokens, expired sessions and long-finished queued jobs. Run hourly by
+ * expired verification and reset tokens and expired sessions. Run hourly by
  * one instance; each is one indexed-or-small DELETE.
  */
 export async function pruneExpiredRows(db: Kysely<DB>, now = Date.now()): Promise<Pruned> {
@@ -34,12 +31,5 @@ export async function pruneExpiredRows(db: Kysely<DB>, now = Date.now()): Promis
     ),
     verifications: count(await db.deleteFrom("verification").where("expiresAt", "<", nowIso).executeTakeFirst()),
     sessions: count(await db.deleteFrom("session").where("expiresAt", "<", nowIso).executeTakeFirst()),
-    queuedJobs: count(
-      await db
-        .deleteFrom("queuedJob")
-        .where("doneAt", "is not", null)
-        .where("doneAt", "<", now - DONE_JOBS_KEPT_MS)
-        .executeTakeFirst(),
-    ),
   };
 }

@@ -155,7 +155,7 @@ export async function grantCourse(trx: Transaction<DB>, order: Order, source: "p
     if (coupon.expiresAt && new Date(toIso(coupon.expiresAt)).getTime() <= Date.now())
       throw new CouponRefused(COUPON_MESSAGES.expired);
     try {
-      await redeemCoupon(trx, { couponId: coupon.id, orderId: order.id, userId: order.userId, enforceLimit: true });
+      await redeemCoupon(trx, { couponId: coupon.id, orderId: order.id, userId: order.userId });
     } catch (error) {
       if (error instanceof AppError) throw new CouponRefused(error.message);
       throw error;

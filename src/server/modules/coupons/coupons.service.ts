@@ -43,20 +43,18 @@ export function applyCoupon(price: number, coupon: Pick<CouponTable, "percentOff
 }
 
 /**
- * Takes one redemption slot inside the caller's transaction. With `enforceLimit`, the single
- * conditional UPDATE is what makes parallel claims of the last slot give exactly the maximum.
+ * Takes one redemption slot inside the caller's transaction. The single conditional UPDATE is what
+ * makes parallel claims of the last slot give exactly the maximum.
  */
 export async function redeemCoupon(
   trx: Transaction<DB>,
-  options: { couponId: string; orderId: string; userId: string; enforceLimit: boolean },
+  options: { couponId: string; orderId: string; userId: string },
 ) {
   const result = await trx
     .updateTable("coupon")
     .set((eb) => ({ redemptionCount: eb("redemptionCount", "+", 1) }))
     .where("id", "=", options.couponId)
-    .$if(options.enforceLimit, (q) =>
-      q.where((eb) => eb.or([eb("maxRedemptions", "is", null), eb("redemptionCount", "<", eb.ref("maxRedemptions"))])),
-    )
+    .where((eb) => eb.or([eb("maxRedemptions", "is", null), eb("redemptionCount", "<", eb.ref("maxRedemptions"))]))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw new AppError(409, COUPON_MESSAGES.exhausted);
   await trx
