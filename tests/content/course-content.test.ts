@@ -20,6 +20,7 @@ const pct = (x: number) => `${Math.round(100 * x)}%`;
 const REWRITTEN_BANKS = new Set<string>([
   // nutrition-coach
   // functional-nutrition
+  "functional-nutrition",
   // integrative-health
   // business-practitioners
   "business-practitioners",
