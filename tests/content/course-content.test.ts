@@ -18,7 +18,7 @@ const pct = (x: number) => `${Math.round(100 * x)}%`;
 
 /** Courses whose banks hold every cue under the per-bank ceiling too (one line each, see decision 0034). */
 const REWRITTEN_BANKS = new Set<string>([
-  // nutrition-coach
+  "nutrition-coach",
   // functional-nutrition
   "functional-nutrition",
   // integrative-health
