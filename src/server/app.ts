@@ -21,6 +21,7 @@ import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { adminCertificatesRoutes } from "./modules/admin/admin-certificates.routes.ts";
 import { applyPendingEnrollments } from "./modules/admin/admin-enrollments.service.ts";
+import { analyticsRoutes } from "./modules/admin/analytics.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { certificatesRoutes } from "./modules/certificates/certificates.routes.ts";
 import { verifyCertificate } from "./modules/certificates/certificates.service.ts";
@@ -197,6 +198,7 @@ export async function buildApp({
   await app.register(checkoutRoutes(catalogue, payments));
   await app.register(adminRoutes(catalogue));
   await app.register(adminCertificatesRoutes(catalogue));
+  await app.register(analyticsRoutes(catalogue));
   await app.register(siteRoutes(config, catalogue));
   await app.register(mediaRoutes(contentDir));
 

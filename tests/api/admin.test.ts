@@ -59,6 +59,10 @@ describe("authorisation matrix over every admin endpoint", () => {
   const queries: Record<string, string> = {
     "GET /api/admin/item-statistics": "?courseId=fixture-basics",
     "GET /api/admin/item-statistics.csv": "?courseId=fixture-basics",
+    "GET /api/admin/analytics/overview": "?from=2026-01-01&to=2026-01-31",
+    "GET /api/admin/analytics/assessments": "?from=2026-01-01&to=2026-01-31",
+    "GET /api/admin/analytics/funnel": "?from=2026-01-01&to=2026-01-31&courseId=fixture-basics",
+    "GET /api/admin/analytics/export.csv": "?table=funnel&from=2026-01-01&to=2026-01-31&courseId=fixture-basics",
   };
   const concrete = (url: string) => url.replace(/:(\w+)/g, (_, name: string) => params[name] ?? "some-id");
 

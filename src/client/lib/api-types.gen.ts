@@ -81,6 +81,223 @@ export interface paths {
       };
     };
   };
+  "/api/admin/analytics/assessments": {
+    get: {
+      parameters: {
+        query: {
+          from: string;
+          to: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: ({
+                  assessment: string;
+                  attempts: number;
+                  courseId: string;
+                  courseTitle: string;
+                  firstAttempts: number;
+                  firstTryPassRate: number | null;
+                  meanScore: number | null;
+                  title: string;
+                })[];
+              period: {
+                days: number;
+                from: string;
+                /** @enum {string} */
+                interval: "day" | "week";
+                previousFrom: string;
+                previousTo: string;
+                to: string;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/admin/analytics/export.csv": {
+    get: {
+      parameters: {
+        query: {
+          table: "sales-over-time" | "sales-by-course" | "learners-over-time" | "funnel" | "stalls" | "assessments";
+          from: string;
+          to: string;
+          courseId?: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "text/csv": string;
+          };
+        };
+      };
+    };
+  };
+  "/api/admin/analytics/funnel": {
+    get: {
+      parameters: {
+        query: {
+          from: string;
+          to: string;
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              courseId: string;
+              medianDaysToCertificate: number | null;
+              period: {
+                days: number;
+                from: string;
+                /** @enum {string} */
+                interval: "day" | "week";
+                previousFrom: string;
+                previousTo: string;
+                to: string;
+              };
+              stallDays: number;
+              stalls: ({
+                  moduleId: string;
+                  reached: number;
+                  share: number | null;
+                  stalled: number;
+                  title: string;
+                })[];
+              steps: ({
+                  count: number;
+                  key: string;
+                  label: string;
+                  shareKept: number | null;
+                  shareOfEnrolled: number | null;
+                })[];
+              title: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/admin/analytics/overview": {
+    get: {
+      parameters: {
+        query: {
+          from: string;
+          to: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              certificates: {
+                current: {
+                  issued: number;
+                  renewed: number;
+                  revoked: number;
+                };
+                expiringSoon: number;
+                previous: {
+                  issued: number;
+                  renewed: number;
+                  revoked: number;
+                };
+              };
+              learners: {
+                current: {
+                  activeLearners: number;
+                  certificatesIssued: number;
+                  completions: number;
+                  enrolments: {
+                    admin: number;
+                    freeCoupon: number;
+                    paid: number;
+                    total: number;
+                  };
+                  newAccounts: number;
+                };
+                previous: {
+                  activeLearners: number;
+                  certificatesIssued: number;
+                  completions: number;
+                  enrolments: {
+                    admin: number;
+                    freeCoupon: number;
+                    paid: number;
+                    total: number;
+                  };
+                  newAccounts: number;
+                };
+                series: {
+                    activeLearners: number;
+                    certificatesIssued: number;
+                    completions: number;
+                    date: string;
+                    enrolments: number;
+                    newAccounts: number;
+                  }[];
+              };
+              period: {
+                days: number;
+                from: string;
+                /** @enum {string} */
+                interval: "day" | "week";
+                previousFrom: string;
+                previousTo: string;
+                to: string;
+              };
+              sales: {
+                byCourse: {
+                    courseId: string;
+                    grossCents: number;
+                    netCents: number;
+                    orders: number;
+                    refundsCents: number;
+                    title: string;
+                  }[];
+                current: {
+                  averageOrderCents: number | null;
+                  couponUses: number;
+                  grossCents: number;
+                  netCents: number;
+                  orders: number;
+                  refundCount: number;
+                  refundRate: number | null;
+                  refundsCents: number;
+                };
+                previous: {
+                  averageOrderCents: number | null;
+                  couponUses: number;
+                  grossCents: number;
+                  netCents: number;
+                  orders: number;
+                  refundCount: number;
+                  refundRate: number | null;
+                  refundsCents: number;
+                };
+                series: {
+                    date: string;
+                    grossCents: number;
+                    netCents: number;
+                    orders: number;
+                    refundsCents: number;
+                  }[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/admin/audit": {
     get: {
       parameters: {

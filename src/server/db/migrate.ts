@@ -17,6 +17,7 @@ import * as m019receipts from "./migrations/019-receipts.ts";
 import * as m020blueprint from "./migrations/020-exam-blueprint.ts";
 import * as m020practical from "./migrations/020-practical.ts";
 import * as m021lifecycle from "./migrations/021-certificate-lifecycle.ts";
+import * as m022analytics from "./migrations/022-analytics-indexes.ts";
 import * as m025dropJobQueue from "./migrations/025-drop-job-queue.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "020-exam-blueprint": m020blueprint,
   "020-practical": m020practical,
   "021-certificate-lifecycle": m021lifecycle,
+  "022-analytics-indexes": m022analytics,
   "025-drop-job-queue": m025dropJobQueue,
 };
 

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  analyticsAssessmentsSchema,
+  analyticsCsvQuerySchema,
+  analyticsOverviewSchema,
+  courseFunnelSchema,
+  funnelQuerySchema,
+  periodQuerySchema,
+} from "#shared/schemas/analytics.ts";
+import { textFileSchema } from "#shared/schemas/common.ts";
+import { requireAdmin } from "../../plugins/auth.ts";
+import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { analyticsCsv, analyticsOverview, assessmentFigures, courseFunnel, periodOf } from "./analytics.service.ts";
+
+/** The owner's dashboard (docs/decisions/0030): aggregates for a period and the one before it. Admins only. */
+export function analyticsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
+  return async (app) => {
+    const db = app.deps.database.db;
+    app.addHook("onRequest", async (request) => {
+      await requireAdmin(request);
+    });
+
+    app.get(
+      "/api/admin/analytics/overview",
+      { schema: { querystring: periodQuerySchema, response: { 200: analyticsOverviewSchema } } },
+      async (request) => analyticsOverview(db, await catalogue.get(), periodOf(request.query)),
+    );
+    app.get(
+      "/api/admin/analytics/funnel",
+      { schema: { querystring: funnelQuerySchema, response: { 200: courseFunnelSchema } } },
+      async (request) => courseFunnel(db, await catalogue.course(request.query.courseId), periodOf(request.query)),
+    );
+    app.get(
+      "/api/admin/analytics/assessments",
+      { schema: { querystring: periodQuerySchema, response: { 200: analyticsAssessmentsSchema } } },
+      async (request) => assessmentFigures(db, await catalogue.get(), periodOf(request.query)),
+    );
+    app.get(
+      "/api/admin/analytics/export.csv",
+      {
+        schema: {
+          querystring: analyticsCsvQuerySchema,
+          response: { 200: { content: { "text/csv": { schema: textFileSchema } } } },
+        },
+      },
+      async (request, reply) => {
+        const { table, from, to, courseId } = request.query;
+        const course = courseId ? await catalogue.course(courseId) : undefined;
+        const body = await analyticsCsv(db, await catalogue.get(), table, periodOf(request.query), course);
+        const name = ["analytics", table, ...(courseId && course ? [courseId] : []), from, to].join("-");
+        return reply
+          .type("text/csv; charset=utf-8")
+          .header("content-disposition", `attachment; filename="${name}.csv"`)
+          .header("cache-control", "private, no-store")
+          .send(body);
+      },
+    );
+  };
+}
