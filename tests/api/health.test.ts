@@ -48,4 +48,25 @@ describe("readiness of a database this build has not migrated", () => {
       await other.close();
     }
   });
+
+  it("writes one log line per request, carrying its request id, method, path and status", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const app = await buildApp({
+      config: t.config,
+      database: t.testDb.database,
+      logger: true,
+      logStream: { write: (line) => lines.push(JSON.parse(line)) },
+    });
+    try {
+      await app.inject({ method: "GET", url: "/healthz", headers: { "x-request-id": "edge-7" } });
+      await app.inject({ method: "GET", url: "/api/nowhere", headers: { "x-request-id": "edge-8" } });
+      const mine = lines.filter((l) => typeof l.reqId === "string" && l.reqId.startsWith("edge-"));
+      expect(mine).toEqual([
+        expect.objectContaining({ reqId: "edge-7", method: "GET", url: "/healthz", statusCode: 200 }),
+        expect.objectContaining({ reqId: "edge-8", method: "GET", url: "/api/nowhere", statusCode: 404 }),
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
 });

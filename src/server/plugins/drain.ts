@@ -21,7 +21,8 @@ export function registerDrain(app: FastifyInstance) {
     app.server.closeIdleConnections?.();
   });
   app.decorate("isDraining", () => draining);
-  app.addHook("onSend", async (_request, reply) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (draining) reply.header("connection", "close");
+    done(null, payload);
   });
 }
