@@ -22,6 +22,7 @@ const REWRITTEN_BANKS = new Set<string>([
   // functional-nutrition
   "functional-nutrition",
   // integrative-health
+  "integrative-health",
   // business-practitioners
   "business-practitioners",
 ]);
