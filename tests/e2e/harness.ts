@@ -16,6 +16,7 @@ import { createTestDatabase, type TestDatabase, testEngine } from "../setup/test
 import { type ReceivedMail, startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const TRACE = process.env.E2E_TRACE === "1";
 // One folder per engine: .ci/run runs both suites at once.
 const RESULTS = resolve("test-results/e2e", testEngine);
 
@@ -125,7 +126,7 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
         for (const [i, context] of contexts.entries()) {
           for (const [j, page] of context.pages().entries())
             await page.screenshot({ path: `${RESULTS}/${name}-${i}-${j}.png`, fullPage: true }).catch(() => {});
-          await context.tracing.stop({ path: `${RESULTS}/${name}-${i}.trace.zip` }).catch(() => {});
+          if (TRACE) await context.tracing.stop({ path: `${RESULTS}/${name}-${i}.trace.zip` }).catch(() => {});
         }
       }
       for (const context of contexts) await context.close().catch(() => {});
@@ -138,7 +139,9 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
       viewport: viewport ?? { width: 1280, height: 900 },
       baseURL: e2e.baseUrl,
     });
-    await context.tracing.start({ screenshots: true, snapshots: true });
+    // A trace (a screenshot per frame and a DOM snapshot per action) costs a browser test about a
+    // fifth of its CPU; E2E_TRACE=1 records one per page and keeps it when the test fails.
+    if (TRACE) await context.tracing.start({ screenshots: true, snapshots: true });
     // Fixture lessons link media on invented hosts (*.example.org); answer them here, not over the network.
     await context.route(/^https?:\/\/[^/]*example\.(org|com)\//, (route) => route.fulfill({ status: 404, body: "" }));
     state.contexts.push(context);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -14,6 +14,12 @@ export interface TestDatabase {
   drop: () => Promise<void>;
 }
 
+/**
+ * Test databases and files are thrown away, so they live in memory where the machine has a tmpfs:
+ * SQLite's commits then cost no disk flush (on PostgreSQL, `durableCommits: false` does the same).
+ */
+const SCRATCH = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+
 /** Whether this run targets PostgreSQL (TEST_DATABASE_URL) or the default SQLite. */
 export const testEngine = process.env.TEST_DATABASE_URL ? "postgres" : "sqlite";
 
@@ -22,7 +28,7 @@ export const testEngine = process.env.TEST_DATABASE_URL ? "postgres" : "sqlite";
  * PostgreSQL schema, so test files never see each other's rows.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const dir = mkdtempSync(join(tmpdir(), "academy-test-"));
+  const dir = mkdtempSync(join(SCRATCH, "academy-test-"));
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (!pgUrl) {
     const url = `sqlite:${join(dir, "test.db")}`;
@@ -43,7 +49,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const database = openDatabase(pgUrl, { schema, poolSize: 5 });
+  const database = openDatabase(pgUrl, { schema, poolSize: 5, durableCommits: false });
   await migrateToLatest(database.db, { schema });
   return {
     database,

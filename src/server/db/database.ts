@@ -73,6 +73,11 @@ export interface OpenOptions {
   poolSize?: number;
   /** PostgreSQL only: the server cancels any statement running longer (0: no limit). */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL only: false answers a commit before its WAL record reaches the disk (tests, whose
+   * databases are thrown away; a crash could lose the last commits, never corrupt). Default true.
+   */
+  durableCommits?: boolean;
   /** Told of connection errors outside any query (a restart, a terminated backend); the default logs a JSON line. */
   onConnectionError?: (error: Error) => void;
 }
@@ -118,6 +123,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   }
   const settings = [`-c statement_timeout=${options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS}`];
   if (options.schema) settings.push(`-c search_path=${options.schema}`);
+  if (options.durableCommits === false) settings.push("-c synchronous_commit=off");
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
