@@ -2,13 +2,19 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
+// `vite build` builds two things (decision 0032): the browser app (dist/client) and the renderer
+// the server paints public pages with (dist/server/entry-server.js), from the same components.
 export default defineConfig({
   plugins: [react(), tailwindcss()],
-  build: {
-    outDir: "dist/client",
-    emptyOutDir: true,
-    sourcemap: false,
-    manifest: true,
+  builder: {},
+  build: { sourcemap: false },
+  environments: {
+    client: {
+      build: { outDir: "dist/client", emptyOutDir: true, manifest: true },
+    },
+    ssr: {
+      build: { outDir: "dist/server", emptyOutDir: true, copyPublicDir: false, ssr: "src/client/entry-server.tsx" },
+    },
   },
   server: {
     port: 5173,

@@ -3,7 +3,8 @@ import cluster from "node:cluster";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-// `npm start` builds the client when it is missing or older than its sources, then serves
+// `npm start` builds the client (and the server renderer of the public pages, decision 0032) when
+// either is missing or older than their sources, then serves
 // (src/server/main.ts forks the workers, which run this file again and skip the build check).
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -21,7 +22,8 @@ function buildIfStale() {
     newestMtime(resolve("src/shared")),
     statSync(resolve("index.html")).mtimeMs,
   );
-  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
+  const renderer = resolve("dist/server/entry-server.js");
+  if (existsSync(built) && existsSync(renderer) && statSync(built).mtimeMs >= sources) return;
   console.log("Building the web app...");
   const result = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);

@@ -43,6 +43,7 @@ import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
 import { pageMetaFor, withPageMeta } from "./modules/site/page-meta.ts";
 import { pageStatus } from "./modules/site/page-status.ts";
+import { loadServerRenderer, mayBeSignedIn } from "./modules/site/server-render.ts";
 import { siteRoutes } from "./modules/site/site.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
@@ -246,6 +247,14 @@ export async function buildApp({
     certificate: async (certificateId: string) =>
       verifyCertificate(database.db, await catalogue.get(), certificateId).catch(() => null),
   };
+  // Public pages are painted on the server for visitors (decision 0032), from a visitor's reads of
+  // the same API routes the browser would call; they count against the visitor's own limits.
+  const renderPublicPage = hasClient ? await loadServerRenderer(clientDir) : null;
+  const visitorRead = (ip: string) => async (url: string) => {
+    const answer = await app.inject({ method: "GET", url, remoteAddress: ip, headers: { accept: "application/json" } });
+    if (answer.statusCode !== 200) throw new Error(`GET ${url} answered ${answer.statusCode}`);
+    return answer.json() as unknown;
+  };
   const certificateExists = async (certificateId: string) =>
     !!(await database.db
       .selectFrom("certificate")
@@ -266,11 +275,19 @@ export async function buildApp({
     // paths and content; those answer 404 so crawlers and link checkers see the truth.
     const status = await pageStatus(path, () => catalogue.get(), certificateExists);
     const meta = status === 200 ? await pageMetaFor(path, metaSources) : null;
+    const page = withPageMeta(shell, meta);
+    const painted =
+      status === 200 && renderPublicPage && !mayBeSignedIn(request.headers.cookie)
+        ? await renderPublicPage(page, request.url, visitorRead(request.ip)).catch((error: unknown) => {
+            request.log.warn({ err: error }, "public page left to the browser: server rendering failed");
+            return null;
+          })
+        : null;
     return reply
       .status(status)
       .header("cache-control", "no-cache")
       .type("text/html; charset=utf-8")
-      .send(withPageMeta(shell, meta));
+      .send(painted ?? page);
   });
 
   return app;

@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { Footer } from "#client/components/layout/footer.tsx";
 import { Header } from "#client/components/layout/header.tsx";
@@ -8,21 +8,46 @@ import { paths } from "#client/config/paths.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
 import { routePatterns } from "#shared/client-routes.ts";
 
-const loadLanding = () => import("#client/features/landing/landing-page.tsx");
-const LandingPage = lazy(loadLanding);
-const loadLogin = () => import("#client/features/auth/login-page.tsx");
-const LoginPage = lazy(loadLogin);
+interface LazyPage {
+  /** Loads the page's code ahead. */
+  preload: () => Promise<unknown>;
+  lazy: ComponentType;
+  loaded?: ComponentType;
+}
+
+/** A page whose code loads on first use, or ahead through `preload`. */
+function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
+  const page: LazyPage = {
+    preload: () =>
+      load().then((module) => {
+        page.loaded = module.default;
+        return module;
+      }),
+    lazy: lazy(() => page.preload() as ReturnType<typeof load>),
+  };
+  return page;
+}
+
+/**
+ * A lazy page: once its code is in, it renders without suspending, which server rendering and
+ * hydration need (docs/decisions/0032); before that, React.lazy loads it under the Suspense boundary.
+ */
+function Page({ page }: { page: LazyPage }) {
+  const Component = page.loaded ?? page.lazy;
+  return <Component />;
+}
+
+const LandingPage = lazyPage(() => import("#client/features/landing/landing-page.tsx"));
+const LoginPage = lazyPage(() => import("#client/features/auth/login-page.tsx"));
 const ResetPasswordPage = lazy(() => import("#client/features/auth/reset-password-page.tsx"));
 const TermsPage = lazy(() => import("#client/features/legal/terms-page.tsx"));
 const PrivacyPage = lazy(() => import("#client/features/legal/privacy-page.tsx"));
-const PractitionersPage = lazy(() => import("#client/features/practitioners/practitioners-page.tsx"));
+const PractitionersPage = lazyPage(() => import("#client/features/practitioners/practitioners-page.tsx"));
 const RegisterPractitionerPage = lazy(() => import("#client/features/site/register-practitioner-page.tsx"));
 const NotFoundPage = lazy(() => import("#client/features/site/not-found-page.tsx"));
 const CataloguePage = lazy(() => import("#client/features/catalogue/catalogue-page.tsx"));
-const loadCourseDetail = () => import("#client/features/courses/course-detail-page.tsx");
-const CourseDetailPage = lazy(loadCourseDetail);
-const loadLesson = () => import("#client/features/courses/lesson-page.tsx");
-const LessonPage = lazy(loadLesson);
+const CourseDetailPage = lazyPage(() => import("#client/features/courses/course-detail-page.tsx"));
+const LessonPage = lazyPage(() => import("#client/features/courses/lesson-page.tsx"));
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
 const ExamPage = lazy(() => import("#client/features/learning/exam-page.tsx"));
 const RecertificationPage = lazy(() => import("#client/features/learning/recertification-page.tsx"));
@@ -34,7 +59,7 @@ const ReviewPage = lazy(() => import("#client/features/practical/review-page.tsx
 const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-page.tsx"));
 const CertificatePage = lazy(() => import("#client/features/certificates/certificate-page.tsx"));
 const CertificatesPage = lazy(() => import("#client/features/certificates/certificates-page.tsx"));
-const VerifyPage = lazy(() => import("#client/features/certificates/verify-page.tsx"));
+const VerifyPage = lazyPage(() => import("#client/features/certificates/verify-page.tsx"));
 const PurchasesPage = lazy(() => import("#client/features/purchases/purchases-page.tsx"));
 const ReceiptPage = lazy(() => import("#client/features/purchases/receipt-page.tsx"));
 const ProfilePage = lazy(() => import("#client/features/profile/profile-page.tsx"));
@@ -50,14 +75,21 @@ const AdminLearnersPage = lazy(() => import("#client/features/admin/admin-learne
 const AdminItemStatisticsPage = lazy(() => import("#client/features/admin/admin-item-statistics-page.tsx"));
 const AdminAuditPage = lazy(() => import("#client/features/admin/admin-audit-page.tsx"));
 
+/** The pages the server renders for a visitor (decision 0032), by their route name. */
+export const serverRenderedPages = {
+  home: LandingPage,
+  course: CourseDetailPage,
+  practitioners: PractitionersPage,
+  verify: VerifyPage,
+};
+
 /** The entry pages' code starts loading with the app instead of after the sign-in check. */
-function preloadEntryPage(path: string) {
-  if (path === paths.home) void loadLanding();
-  else if (path === paths.login) void loadLogin();
-  else if (/^\/course\/[^/]+\/lesson\/[^/]+$/.test(path)) void loadLesson();
-  else if (/^\/course\/[^/]+$/.test(path)) void loadCourseDetail();
+export function preloadEntryPage(path: string) {
+  if (path === paths.home) void LandingPage.preload();
+  else if (path === paths.login) void LoginPage.preload();
+  else if (/^\/course\/[^/]+\/lesson\/[^/]+$/.test(path)) void LessonPage.preload();
+  else if (/^\/course\/[^/]+$/.test(path)) void CourseDetailPage.preload();
 }
-preloadEntryPage(window.location.pathname);
 
 function Layout() {
   return (
@@ -81,9 +113,12 @@ function Layout() {
   );
 }
 
-/** Spec: the spinner stays until about 100 ms after the first sign-in state report. */
+/**
+ * Spec: the spinner stays until about 100 ms after the first sign-in state report. A page the
+ * server rendered arrives with that report (a visitor), so it starts settled.
+ */
 function useAuthSettled(loading: boolean) {
-  const [settled, setSettled] = useState(false);
+  const [settled, setSettled] = useState(!loading);
   useEffect(() => {
     if (loading) return;
     const timer = setTimeout(() => setSettled(true), 100);
@@ -109,13 +144,16 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<Layout />}>
-        <Route path={routePatterns.home} element={signedIn ? <CataloguePage /> : <LandingPage />} />
-        <Route path={routePatterns.login} element={signedIn ? <Navigate to={paths.home} replace /> : <LoginPage />} />
+        <Route path={routePatterns.home} element={signedIn ? <CataloguePage /> : <Page page={LandingPage} />} />
+        <Route
+          path={routePatterns.login}
+          element={signedIn ? <Navigate to={paths.home} replace /> : <Page page={LoginPage} />}
+        />
         <Route path={routePatterns.resetPassword} element={<ResetPasswordPage />} />
         <Route path={routePatterns.terms} element={<TermsPage />} />
         <Route path={routePatterns.privacy} element={<PrivacyPage />} />
-        <Route path={routePatterns.course} element={<CourseDetailPage />} />
-        <Route path={routePatterns.lesson} element={<LessonPage />} />
+        <Route path={routePatterns.course} element={<Page page={CourseDetailPage} />} />
+        <Route path={routePatterns.lesson} element={<Page page={LessonPage} />} />
         <Route path={routePatterns.quiz} element={<QuizPage />} />
         <Route path={routePatterns.exam} element={member(<ExamPage />)} />
         <Route path={routePatterns.recertify} element={member(<RecertificationPage />)} />
@@ -124,7 +162,7 @@ export function AppRoutes() {
         <Route path={routePatterns.reviewQueue} element={member(<ReviewQueuePage />)} />
         <Route path={routePatterns.reviewSubmission} element={member(<ReviewPage />)} />
         <Route path={routePatterns.courseCertificate} element={member(<CertificatePage />)} />
-        <Route path={routePatterns.verify} element={<VerifyPage />} />
+        <Route path={routePatterns.verify} element={<Page page={VerifyPage} />} />
         <Route path={routePatterns.myLearning} element={member(<MyLearningPage />)} />
         <Route path={routePatterns.certificates} element={member(<CertificatesPage />)} />
         <Route path={routePatterns.adminEnrollments} element={member(<AdminEnrollmentsPage />)} />
@@ -145,7 +183,7 @@ export function AppRoutes() {
         <Route path={routePatterns.sandboxCheckout} element={member(<SandboxCheckoutPage />)} />
         <Route path={routePatterns.dashboard} element={<Navigate to={paths.home} replace />} />
         <Route path={routePatterns.registerPractitioner} element={<RegisterPractitionerPage />} />
-        <Route path={routePatterns.practitioners} element={<PractitionersPage />} />
+        <Route path={routePatterns.practitioners} element={<Page page={PractitionersPage} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

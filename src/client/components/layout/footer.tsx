@@ -8,7 +8,8 @@ export function Footer() {
   return (
     <footer className="mt-16 print:hidden border-t border-line bg-white">
       <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 text-sm text-muted sm:flex-row sm:items-center sm:justify-between sm:px-6 lg:px-8">
-        <p>
+        {/* The server paints public pages (decision 0032); at New Year its year and the browser's may differ. */}
+        <p suppressHydrationWarning>
           © {new Date().getFullYear()} {BRAND_NAME}. Educational courses only; not medical advice.
         </p>
         <nav aria-label="Footer" className="flex flex-wrap gap-4">

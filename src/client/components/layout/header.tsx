@@ -1,12 +1,15 @@
 import { Menu, X } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { paths } from "#client/config/paths.ts";
 import { signOut, useCurrentUser } from "#client/lib/session.ts";
 import { useSiteConfig } from "#client/lib/site-config.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
-import { AccountMenu } from "./account-menu.tsx";
 import { ExternalLink } from "./external-link.tsx";
+
+// Only signed-in people have the account menu: visitors' pages do not load its code (decision 0032).
+const AccountMenu = lazy(() => import("./account-menu.tsx").then((module) => ({ default: module.AccountMenu })));
+const avatarClass = "flex h-9 w-9 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white";
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100"}`;
@@ -103,7 +106,15 @@ export function Header() {
   const initial = (user?.email?.[0] ?? "U").toUpperCase();
   const account = user ? (
     <div className="flex items-center gap-3">
-      <AccountMenu initial={initial} email={user.email} onLogout={() => void logout()} />
+      <Suspense
+        fallback={
+          <span aria-hidden="true" className={avatarClass}>
+            {initial}
+          </span>
+        }
+      >
+        <AccountMenu initial={initial} email={user.email} onLogout={() => void logout()} />
+      </Suspense>
       <button type="button" onClick={logout} className={plainClass}>
         Logout
       </button>

@@ -1,0 +1,102 @@
+import { courseQueryOptions, coursesQueryOptions } from "#client/lib/courses.ts";
+import { paymentsConfigQueryOptions } from "#client/lib/payments.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
+import { siteConfigQueryOptions } from "#client/lib/site-config.ts";
+import { matchClientRoute } from "#shared/client-routes.ts";
+import { serverRenderedPages } from "./routes.tsx";
+
+/** One read a page renders from: its cache key and the API path (a visitor's GET) that answers it. */
+export interface PageQuery {
+  queryKey: readonly unknown[];
+  path: string;
+}
+
+export interface ServerPage {
+  /** The page's code, loaded before rendering or hydrating so nothing suspends. */
+  preload: () => Promise<unknown>;
+  /** Its module, as the build manifest names it (the server preloads its chunks). */
+  source: string;
+  queries: PageQuery[];
+}
+
+const enc = encodeURIComponent;
+const decode = (value: string | undefined) => {
+  try {
+    return decodeURIComponent(value ?? "");
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The public pages the server renders for a visitor (decision 0032): the landing page, course
+ * pages, the practitioner directory and verify pages, with the reads each needs, keyed as the
+ * components read them so hydration finds them in the cache. Null for every other page.
+ */
+export function serverPageFor(pathname: string, search: string): ServerPage | null {
+  const match = matchClientRoute(pathname);
+  if (!match) return null;
+  // Every page's header and footer read the site settings and texts.
+  const site: PageQuery = { queryKey: siteConfigQueryOptions().queryKey, path: "/api/config" };
+  const courses: PageQuery = { queryKey: coursesQueryOptions().queryKey, path: "/api/courses" };
+  switch (match.name) {
+    case "home":
+      return {
+        preload: serverRenderedPages.home.preload,
+        source: "src/client/features/landing/landing-page.tsx",
+        queries: [site, courses],
+      };
+    case "course": {
+      const courseId = decode(match.params.courseId);
+      if (!courseId) return null;
+      return {
+        preload: serverRenderedPages.course.preload,
+        source: "src/client/features/courses/course-detail-page.tsx",
+        queries: [
+          site,
+          { queryKey: courseQueryOptions(courseId).queryKey, path: `/api/courses/${enc(courseId)}` },
+          { queryKey: paymentsConfigQueryOptions().queryKey, path: "/api/payments/config" },
+        ],
+      };
+    }
+    case "practitioners": {
+      const params = new URLSearchParams(search);
+      const course = params.get("course") ?? "";
+      const region = params.get("region") ?? "";
+      // As the directory asks: empty filters are left out.
+      const query = new URLSearchParams();
+      if (course) query.set("course", course);
+      if (region) query.set("region", region);
+      const qs = query.toString();
+      return {
+        preload: serverRenderedPages.practitioners.preload,
+        source: "src/client/features/practitioners/practitioners-page.tsx",
+        queries: [
+          site,
+          courses,
+          {
+            queryKey: queryKeys.practitioners.directory(course, region),
+            path: `/api/practitioners${qs ? `?${qs}` : ""}`,
+          },
+        ],
+      };
+    }
+    case "verify": {
+      const certificateId = decode(match.params.certificateId);
+      if (!certificateId) return null;
+      return {
+        preload: serverRenderedPages.verify.preload,
+        source: "src/client/features/certificates/verify-page.tsx",
+        queries: [
+          site,
+          {
+            queryKey: queryKeys.certificates.verification(certificateId),
+            path: `/api/verify/${enc(certificateId)}`,
+          },
+        ],
+      };
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,163 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { giveCertificate } from "../setup/factories.ts";
+import { cookieFrom } from "../setup/test-app.ts";
+import { useE2E } from "./harness.ts";
+
+// Public pages arrive painted from the server for a visitor, and the browser hydrates them
+// (docs/decisions/0032-public-pages-rendered-on-the-server.md).
+const e2e = useE2E();
+
+/** The text a person sees in the server's HTML with no script run: the root element, without the data block. */
+async function paintedText(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${e2e.baseUrl}${path}`, { headers });
+  expect(response.status).toBe(200);
+  const html = await response.text();
+  const root = html.slice(html.indexOf('<div id="root">'), html.indexOf("</body>"));
+  return root
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+}
+
+/**
+ * The JavaScript a visitor's page loads before it is interactive, in gzipped kB (KiB): React, the
+ * router, React Query, the app shell and the page's own code (decision 0032 records the figures).
+ */
+const VISITOR_JS_BUDGET_KB = 115;
+const gzippedKb = (files: string[]) =>
+  files.reduce(
+    (sum, file) => sum + gzipSync(readFileSync(resolve("dist/client", `.${file}`)), { level: 9 }).length,
+    0,
+  ) / 1024;
+
+const visitorGet = async <T>(url: string) => (await e2e.app.inject({ method: "GET", url })).json() as T;
+
+let accounts = 0;
+/** A signed-in account made through the real sign-up route; its session cookie. */
+async function signedUp(firstName: string, lastName: string) {
+  accounts++;
+  const email = `painted${accounts}-${Date.now()}@example.com`;
+  const response = await e2e.app.inject({
+    method: "POST",
+    url: "/api/auth/sign-up/email",
+    headers: { origin: e2e.baseUrl },
+    remoteAddress: `198.51.100.${200 + accounts}`,
+    payload: {
+      email,
+      password: "calm-river-42",
+      firstName,
+      lastName,
+      name: `${firstName} ${lastName}`,
+    },
+  });
+  expect(response.statusCode).toBe(200);
+  return { id: (response.json() as { user: { id: string } }).user.id, email, cookie: cookieFrom(response) };
+}
+
+/** A listed practitioner holding a fixture-basics certificate; returns the certificate's ID. */
+async function listedPractitioner(firstName: string, lastName: string, region: string) {
+  const account = await signedUp(firstName, lastName);
+  const certificateId = await giveCertificate(e2e.testDb.database.db, { id: account.id, firstName, lastName });
+  const listed = await e2e.app.inject({
+    method: "PUT",
+    url: "/api/profile/practitioner",
+    headers: { cookie: account.cookie, origin: e2e.baseUrl },
+    payload: {
+      displayName: `${firstName} ${lastName}`,
+      region,
+      bio: "Educational nutrition coaching.",
+      contactUrl: "https://coach.example/contact",
+    },
+  });
+  expect(listed.statusCode).toBe(200);
+  return { ...account, certificateId };
+}
+
+describe("public pages painted on the server", () => {
+  it("a course page's HTML carries the course's title and every module's title before any script runs", async () => {
+    const course = await visitorGet<{ title: string; description: string; modules: { title: string }[] }>(
+      "/api/courses/fixture-basics",
+    );
+    expect(course.modules.length).toBeGreaterThan(1);
+    const text = await paintedText("/course/fixture-basics");
+    expect(text).toContain(course.title);
+    expect(text).toContain(course.description);
+    for (const module of course.modules) expect(text).toContain(module.title);
+    expect(text).toContain("Course Preview Mode");
+  });
+
+  it("the landing page, the directory and a verify page carry their content too", async () => {
+    const config = await visitorGet<{ content: { landing: { hero: { title: string } } } }>("/api/config");
+    const courses = await visitorGet<{ title: string; comingSoon: boolean }[]>("/api/courses");
+    const landing = await paintedText("/");
+    expect(landing).toContain(config.content.landing.hero.title);
+    for (const course of courses.filter((c) => !c.comingSoon)) expect(landing).toContain(course.title);
+
+    const coach = await listedPractitioner("Amara", "Okonkwo", "Lagos");
+    const directory = await paintedText("/practitioners");
+    expect(directory).toContain("Find a certified practitioner");
+    expect(directory).toContain("Amara Okonkwo");
+    expect(directory).toContain(`verify certificate ${coach.certificateId}`);
+    // A search in the address is painted too.
+    expect(await paintedText("/practitioners?region=Nowhere")).toContain("No practitioners match this search yet.");
+
+    const verify = await paintedText(`/verify/${coach.certificateId}`);
+    expect(verify).toContain("Valid certificate");
+    expect(verify).toContain("Amara Okonkwo");
+    expect(verify).toContain("Fixture Basics");
+  });
+
+  it("someone signed in gets the plain shell: no one's data is painted into another's page", async () => {
+    const learner = await signedUp("Priya", "Raman");
+    await e2e.enrol(learner.email, "fixture-basics");
+    for (const path of ["/", "/course/fixture-basics", "/practitioners"]) {
+      const response = await fetch(`${e2e.baseUrl}${path}`, { headers: { cookie: learner.cookie } });
+      const html = await response.text();
+      expect(html, path).toContain('<div id="root"></div>');
+      expect(html, path).not.toContain("server-state");
+    }
+    // The visitor's course page shows the preview, never the enrolled learner's progress.
+    const visitor = await paintedText("/course/fixture-basics");
+    expect(visitor).toContain("Course Preview Mode");
+    expect(visitor).not.toContain("Your progress");
+  });
+
+  it("the browser hydrates each painted page without errors or asking for its data again, and it responds", async () => {
+    const coach = await listedPractitioner("Lena", "Vogel", "Graz");
+    const pages: [string, string][] = [
+      ["/", "/api/courses"],
+      ["/course/fixture-basics", "/api/courses/fixture-basics"],
+      ["/practitioners", "/api/practitioners"],
+      [`/verify/${coach.certificateId}`, `/api/verify/${coach.certificateId}`],
+    ];
+    for (const [path, dataPath] of pages) {
+      // Phone width: the menu button works only once the page is hydrated.
+      const page = await e2e.newPage({ viewport: { width: 390, height: 844 } });
+      const asked: string[] = [];
+      const scripts = new Set<string>();
+      page.on("request", (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith("/api/")) asked.push(url.pathname);
+        if (url.pathname.endsWith(".js")) scripts.add(url.pathname);
+      });
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      // Loaded before the first interaction: the account menu and the toast region are not among it.
+      expect(gzippedKb([...scripts]), `${path}: gzipped JavaScript`).toBeLessThanOrEqual(VISITOR_JS_BUDGET_KB);
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await expect.poll(() => page.getByRole("navigation", { name: "Mobile" }).isVisible()).toBe(true);
+      expect(asked, path).not.toContain(dataPath);
+      expect(asked, path).not.toContain("/api/config");
+      expect(asked, path).not.toContain("/api/auth/user");
+      await page.close();
+    }
+  });
+});
