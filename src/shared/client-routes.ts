@@ -19,6 +19,7 @@ export const routePatterns = {
   myLearning: "/my-learning",
   certificates: "/certificates",
   admin: "/admin",
+  adminAnalytics: "/admin/analytics",
   adminEnrollments: "/admin-enrollments",
   adminCoupons: "/admin/coupons",
   adminOrders: "/admin/orders",

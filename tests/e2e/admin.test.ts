@@ -41,6 +41,9 @@ describe("admin in the browser", () => {
     const mail = e2e.inbox.find((m) => m.to.includes("owner@academy.example") && m.raw.includes("verify-email"))!;
     await admin.goto(verificationLinkIn(mail));
     await admin.getByRole("link", { name: "Admin" }).click();
+    // The admin area opens on Analytics; enrolments are one section along.
+    await admin.getByRole("heading", { name: "Analytics", level: 1 }).waitFor();
+    await admin.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Enrollments" }).click();
     await admin.getByRole("heading", { name: "Manual enrollment" }).waitFor();
     await expectAccessible(admin, "admin enrollments");
 

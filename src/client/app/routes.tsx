@@ -73,6 +73,7 @@ const AdminCouponsPage = lazy(() => import("#client/features/admin/admin-coupons
 const AdminOrdersPage = lazy(() => import("#client/features/admin/admin-orders-page.tsx"));
 const AdminLearnersPage = lazy(() => import("#client/features/admin/admin-learners-page.tsx"));
 const AdminItemStatisticsPage = lazy(() => import("#client/features/admin/admin-item-statistics-page.tsx"));
+const AdminAnalyticsPage = lazy(() => import("#client/features/admin/admin-analytics-page.tsx"));
 const AdminAuditPage = lazy(() => import("#client/features/admin/admin-audit-page.tsx"));
 
 /** The pages the server renders for a visitor (decision 0032), by their route name. */
@@ -166,7 +167,8 @@ export function AppRoutes() {
         <Route path={routePatterns.myLearning} element={member(<MyLearningPage />)} />
         <Route path={routePatterns.certificates} element={member(<CertificatesPage />)} />
         <Route path={routePatterns.adminEnrollments} element={member(<AdminEnrollmentsPage />)} />
-        <Route path={routePatterns.admin} element={<Navigate to={paths.adminEnrollments} replace />} />
+        <Route path={routePatterns.admin} element={<Navigate to={paths.adminAnalytics} replace />} />
+        <Route path={routePatterns.adminAnalytics} element={member(<AdminAnalyticsPage />)} />
         <Route path={routePatterns.adminCoupons} element={member(<AdminCouponsPage />)} />
         <Route path={routePatterns.adminOrders} element={member(<AdminOrdersPage />)} />
         <Route path={routePatterns.adminLearners} element={member(<AdminLearnersPage />)} />

@@ -30,6 +30,8 @@ export const paths = {
   recertify: (courseId: string) => `/course/${courseId}/recertify`,
   unsubscribe: routePatterns.unsubscribe,
   adminCertificates: routePatterns.adminCertificates,
+  /** The admin landing page: the owner's analytics. */
+  adminAnalytics: routePatterns.adminAnalytics,
   /** How registering on the practitioner app works and what is verified. */
   practitionerRegistration: routePatterns.registerPractitioner,
   /** The public directory of certified practitioners, which holders join from their profile. */

@@ -46,6 +46,10 @@ export const queryKeys = {
   },
   admin: {
     itemStatistics: (courseId = "") => ["/api/admin/item-statistics", courseId] as const,
+    analytics: (part?: "overview" | "assessments" | "funnel", from = "", to = "", courseId = "") =>
+      part === undefined
+        ? (["/api/admin/analytics"] as const)
+        : (["/api/admin/analytics", part, from, to, courseId] as const),
     expiringCertificates: (window?: string) =>
       window === undefined
         ? (["/api/admin/certificates/expiring"] as const)

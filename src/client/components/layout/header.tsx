@@ -74,7 +74,7 @@ export function Header() {
             </NavLink>
           )}
           {user.role === "admin" && (
-            <NavLink to={paths.adminEnrollments} className={navClass}>
+            <NavLink to={paths.adminAnalytics} className={navClass}>
               Admin
             </NavLink>
           )}

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useSearchParams } from "react-router";
 import { SelectField } from "#client/components/ui/form.tsx";
 import { useCourses } from "#client/lib/courses.ts";
 import type { ItemStatistic } from "#shared/schemas/item-statistics.ts";
@@ -50,7 +51,9 @@ function sorted(items: ItemStatistic[], key: SortKey, descending: boolean) {
 
 export default function AdminItemStatisticsPage() {
   const courses = (useCourses().data ?? []).filter((c) => !c.comingSoon);
-  const [courseId, setCourseId] = useState("");
+  // The analytics page links here with ?course=<id>.
+  const [params] = useSearchParams();
+  const [courseId, setCourseId] = useState(params.get("course") ?? "");
   const selected = courseId || courses[0]?.id || "";
   const stats = useItemStatistics(selected);
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "order", descending: false });

@@ -9,6 +9,7 @@ import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 
 const SECTIONS = [
+  { to: paths.adminAnalytics, label: "Analytics" },
   { to: paths.adminEnrollments, label: "Enrollments" },
   { to: "/admin/coupons", label: "Coupons" },
   { to: "/admin/orders", label: "Orders" },

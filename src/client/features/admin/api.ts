@@ -8,6 +8,7 @@ import type {
   createCouponInputSchema,
   grantAttemptInputSchema,
 } from "#shared/schemas/admin.ts";
+import type { AnalyticsTable } from "#shared/schemas/analytics.ts";
 import type { expiringWindowSchema, extendCertificateInputSchema } from "#shared/schemas/certificate-lifecycle.ts";
 
 export type CreateCouponInput = z.input<typeof createCouponInputSchema>;
@@ -153,3 +154,26 @@ export const useItemStatistics = (courseId: string) =>
   });
 export const itemStatisticsCsvUrl = (courseId: string) =>
   `/api/admin/item-statistics.csv?courseId=${encodeURIComponent(courseId)}`;
+
+/** The owner's dashboard for a period (both days included) and the one before it. */
+export const useAnalyticsOverview = (from: string, to: string) =>
+  useQuery({
+    queryKey: queryKeys.admin.analytics("overview", from, to),
+    queryFn: () => dataOf(api.GET("/api/admin/analytics/overview", { params: { query: { from, to } } })),
+    placeholderData: keepPreviousData,
+  });
+export const useAnalyticsAssessments = (from: string, to: string) =>
+  useQuery({
+    queryKey: queryKeys.admin.analytics("assessments", from, to),
+    queryFn: () => dataOf(api.GET("/api/admin/analytics/assessments", { params: { query: { from, to } } })),
+    placeholderData: keepPreviousData,
+  });
+export const useCourseFunnel = (from: string, to: string, courseId: string) =>
+  useQuery({
+    queryKey: queryKeys.admin.analytics("funnel", from, to, courseId),
+    queryFn: () => dataOf(api.GET("/api/admin/analytics/funnel", { params: { query: { from, to, courseId } } })),
+    enabled: !!courseId,
+    placeholderData: keepPreviousData,
+  });
+export const analyticsCsvUrl = (table: AnalyticsTable, from: string, to: string, courseId?: string) =>
+  `/api/admin/analytics/export.csv?${new URLSearchParams({ table, from, to, ...(courseId ? { courseId } : {}) })}`;
