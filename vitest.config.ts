@@ -22,7 +22,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit+api",
-          include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/content/**/*.test.ts"],
+          // Unit and content tests touch no database: the SQLite run has them, the PostgreSQL run
+          // (TEST_DATABASE_URL) would only repeat them.
+          include: process.env.TEST_DATABASE_URL
+            ? ["tests/api/**/*.test.ts"]
+            : ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/content/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
