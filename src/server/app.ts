@@ -14,10 +14,12 @@ import { DEFAULT_CONTENT_DIR } from "./content/content-files.ts";
 import { watchContentVersion } from "./content/content-watch.ts";
 import { loadSiteContent } from "./content/site-content.ts";
 import type { Database } from "./db/database.ts";
+import { createInvalidation, type Invalidation } from "./invalidation/invalidation.ts";
 import { createDatabaseJobRunner } from "./jobs/database-job-runner.ts";
 import type { JobLog, JobRunner } from "./jobs/job-runner.ts";
 import { pruneExpiredRows } from "./jobs/prune.ts";
-import { databaseRateLimitStore } from "./limits/rate-limit-store.ts";
+import { type HitCounter, sharedHitCounter } from "./limits/hit-counter.ts";
+import { rateLimitStore } from "./limits/rate-limit-store.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { adminCertificatesRoutes } from "./modules/admin/admin-certificates.routes.ts";
@@ -55,6 +57,7 @@ import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerSecurity } from "./plugins/security.ts";
 import { responseSerializerCompiler } from "./plugins/serialization.ts";
 import { plainTextValidatorCompiler } from "./plugins/validation.ts";
+import { connectRedis, type SharedRedis } from "./redis/shared-redis.ts";
 import { type FileStorage, folderStorage } from "./storage/file-storage.ts";
 
 export interface AppDeps {
@@ -90,6 +93,12 @@ declare module "fastify" {
       jobs: JobRunner;
       background: Background;
       storage: FileStorage;
+      /** Rate limits, lockouts, mail caps: Redis when configured, else (and while it is away) the database. */
+      counters: HitCounter;
+      /** Cache news across instances: publish(topic) / subscribe(topic, fn) (invalidation/invalidation.ts). */
+      invalidation: Invalidation;
+      /** The Redis of REDIS_URL, when set (decision 0031). */
+      redis?: SharedRedis;
     };
   }
 }
@@ -142,22 +151,47 @@ export async function buildApp({
 
   const mail = mailer ?? createMailer(config, app.log);
   const background = createBackground(app.log);
+  const redis = config.redis ? connectRedis(config.redis, app.log) : undefined;
+  const counters = sharedHitCounter(database.db, redis);
+  const invalidation = createInvalidation(database, redis, app.log);
   const auth = createAuth({
     config,
     db: database.db,
     engine: database.engine,
     mailer: mail,
     background,
+    counters,
     onUserCreated: (user) => applyPendingEnrollments(database.db, user),
   });
   const catalogue = new CourseCatalogue(database.db);
   const payments = createPaymentProvider(config, database.db);
   const jobs = createJobs(app.log);
-  app.decorate("deps", { config, database, auth, mailer: mail, catalogue, payments, jobs, background, storage });
+  app.decorate("deps", {
+    config,
+    database,
+    auth,
+    mailer: mail,
+    catalogue,
+    payments,
+    jobs,
+    background,
+    storage,
+    counters,
+    invalidation,
+    redis,
+  });
   const contentWatch = watchContentVersion(database, app.log);
   app.addHook("onClose", async () => {
     catalogue.dispose();
     await contentWatch.stop();
+  });
+  // An instance that finds Redis away at start serves anyway, degraded, and keeps trying.
+  if (redis) app.addHook("onReady", async () => void (await redis.connected(2000)));
+  app.addHook("onClose", async () => {
+    await invalidation.stop();
+    // Mail still going out counts against the caps first.
+    await background.idle();
+    await redis?.close();
   });
   // Jobs are registered by the plugins below and start once everything is loaded.
   app.addHook("onReady", async () => jobs.start());
@@ -192,11 +226,11 @@ export async function buildApp({
   registerErrorHandling(app);
   registerSecurity(app, config);
   await app.register(compress, { threshold: 1024 });
-  // Per-route limits (verify page, PDF, coupons), counted in the database so every instance shares them;
-  // sign-in, sign-up and reset limits live in Better Auth, also in the database.
+  // Per-route limits (verify page, PDF, coupons), counted in Redis or the database so every instance
+  // shares them; sign-in, sign-up and reset limits live in Better Auth, in the same place.
   await app.register(rateLimit, {
     global: false,
-    store: databaseRateLimitStore(database.db),
+    store: rateLimitStore(database.db, redis),
     errorResponseBuilder: (_req, ctx) => ({
       statusCode: 429,
       message: `Too many requests. Try again in ${ctx.after}.`,

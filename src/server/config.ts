@@ -110,6 +110,18 @@ const settingsSchema = z.object({
   SHUTDOWN_DELAY_SECONDS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).max(8).optional()),
   /** PostgreSQL cancels any statement running longer (0: no limit). */
   DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(15),
+  /** Rate limits, lockouts, mail caps and cache news go through this Redis when set; the database otherwise. */
+  REDIS_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .pipe(z.url({ protocol: /^rediss?$/, message: "must be a redis:// or rediss:// URL" }).optional()),
+  /** Put in front of every Redis key and channel, so several academies (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[\w.:-]{1,64}$/, { message: "letters, digits and . _ : - only, at most 64" })
+    .default("academy:"),
 });
 
 /** false: the socket address is the client; n: trust n proxy hops; list: trust these proxy addresses. */
@@ -150,6 +162,8 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** How long a stopping process keeps serving with /readyz at 503 before it closes its listener. */
   shutdownDelayMs: number;
+  /** Redis for shared counters and cache news (decision 0031); undefined: the database does it all. */
+  redis?: { url: string; keyPrefix: string };
 }
 
 export interface ServerTimeouts {
@@ -262,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     databaseStatementTimeoutMs: s.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
     // In production a load balancer needs a moment to see /readyz fail; elsewhere Ctrl-C stops at once.
     shutdownDelayMs: (s.SHUTDOWN_DELAY_SECONDS ?? (s.NODE_ENV === "production" ? 3 : 0)) * 1000,
+    redis: s.REDIS_URL ? { url: s.REDIS_URL, keyPrefix: s.REDIS_KEY_PREFIX } : undefined,
   };
 }
 

@@ -2977,8 +2977,9 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              message?: string;
               /** @enum {string} */
-              status: "ready";
+              status: "ready" | "degraded";
             };
           };
         };

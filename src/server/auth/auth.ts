@@ -8,6 +8,8 @@ import type { Background } from "../background.ts";
 import type { Config } from "../config.ts";
 import type { Engine } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
+import { authRateLimitStorage } from "../limits/auth-rate-limit-storage.ts";
+import type { HitCounter } from "../limits/hit-counter.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { endAccessOpenedBeforeProof, markAddressVerified } from "./address-proof.ts";
 import { recordAuthFailure } from "./auth-failures.ts";
@@ -28,10 +30,12 @@ export interface AuthDeps {
   engine: Engine;
   mailer: Mailer;
   background: Background;
+  /** Shared counters: Redis when configured, else the database (decision 0031). */
+  counters: HitCounter;
   onUserCreated?: (user: { id: string; email: string }) => Promise<void>;
 }
 
-export function createAuth({ config, db, engine, mailer, background, onUserCreated }: AuthDeps) {
+export function createAuth({ config, db, engine, mailer, background, counters, onUserCreated }: AuthDeps) {
   const sessionHolder = createSessionLookup(db, config.authSecret, config.appUrl.startsWith("https://"));
   // Bound below, once Better Auth exists: a verification that removed a stranger's password mails a reset link.
   let mailResetLink: (email: string) => Promise<unknown> = async () => {};
@@ -60,7 +64,7 @@ export function createAuth({ config, db, engine, mailer, background, onUserCreat
       resetPasswordTokenExpiresIn: 60 * 60,
       async sendResetPassword({ user, url }) {
         // One inbox is not flooded: at most 3 reset mails an hour per account, whoever asks.
-        if (await mailCapReached(db, `reset-mail:${user.id}`)) return;
+        if (await mailCapReached(counters, `reset-mail:${user.id}`)) return;
         await mailer.sendEmail(user.email, "reset-password", { url }, { link: url });
       },
       // The reset link proves the address: the revoked sessions aside, the account counts as verified.
@@ -92,7 +96,9 @@ export function createAuth({ config, db, engine, mailer, background, onUserCreat
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     rateLimit: {
       enabled: true,
-      storage: "database",
+      // Per client address. With Redis, in the shared counters (the database while Redis is away);
+      // without it, in Better Auth's own `rateLimit` table.
+      ...(config.redis ? { customStorage: authRateLimitStorage(counters) } : { storage: "database" as const }),
       window: 60,
       max: 200,
       customRules: {
@@ -164,7 +170,7 @@ export function createAuth({ config, db, engine, mailer, background, onUserCreat
     const owner = existing.user.email;
     background.track(
       (async () => {
-        if (await mailCapReached(db, `existing-sign-up-mail:${owner}`)) return;
+        if (await mailCapReached(counters, `existing-sign-up-mail:${owner}`)) return;
         const signInUrl = `${config.appUrl}/login`;
         await mailer.sendEmail(owner, "existing-account-sign-up", { signInUrl }, { link: signInUrl });
       })(),

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { clearHits, countHit, uncountHit } from "./hit-counter.repository.ts";
+import type { HitCounter } from "./hit-counter.ts";
 
 /** Failed sign-ins one account takes within the window before sign-in to it pauses. */
 export const SIGN_IN_FAILURE_LIMIT = 10;
@@ -22,20 +22,21 @@ export interface SignInSlot {
 }
 
 /**
- * Takes a guess's slot before its password is checked, in one atomic statement shared by every
- * instance: of any number of guesses sent at once, at most SIGN_IN_FAILURE_LIMIT are checked.
- * A right password clears the count; a request refused for another reason gives its slot back.
+ * Takes a guess's slot before its password is checked, in one atomic step (a statement, or a Redis
+ * script) shared by every instance: of any number of guesses sent at once, at most
+ * SIGN_IN_FAILURE_LIMIT are checked. A right password clears the count; a request refused for another
+ * reason gives its slot back.
  */
-export async function reserveSignInSlot(db: Kysely<DB>, email: string, now = Date.now()): Promise<SignInSlot> {
-  const hits = await countHit(db, keyOf(email), SIGN_IN_FAILURE_WINDOW_MS, now);
+export async function reserveSignInSlot(counters: HitCounter, email: string): Promise<SignInSlot> {
+  const hits = await counters.count(keyOf(email), SIGN_IN_FAILURE_WINDOW_MS);
   return {
     number: hits.count,
-    lockedForMs: hits.count > SIGN_IN_FAILURE_LIMIT ? hits.windowEndsAt - now : 0,
+    lockedForMs: hits.count > SIGN_IN_FAILURE_LIMIT ? Math.max(1, hits.windowEndsAt - Date.now()) : 0,
   };
 }
 
-export async function releaseSignInSlot(db: Kysely<DB>, email: string): Promise<void> {
-  await uncountHit(db, keyOf(email));
+export async function releaseSignInSlot(counters: HitCounter, email: string): Promise<void> {
+  await counters.uncount(keyOf(email));
 }
 
 /**
@@ -64,6 +65,6 @@ export async function recordFailedSignIn(
   );
 }
 
-export async function clearFailedSignIns(db: Kysely<DB>, email: string): Promise<void> {
-  await clearHits(db, keyOf(email));
+export async function clearFailedSignIns(counters: HitCounter, email: string): Promise<void> {
+  await counters.clear(keyOf(email));
 }

@@ -108,9 +108,11 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   async function forwardToBetterAuth(request: FastifyRequest, reply: FastifyReply) {
     const email = (request.params as { "*": string })["*"] === "sign-in/email" ? emailOf(request.body) : null;
     if (!email) return sendAuthResponse(reply, await callBetterAuth(request));
-    // Guesses per account, counted in the database whatever address or instance they come from; the
+    // Guesses per account, counted in the shared counters (Redis or the database) whatever address or
+    // instance they come from; the
     // slot is taken before the password is checked, so parallel guesses cannot pass the limit.
-    const slot = await reserveSignInSlot(db, email);
+    const { counters } = app.deps;
+    const slot = await reserveSignInSlot(counters, email);
     if (slot.lockedForMs > 0) {
       return reply
         .status(429)
@@ -121,13 +123,13 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     try {
       response = await callBetterAuth(request);
     } catch (error) {
-      await releaseSignInSlot(db, email);
+      await releaseSignInSlot(counters, email);
       throw error;
     }
     if (response.status === 401)
       await recordFailedSignIn({ db, mailer: app.deps.mailer, appUrl: config.appUrl }, email, slot);
-    else if (response.ok) await clearFailedSignIns(db, email);
-    else await releaseSignInSlot(db, email);
+    else if (response.ok) await clearFailedSignIns(counters, email);
+    else await releaseSignInSlot(counters, email);
     return sendAuthResponse(reply, response);
   }
 

@@ -21,7 +21,7 @@ import { startRecertification, submitRecertification } from "./renewals.ts";
 export function certificateLifecycleRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
     const { database, config, mailer, jobs } = app.deps;
-    const deps = { db: database.db, config, mailer, log: app.log };
+    const deps = { db: database.db, config, mailer, log: app.log, counters: app.deps.counters };
 
     if (config.certificateReminderSweepSeconds > 0) {
       jobs.every("certificate-reminders", config.certificateReminderSweepSeconds * 1000, async () => {

@@ -6,6 +6,7 @@ import type { Config } from "../../config.ts";
 import { toIso } from "../../db/database.ts";
 import type { DB, RenewalKind } from "../../db/schema.ts";
 import { conflict, notFound } from "../../errors.ts";
+import type { HitCounter } from "../../limits/hit-counter.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
 import {
@@ -27,6 +28,8 @@ export interface RenewalDeps {
   config: Config;
   mailer: Mailer;
   log: { warn(obj: object, msg: string): void };
+  /** Shared counters (the assessment's preview limits; unused by recertification). */
+  counters: HitCounter;
 }
 
 const longDate = (d: Date) => d.toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });

@@ -21,7 +21,7 @@ import {
 /** Module quizzes and final exams: GET starts or resumes an attempt, POST grades it. */
 export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
-    const deps = { db: app.deps.database.db, config: app.deps.config };
+    const deps = { db: app.deps.database.db, config: app.deps.config, counters: app.deps.counters };
 
     app.get(
       "/api/quiz/:courseId/:moduleId",

@@ -6,6 +6,7 @@ import type { Config } from "../../config.ts";
 import { writeTransaction } from "../../db/group-commit.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, conflict, forbidden, notFound, tooManyAttempts, unauthorized } from "../../errors.ts";
+import type { HitCounter } from "../../limits/hit-counter.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { CatalogueCourse, QuestionBank } from "../courses/course-catalogue.ts";
 import {
@@ -34,6 +35,8 @@ import { previewAttemptId, readPreviewAttemptId } from "./preview-token.ts";
 export interface AssessmentDeps {
   db: Kysely<DB>;
   config: Config;
+  /** Shared counters (preview limits). */
+  counters: HitCounter;
 }
 
 /** A module quiz or the final exam, once the caller may take it. */
@@ -288,7 +291,7 @@ export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment, 
   const now = new Date();
   const rules = attemptRulesOf(deps.config, a.course);
   if (!a.recorded) {
-    await takePreviewStart(deps.db, visitor, now.getTime());
+    await takePreviewStart(deps.counters, visitor);
     const startedAt = now.toISOString();
     const drawn = drawQuestions(a.bank.questions, a.bank.draw, new Map());
     const id = previewAttemptId(deps.config.authSecret, a.course.card.id, a.id, startedAt, drawn);
@@ -382,7 +385,7 @@ export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: Q
       : null;
     if (!preview) throw badRequest("Start the quiz first: this attempt is unknown.");
     const graded = gradeAnswers(a, preview.questions, body.answers);
-    await takePreviewGrading(deps.db, preview);
+    await takePreviewGrading(deps.counters, preview);
     // A preview result names no answer, even after a pass: the same bank serves recorded attempts.
     const result = toResult(a, graded, { recorded: false, bestScore: null, attemptsLeft: null, nextAttemptAt: null });
     return { ...result, review: [] };

@@ -1,7 +1,5 @@
-import type { Kysely } from "kysely";
-import type { DB } from "../../db/schema.ts";
 import { conflict, tooManyAttempts } from "../../errors.ts";
-import { countHit } from "../../limits/hit-counter.repository.ts";
+import type { HitCounter } from "../../limits/hit-counter.ts";
 
 /**
  * A visitor's preview quiz is graded once, within an hour of its start, and a visitor (client
@@ -13,8 +11,8 @@ export const PREVIEW_STARTS_PER_HOUR = 10;
 export const PREVIEW_ATTEMPT_TTL_MS = 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
-export async function takePreviewStart(db: Kysely<DB>, visitor: string, now = Date.now()): Promise<void> {
-  const hits = await countHit(db, `preview-start:${visitor}`, HOUR_MS, now);
+export async function takePreviewStart(counters: HitCounter, visitor: string): Promise<void> {
+  const hits = await counters.count(`preview-start:${visitor}`, HOUR_MS);
   if (hits.count <= PREVIEW_STARTS_PER_HOUR) return;
   const opensAt = new Date(hits.windowEndsAt);
   throw tooManyAttempts(
@@ -25,13 +23,13 @@ export async function takePreviewStart(db: Kysely<DB>, visitor: string, now = Da
 
 /** Refuses a preview attempt that has expired or was graded before; otherwise records its one grading. */
 export async function takePreviewGrading(
-  db: Kysely<DB>,
+  counters: HitCounter,
   attempt: { startedAt: string; signature: string },
   now = Date.now(),
 ): Promise<void> {
   const started = Date.parse(attempt.startedAt);
   if (!(started <= now && now - started <= PREVIEW_ATTEMPT_TTL_MS))
     throw conflict("This preview attempt has expired. Start the quiz again.");
-  const hits = await countHit(db, `preview-graded:${attempt.signature}`, PREVIEW_ATTEMPT_TTL_MS, now);
+  const hits = await counters.count(`preview-graded:${attempt.signature}`, PREVIEW_ATTEMPT_TTL_MS);
   if (hits.count > 1) throw conflict("This preview attempt has already been submitted. Start the quiz again.");
 }
