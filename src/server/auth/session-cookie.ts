@@ -51,10 +51,16 @@ const SIGNATURE = /^[A-Za-z0-9+/]{43}=$/;
  */
 export function createSessionLookup(db: Kysely<DB>, secret: string, secure: boolean) {
   const name = secure ? `__Secure-${COOKIE}` : COOKIE;
+  // Cookie values whose signature checked out, and their token: a signature is valid or not for good
+  // (same secret, same token), so the HMAC runs once per cookie. The session row is still read on
+  // every request, so signing out, a reset or a revocation ends access at once.
+  const verified = new Map<string, string>();
   return async (cookieHeader: string | undefined) => {
     if (!cookieHeader) return null;
     const raw = readCookie(cookieHeader, name);
     if (!raw) return null;
+    const known = verified.get(raw);
+    if (known !== undefined) return readSession(db, known);
     let value: string;
     try {
       value = decodeURIComponent(raw);
@@ -69,8 +75,17 @@ export function createSessionLookup(db: Kysely<DB>, secret: string, secure: bool
     const given = Buffer.from(signature, "base64");
     const expected = createHmac("sha256", secret).update(token).digest();
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    const [row] = await sessionUser(db, token);
-    if (!row || new Date(row.expiresAt).getTime() <= Date.now()) return null;
-    return row;
+    if (verified.size >= VERIFIED_KEPT) verified.clear();
+    verified.set(raw, token);
+    return readSession(db, token);
   };
+}
+
+/** Signed cookies remembered at most (a few MB); past that the memory starts afresh. */
+const VERIFIED_KEPT = 20_000;
+
+async function readSession(db: Kysely<DB>, token: string) {
+  const [row] = await sessionUser(db, token);
+  if (!row || new Date(row.expiresAt).getTime() <= Date.now()) return null;
+  return row;
 }

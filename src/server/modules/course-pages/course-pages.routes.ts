@@ -12,6 +12,12 @@ import { sendEncoded } from "../../plugins/serialization.ts";
 import { COURSE_NOT_FOUND } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { loadLearnerRecords, NO_RECORDS } from "../progress/learner-state.ts";
+import {
+  type CourseDetailTemplate,
+  checkedFill,
+  courseDetailTemplate,
+  fillCourseDetail,
+} from "./course-detail-template.ts";
 import { readLesson, toCourseDetail } from "./course-pages.service.ts";
 
 export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
@@ -21,6 +27,9 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
     const visitorDetail = new Map<string, Buffer>();
     let visitorDetailOf: unknown = null;
     const cardsBytes = new WeakMap<object, Buffer>();
+    // Signed-in course pages: the page encoded once per course and import, the reader's state filled in.
+    const templates = new WeakMap<object, CourseDetailTemplate>();
+    const checked = app.deps.config.env !== "production";
 
     app.get("/api/courses", { schema: { response: { 200: z.array(courseCardSchema) } } }, async (_request, reply) => {
       const current = await catalogue.get();
@@ -51,7 +60,16 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
         return sendEncoded(reply, "application/json; charset=utf-8", json);
       }
       const records = await loadLearnerRecords(db, user.id, course.card.id);
-      return toCourseDetail(course, records);
+      let template = templates.get(course);
+      if (!template) {
+        template = courseDetailTemplate(toCourseDetail(course));
+        templates.set(course, template);
+      }
+      const page = toCourseDetail(course, records);
+      // Outside production the page is checked against its schema and the template against the page.
+      if (checked) courseDetailSchema.parse(page);
+      const json = checked ? checkedFill(template, page) : fillCourseDetail(template, page);
+      return sendEncoded(reply, "application/json; charset=utf-8", json);
     });
 
     app.get(
