@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
@@ -139,6 +140,19 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   pool.on("error", onConnectionError);
   pool.on("connect", (client) => client.on("error", onConnectionError));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+  // Prepared reads (db/prepared.ts) as named statements: each connection parses and plans them once.
+  const names = new Map<string, string>();
+  registerDirectReads(db, {
+    read: (sql, parameters) => {
+      let name = names.get(sql);
+      if (!name) {
+        name = `r${createHash("sha1").update(sql).digest("hex").slice(0, 20)}`;
+        names.set(sql, name);
+      }
+      count++;
+      return pool.query({ name, text: sql, values: parameters as unknown[] }).then((result) => result.rows);
+    },
+  });
   return { db, engine: "postgres", url, schema: options.schema, queryCount: () => count, close: () => db.destroy() };
 }
 

@@ -4,14 +4,18 @@ import type { DB } from "./schema.ts";
 const SENTINEL = "\u0000param:";
 
 interface DirectReads {
-  /** Runs a compiled read at once, or answers undefined when it must go through Kysely. */
-  read(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
+  /**
+   * Runs a compiled read at once (SQLite) or as a named prepared statement (PostgreSQL), or answers
+   * undefined when it must go through Kysely.
+   */
+  read(sql: string, parameters: readonly unknown[]): unknown[] | Promise<unknown[]> | undefined;
 }
 const directReads = new WeakMap<Kysely<DB>, DirectReads>();
 
 /**
  * SQLite: prepared reads run straight on the reused better-sqlite3 statement. Kysely's executor
  * (plugins, connection mutex, several promise hops) costs about three times the indexed read itself.
+ * PostgreSQL: they run on the pool as named statements, parsed and planned once per connection.
  */
 export function registerDirectReads(db: Kysely<DB>, reads: DirectReads) {
   directReads.set(db, reads);
@@ -41,7 +45,7 @@ export function preparedQuery<Args extends unknown[], Row>(
     const { query, slots } = entry;
     const parameters = slots.map((s) => (typeof s === "number" ? args[s] : s.value));
     const rows = directReads.get(db)?.read(query.sql, parameters);
-    if (rows) return rows as Row[];
+    if (rows) return (await rows) as Row[];
     return (await db.executeQuery<Row>({ ...query, parameters })).rows;
   };
 }
