@@ -3,7 +3,8 @@
  * sign-in, a course page and a lesson page of the built app, served by the real server on a fresh
  * SQLite database with the real courses. Debian's Chromium, headless. Measures; asserts nothing.
  *
- * CHROMIUM_PATH  browser to drive (default /usr/bin/chromium)
+ * CHROMIUM_PATH     browser to drive (default /usr/bin/chromium)
+ * LIGHTHOUSE_PAGES  only these pages, by name, comma-separated (e.g. course,practitioners)
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -48,12 +49,14 @@ const course = courses.find((c) => !c.comingSoon) ?? courses[0];
 const detail = (await (await fetch(`${base}/api/courses/${course.id}`)).json()) as {
   modules: { lessons: { id: string }[] }[];
 };
+const only = process.env.LIGHTHOUSE_PAGES?.split(",").map((name) => name.trim());
 const pages = [
   ["landing", "/"],
   ["sign-in", "/login"],
   ["course", `/course/${course.id}`],
   ["lesson", `/course/${course.id}/lesson/${detail.modules[0].lessons[0].id}`],
-];
+  ["practitioners", "/practitioners"],
+].filter(([name]) => !only || only.includes(name));
 
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
