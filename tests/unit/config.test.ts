@@ -32,6 +32,24 @@ describe("settings", () => {
     expect(loadConfig({}, data).paymentsReconcileSeconds).toBe(60);
   });
 
+  it("uses Redis only when REDIS_URL is set, with its key prefix; refuses a URL that is not redis:// or rediss://", () => {
+    const data = dir();
+    expect(loadConfig({}, data).redis).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: "" }, data).redis).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: "redis://:pw@cache.internal:6379/0" }, data).redis).toEqual({
+      url: "redis://:pw@cache.internal:6379/0",
+      keyPrefix: "academy:",
+    });
+    expect(loadConfig({ REDIS_URL: "rediss://cache:6380", REDIS_KEY_PREFIX: "school-b:" }, data).redis).toEqual({
+      url: "rediss://cache:6380",
+      keyPrefix: "school-b:",
+    });
+    expect(() => loadConfig({ REDIS_URL: "http://cache:6379" }, data)).toThrow(/REDIS_URL: must be a redis:/);
+    expect(() => loadConfig({ REDIS_URL: "redis://cache", REDIS_KEY_PREFIX: "has space" }, data)).toThrow(
+      /REDIS_KEY_PREFIX/,
+    );
+  });
+
   it("refuses to start in production without AUTH_SECRET, instead of a per-machine secret file", () => {
     const data = dir();
     expect(() => loadConfig({ NODE_ENV: "production" }, data)).toThrow(ConfigError);

@@ -126,7 +126,14 @@ export function connectRedis(settings: { url: string; keyPrefix: string }, log: 
     },
     async close() {
       closing = true;
-      await Promise.all([client, ...subscribers].map((c) => c.quit().catch(() => c.disconnect())));
+      // QUIT where the connection is up (replies in flight arrive first); a lost one is just dropped.
+      await Promise.all(
+        [client, ...subscribers].map(async (c) => {
+          if (c.status !== "ready") return c.disconnect();
+          await Promise.race([c.quit(), new Promise((done) => setTimeout(done, 1000).unref())]).catch(() => {});
+          c.disconnect();
+        }),
+      );
     },
   };
 }
