@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { gzipSync } from "node:zlib";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { giveCertificate } from "../setup/factories.ts";
 import { cookieFrom } from "../setup/test-app.ts";
@@ -37,6 +38,20 @@ const gzippedKb = (files: string[]) =>
     (sum, file) => sum + gzipSync(readFileSync(resolve("dist/client", `.${file}`)), { level: 9 }).length,
     0,
   ) / 1024;
+
+/** Layout shift so far, not counting shifts right after input (as CLS counts it). */
+const layoutShift = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((done) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+            if (!entry.hadRecentInput) total += entry.value;
+        }).observe({ type: "layout-shift", buffered: true });
+        requestAnimationFrame(() => requestAnimationFrame(() => done(total)));
+      }),
+  );
 
 const visitorGet = async <T>(url: string) => (await e2e.app.inject({ method: "GET", url })).json() as T;
 
@@ -130,7 +145,7 @@ describe("public pages painted on the server", () => {
     expect(visitor).not.toContain("Your progress");
   });
 
-  it("the browser hydrates each painted page without errors or asking for its data again, and it responds", async () => {
+  it("the browser hydrates each painted page at 390 and 1280 px without errors, refetching or shifting, and it responds", async () => {
     const coach = await listedPractitioner("Lena", "Vogel", "Graz");
     const pages: [string, string][] = [
       ["/", "/api/courses"],
@@ -139,25 +154,31 @@ describe("public pages painted on the server", () => {
       [`/verify/${coach.certificateId}`, `/api/verify/${coach.certificateId}`],
     ];
     for (const [path, dataPath] of pages) {
-      // Phone width: the menu button works only once the page is hydrated.
-      const page = await e2e.newPage({ viewport: { width: 390, height: 844 } });
-      const asked: string[] = [];
-      const scripts = new Set<string>();
-      page.on("request", (request) => {
-        const url = new URL(request.url());
-        if (url.pathname.startsWith("/api/")) asked.push(url.pathname);
-        if (url.pathname.endsWith(".js")) scripts.add(url.pathname);
-      });
-      await page.goto(path);
-      await page.waitForLoadState("networkidle");
-      // Loaded before the first interaction: the account menu and the toast region are not among it.
-      expect(gzippedKb([...scripts]), `${path}: gzipped JavaScript`).toBeLessThanOrEqual(VISITOR_JS_BUDGET_KB);
-      await page.getByRole("button", { name: "Open menu" }).click();
-      await expect.poll(() => page.getByRole("navigation", { name: "Mobile" }).isVisible()).toBe(true);
-      expect(asked, path).not.toContain(dataPath);
-      expect(asked, path).not.toContain("/api/config");
-      expect(asked, path).not.toContain("/api/auth/user");
-      await page.close();
+      for (const width of [390, 1280]) {
+        const page = await e2e.newPage({ viewport: { width, height: 844 } });
+        const asked: string[] = [];
+        const scripts = new Set<string>();
+        page.on("request", (request) => {
+          const url = new URL(request.url());
+          if (url.pathname.startsWith("/api/")) asked.push(url.pathname);
+          if (url.pathname.endsWith(".js")) scripts.add(url.pathname);
+        });
+        await page.goto(path);
+        await page.waitForLoadState("networkidle");
+        const where = `${path} at ${width} px`;
+        expect(asked, where).not.toContain(dataPath);
+        expect(asked, where).not.toContain("/api/config");
+        expect(asked, where).not.toContain("/api/auth/user");
+        // Loaded before the first interaction: the account menu and the toast region are not among it.
+        expect(gzippedKb([...scripts]), `${where}: gzipped JavaScript`).toBeLessThanOrEqual(VISITOR_JS_BUDGET_KB);
+        expect(await layoutShift(page), `${where}: cumulative layout shift`).toBeLessThan(0.05);
+        if (width === 390) {
+          // The menu button works only once the page is hydrated.
+          await page.getByRole("button", { name: "Open menu" }).click();
+          await expect.poll(() => page.getByRole("navigation", { name: "Mobile" }).isVisible()).toBe(true);
+        }
+        await page.close();
+      }
     }
   });
 });
