@@ -17,6 +17,7 @@ import * as m019receipts from "./migrations/019-receipts.ts";
 import * as m020blueprint from "./migrations/020-exam-blueprint.ts";
 import * as m020practical from "./migrations/020-practical.ts";
 import * as m021lifecycle from "./migrations/021-certificate-lifecycle.ts";
+import * as m022firstAttempts from "./migrations/022-analytics-first-attempts.ts";
 import * as m022analytics from "./migrations/022-analytics-indexes.ts";
 import * as m025dropJobQueue from "./migrations/025-drop-job-queue.ts";
 
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "020-practical": m020practical,
   "021-certificate-lifecycle": m021lifecycle,
   "022-analytics-indexes": m022analytics,
+  "022-analytics-first-attempts": m022firstAttempts,
   "025-drop-job-queue": m025dropJobQueue,
 };
 

@@ -318,8 +318,8 @@ function passedModules(course: CatalogueCourse) {
   const branches = [];
   if (quizModules.length > 0)
     branches.push(sql`
-      select distinct q."userId", q."moduleId" from "quizAttempt" q join cohort c on c."userId" = q."userId"
-       where q."courseId" = ${course.card.id} and q.passed = 1
+      select distinct q."userId", q."moduleId" from cohort c cross join "quizAttempt" q
+       where q."userId" = c."userId" and q."courseId" = ${course.card.id} and q.passed = 1
          and q."moduleId" in (${sql.join(quizModules)})`);
   if (plain.length > 0) {
     const lessonCount = sql`case l."moduleId" ${sql.join(
@@ -327,9 +327,9 @@ function passedModules(course: CatalogueCourse) {
       sql` `,
     )} end`;
     branches.push(sql`
-      select lc."userId", l."moduleId" from "lessonCompletion" lc join cohort c on c."userId" = lc."userId"
+      select lc."userId", l."moduleId" from cohort c cross join "lessonCompletion" lc
         join lesson l on l."courseId" = lc."courseId" and l.id = lc."lessonId"
-       where lc."courseId" = ${course.card.id} and l."moduleId" in (${sql.join(plain.map((m) => m.id))})
+       where lc."userId" = c."userId" and lc."courseId" = ${course.card.id} and l."moduleId" in (${sql.join(plain.map((m) => m.id))})
        group by lc."userId", l."moduleId" having count(*) >= ${lessonCount}`);
   }
   return branches.length > 0
@@ -364,7 +364,7 @@ export async function courseFunnel(
   const requiresPractical = !!course.practical?.requiredForCertificate;
   const [steps, patterns, certified] = await Promise.all([
     sql<{ enrolled: unknown; started: unknown; exam: unknown; practical: unknown; certified: unknown }>`
-      with cohort as (${cohort})
+      with cohort as materialized (${cohort})
       select count(*) as enrolled,
         coalesce(sum(case when exists (select 1 from "lessonCompletion" l where l."userId" = c."userId"
           and l."courseId" = ${courseId}) then 1 else 0 end), 0) as started,
@@ -378,14 +378,14 @@ export async function courseFunnel(
     modules.length === 0
       ? Promise.resolve({ rows: [] as Record<string, unknown>[] })
       : sql<Record<string, unknown>>`
-      with cohort as (${cohort}), passed as (${passedModules(course)}),
+      with cohort as materialized (${cohort}), passed as (${passedModules(course)}),
       per as (
         select c."userId", c.idle, ${sql.join(flags)}
           from cohort c left join passed p on p."userId" = c."userId"
          group by c."userId", c.idle)
       select idle, ${sql.join(flagRefs)}, count(*) as n from per group by idle, ${sql.join(flagRefs)}`.execute(db),
     sql<{ enrolledAt: Date | string; issuedAt: Date | string }>`
-      with cohort as (${cohort})
+      with cohort as materialized (${cohort})
       select c."createdAt" as "enrolledAt", min(x."issuedAt") as "issuedAt"
         from cohort c join certificate x on x."userId" = c."userId" and x."courseId" = ${courseId}
        group by c."userId", c."createdAt"`.execute(db),
@@ -453,10 +453,9 @@ export async function assessmentFigures(
     select "courseId", "moduleId", count(*) as attempts, avg(score) as "meanScore",
            sum(f) as firsts, sum(f * passed) as "firstPassed"
       from (select q."courseId", q."moduleId", q.score, q.passed,
-                   case when not exists (
-                     select 1 from "quizAttempt" o where o."userId" = q."userId" and o."courseId" = q."courseId"
-                        and o."moduleId" = q."moduleId"
-                        and (o."createdAt" < q."createdAt" or (o."createdAt" = q."createdAt" and o.id < q.id))
+                   case when q."createdAt" = (
+                     select min(o."createdAt") from "quizAttempt" o where o."userId" = q."userId"
+                        and o."courseId" = q."courseId" and o."moduleId" = q."moduleId"
                    ) then 1 else 0 end as f
               from "quizAttempt" q where ${within("q.createdAt", period.current)}) a
      group by "courseId", "moduleId"`.execute(db);
