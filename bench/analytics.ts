@@ -189,10 +189,15 @@ async function run(engine: Engine) {
       MAIL_OUTBOX_DIR: join(dir, "outbox"),
       PAYMENTS_RECONCILE_SECONDS: "0",
       CERTIFICATE_REMINDER_SWEEP_SECONDS: "0",
+      // Seeding a million rows in one statement outlasts the production limit; the requests are timed, not cut.
+      DATABASE_STATEMENT_TIMEOUT_SECONDS: "0",
     },
     dir,
   );
-  const database = openDatabase(config.databaseUrl, schema ? { schema } : {});
+  const database = openDatabase(config.databaseUrl, {
+    ...(schema ? { schema } : {}),
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  });
   try {
     await migrateToLatest(database.db, schema ? { schema } : undefined);
     await importContent(database.db);
@@ -227,11 +232,17 @@ async function run(engine: Engine) {
         const ms = performance.now() - started;
         if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
         if (i > 0) times.push(ms); // the first is the warm-up
+        // Far over the target: one run says enough, and spares the machine.
+        if (i === 0 && ms > 5000) {
+          times.push(ms, ms, ms);
+          break;
+        }
       }
       times.sort((a, b) => a - b);
       const median = times[1]!;
+      const single = times[0] === times[2] && times[0]! > 5000;
       console.log(
-        `| ${label} | ${median.toFixed(0)} | ${times[0]!.toFixed(0)} | ${times[2]!.toFixed(0)} | ${median < 300 ? "yes" : "no"} |`,
+        `| ${label}${single ? " (one run)" : ""} | ${median.toFixed(0)} | ${times[0]!.toFixed(0)} | ${times[2]!.toFixed(0)} | ${median < 300 ? "yes" : "no"} |`,
       );
     }
     await app.close();
