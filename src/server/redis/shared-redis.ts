@@ -7,8 +7,8 @@ export interface RedisLog {
 
 /** After a failed command, Redis is left alone this long (the database stands in), then tried again. */
 const PAUSE_AFTER_FAILURE_MS = 1000;
-/** A command that takes longer counts as failed: a request never waits on a Redis that stopped answering. */
-const COMMAND_TIMEOUT_MS = 1000;
+/** A command that takes longer counts as failed: a request waits no longer on a Redis that stopped answering. */
+const COMMAND_TIMEOUT_MS = 2000;
 
 export type RedisHealth = { ok: true } | { ok: false; message: string };
 
