@@ -422,6 +422,8 @@ describe("owner analytics", () => {
     expect(bad.json().message).toMatch(/start must not be after its end/);
     expect((await get("/api/admin/analytics/overview?from=2020-01-01&to=2026-01-01")).statusCode).toBe(400);
     expect((await get("/api/admin/analytics/overview?from=2026-02-30&to=2026-03-01")).statusCode).toBe(400);
+    // Year 0 is a date to JavaScript, not to PostgreSQL: refused before it reaches the database.
+    expect((await get("/api/admin/analytics/overview?from=0000-01-01&to=0000-01-02")).statusCode).toBe(400);
     expect((await get(`/api/admin/analytics/funnel?${period}&courseId=nope`)).statusCode).toBe(404);
     expect((await get(`/api/admin/analytics/export.csv?table=funnel&${period}`)).statusCode).toBe(400);
   });

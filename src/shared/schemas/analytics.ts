@@ -17,7 +17,8 @@ const isoDay = z
   .refine((s) => {
     const d = new Date(`${s}T00:00:00.000Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-  }, "must be a real date");
+  }, "must be a real date")
+  .refine((s) => s >= "1970-01-01", "must be in 1970 or later");
 
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / 86_400_000) + 1;
