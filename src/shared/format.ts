@@ -21,6 +21,7 @@ export function formatPrice(cents: number): string {
 }
 
 export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 128;
 
 /** Dates in en-US long format, e.g. 'January 31, 2025'. */
 export function formatLongDate(iso: string | null | undefined): string {

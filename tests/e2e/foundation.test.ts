@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resetLinkIn } from "../setup/test-smtp.ts";
+import { expectFocused } from "./focus.ts";
 import { expectAccessible, signInInBrowser, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
@@ -165,6 +166,47 @@ describe("accounts in the browser", () => {
     await page.getByRole("link", { name: "Go to Sign In" }).click();
     await page.getByRole("tab", { name: "Sign In", selected: true }).waitFor();
     await expect.poll(() => e2e.inbox.some((m) => m.to.includes(email) && /tried to create/i.test(m.raw))).toBe(true);
+  });
+
+  it("checks a sign-up in the browser by the server's own rules before sending it: problems named, fields marked, focus on the first", async () => {
+    const page = await e2e.newPage();
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/auth/sign-up")) sent.push(request.url());
+    });
+    await page.goto("/login?tab=signup");
+    const main = page.locator("main");
+    const firstName = main.getByLabel("First name");
+    const email = main.getByLabel("Email");
+    await firstName.fill("   ");
+    await main.getByLabel("Last name").fill("Lamarr");
+    await email.fill("hedy@");
+    await main.getByLabel("Password", { exact: true }).fill("abc");
+    await main.getByRole("button", { name: "Create Account" }).click();
+
+    const alert = main.getByRole("alert");
+    await alert.waitFor();
+    const text = await alert.innerText();
+    for (const message of [
+      "First name is required",
+      "Please enter a valid email address",
+      "Password must be at least 6 characters long",
+    ])
+      expect(text).toContain(message);
+    await expectFocused(firstName, "First name, the first field to fix");
+    expect(await firstName.getAttribute("aria-invalid")).toBe("true");
+    expect(await email.getAttribute("aria-describedby")).toContain(await alert.getAttribute("id"));
+    expect(await main.getByLabel("Last name").getAttribute("aria-invalid")).toBeNull();
+    await expectAccessible(page, "sign-up checked in the browser");
+    expect(sent).toEqual([]);
+
+    // Fixed, the form goes through.
+    await firstName.fill("Hedy");
+    await email.fill(`hedy-${Date.now()}@example.com`);
+    await main.getByLabel("Password", { exact: true }).fill("frequency-hopping-42");
+    await main.getByRole("button", { name: "Create Account" }).click();
+    await toastText(page).getByText("Account Created!").waitFor();
+    expect(sent).toHaveLength(1);
   });
 
   it("shows the Sign In Failed toast for a wrong password", async () => {

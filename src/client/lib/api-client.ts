@@ -48,24 +48,6 @@ export async function dataOf<T>(call: Promise<{ data?: T }>): Promise<T> {
   return (await call).data as T;
 }
 
-/** Better Auth's endpoints: its own, so not in the OpenAPI document. */
-export type BetterAuthPath =
-  `/api/auth/${"sign-up/email" | "sign-in/email" | "sign-out" | "request-password-reset" | "reset-password"}`;
-
-/** Calls one of Better Auth's endpoints (POST with a JSON body); refusals throw ApiError. */
-export async function callBetterAuth(path: BetterAuthPath, body: object = {}): Promise<void> {
-  const response = await fetch(path, {
-    method: "POST",
-    credentials: "include",
-    headers: { accept: "application/json", "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) {
-    const text = await response.text();
-    throw new ApiError(response.status, text, `${response.status}: ${text || response.statusText}`);
-  }
-}
-
 /**
  * A multipart form (files): the browser sets the content type with its boundary. Upload routes take
  * no zod body, so their bodies are not in the document; the answer is typed by the caller.

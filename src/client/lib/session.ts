@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, callBetterAuth, dataOf } from "#client/lib/api-client.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
+import { authCall, authClient } from "#client/lib/auth-client.ts";
 import { queryClient } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 
@@ -20,6 +21,6 @@ export function useCurrentUser() {
 export const refreshCurrentUser = () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUser() });
 
 export async function signOut() {
-  await callBetterAuth("/api/auth/sign-out");
+  await authCall(authClient.signOut());
   queryClient.clear();
 }

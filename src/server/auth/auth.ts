@@ -2,6 +2,8 @@ import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import type { Kysely } from "kysely";
 import { BRAND_NAME } from "#shared/constants.ts";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#shared/format.ts";
+import { signInInputSchema } from "#shared/schemas/auth.ts";
 import { nameInputSchema } from "#shared/schemas/certificates.ts";
 import { emailAddressSchema } from "#shared/schemas/email.ts";
 import type { Background } from "../background.ts";
@@ -55,8 +57,8 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
     },
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: 6,
-      maxPasswordLength: 128,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
       // The spec's flow: a new account is signed in at once (decision 0023); a registered address is
       // refused by the before-hook below, and its owner told by e-mail.
       autoSignIn: true,
@@ -130,6 +132,11 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
           if (typeof password === "string" && isCommonPassword(password)) {
             throw new APIError("BAD_REQUEST", { message: COMMON_PASSWORD_MESSAGE, code: "PASSWORD_TOO_COMMON" });
           }
+        }
+        // The sign-in form's own schema: the browser checks the same before sending.
+        if (ctx.path === "/sign-in/email") {
+          const input = signInInputSchema.safeParse(body);
+          if (!input.success) throw new APIError("BAD_REQUEST", { message: input.error.issues[0].message });
         }
         // The same address rule as everywhere else an address is written (admin enrolment, bulk CSV).
         if (ctx.path === "/sign-up/email") {

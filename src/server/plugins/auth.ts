@@ -1,3 +1,4 @@
+import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import { z } from "zod";
@@ -27,12 +28,9 @@ declare module "fastify" {
   }
 }
 
+/** The request's headers for Better Auth, with the client address our proxy settings resolved. */
 function toFetchHeaders(request: FastifyRequest): Headers {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(request.headers)) {
-    if (value === undefined || key === CLIENT_IP_HEADER) continue;
-    headers.set(key, Array.isArray(value) ? value.join(", ") : value);
-  }
+  const headers = fromNodeHeaders(request.headers);
   headers.set(CLIENT_IP_HEADER, request.ip);
   return headers;
 }

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { firstNameSchema, lastNameSchema, nameOrderSchema } from "./text.ts";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../format.ts";
+import { nameInputSchema } from "./certificates.ts";
+import { emailAddressSchema } from "./email.ts";
+import { nameOrderSchema } from "./text.ts";
 
 export const roleSchema = z.enum(["learner", "assessor", "admin"]);
 export type Role = z.infer<typeof roleSchema>;
@@ -16,17 +19,36 @@ export type CurrentUser = z.infer<typeof currentUserSchema>;
 /** GET /api/auth/user: the signed-in user, or null for a visitor. */
 export const currentUserOrNullSchema = currentUserSchema.nullable();
 
-export const signUpInputSchema = z.object({
-  firstName: firstNameSchema,
-  lastName: lastNameSchema,
-  email: z.email("Please enter a valid email address"),
-  password: z.string().min(6, "Password must be at least 6 characters long").max(128),
-});
+/** An address typed into a form: surrounding spaces (a paste) are dropped before the address rule. */
+const typedEmailSchema = z.string().trim().pipe(emailAddressSchema);
+
+/** A new password (sign-up, reset): Better Auth is configured with the same limits. */
+export const newPasswordSchema = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`)
+  .max(MAX_PASSWORD_LENGTH, `Password is at most ${MAX_PASSWORD_LENGTH} characters`);
+
+/**
+ * POST /api/auth/sign-up/email (Better Auth's, checked by its before-hook) and the sign-up form.
+ * The names follow the profile's rules; Better Auth's `name` is derived from them.
+ */
+export const signUpInputSchema = nameInputSchema.extend({ email: typedEmailSchema, password: newPasswordSchema });
 export type SignUpInput = z.infer<typeof signUpInputSchema>;
+
+/** POST /api/auth/sign-in/email and the sign-in form. */
+export const signInInputSchema = z.object({
+  email: typedEmailSchema,
+  password: z.string().min(1, "Please enter your password.").max(MAX_PASSWORD_LENGTH),
+});
+export type SignInInput = z.infer<typeof signInInputSchema>;
+
+/** POST /api/auth/reset-password: the mailed token and the new password. */
+export const passwordResetInputSchema = z.object({ token: z.string().min(1), newPassword: newPasswordSchema });
+export type PasswordResetInput = z.infer<typeof passwordResetInputSchema>;
 
 /** POST /api/auth/request-password-reset. `redirectTo` is a path of this site (the reset page). */
 export const passwordResetRequestSchema = z.object({
-  email: z.email("Please enter a valid email address").max(320),
+  email: emailAddressSchema,
   redirectTo: z
     .string()
     .max(200)

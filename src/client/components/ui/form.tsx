@@ -1,5 +1,6 @@
 import { Eye, EyeOff } from "lucide-react";
 import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useEffect, useId, useState } from "react";
+import { type FieldValues, get, type Path, type UseFormReturn } from "react-hook-form";
 
 const inputClass =
   "h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-ink placeholder:text-slate-500 focus:border-brand-600 aria-[invalid=true]:border-danger";
@@ -41,13 +42,52 @@ export function useFormError<Field extends string>() {
   };
 }
 
+/**
+ * The same wiring for a react-hook-form form (validated by a shared zod schema): its errors are the
+ * form's error text, each invalid field is marked and described by it, and focus goes to the first
+ * invalid field (react-hook-form's own focus on a refused submit; `show` for a server's refusal).
+ * `field(name)` registers a field and gives it the error's id while the error concerns it.
+ */
+export function useFormErrors<Values extends FieldValues, Output>(form: UseFormReturn<Values, unknown, Output>) {
+  const errorId = `${useId()}-error`;
+  const { errors } = form.formState;
+  const server = errors.root?.server?.message;
+  const fieldMessages = Object.entries(errors)
+    .filter(([name]) => name !== "root")
+    .map(([, error]) => (error as { message?: unknown } | undefined)?.message)
+    .filter((message): message is string => typeof message === "string");
+  return {
+    errorId,
+    message: server ? [server] : [...new Set(fieldMessages)],
+    /** A refusal: the form's error, about these fields; focus goes to the first. */
+    show(message: string, ...fields: Path<Values>[]) {
+      form.setError("root.server", { type: "server", message });
+      for (const [i, name] of fields.entries())
+        form.setError(name, { type: "server", message }, { shouldFocus: i === 0 });
+    },
+    field: (name: Path<Values>) => ({ ...form.register(name), errorId: get(errors, name) ? errorId : undefined }),
+  };
+}
+
 /** A form's error, next to the form: announced at once, and referenced by the fields it concerns. */
-export function FormError({ id, message }: { id: string; message: string | null }) {
-  if (!message) return null;
+export function FormError({ id, message }: { id: string; message: string | readonly string[] | null }) {
+  const messages = typeof message === "string" ? [message] : (message ?? []);
+  if (messages.length === 0) return null;
+  const className = "rounded-lg border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-900";
+  if (messages.length === 1)
+    return (
+      <p id={id} role="alert" className={className}>
+        {messages[0]}
+      </p>
+    );
   return (
-    <p id={id} role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-900">
-      {message}
-    </p>
+    <div id={id} role="alert" className={className}>
+      <ul className="list-disc space-y-1 pl-5">
+        {messages.map((m) => (
+          <li key={m}>{m}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

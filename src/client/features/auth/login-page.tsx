@@ -1,8 +1,10 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Tabs } from "radix-ui";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
+import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
-import { FormError, PasswordField, TextField, useFormError } from "#client/components/ui/form.tsx";
+import { FormError, PasswordField, TextField, useFormErrors } from "#client/components/ui/form.tsx";
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
@@ -11,7 +13,8 @@ import { refreshCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
-import { requestPasswordReset, signIn, signUp } from "./api.ts";
+import { signInInputSchema, signUpInputSchema } from "#shared/schemas/auth.ts";
+import { useRequestPasswordReset, useSignIn, useSignUp } from "./api.ts";
 
 const providerMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
 
@@ -24,69 +27,52 @@ function SignInForm() {
   const toast = useToast();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [resetSent, setResetSent] = useState(false);
-  const error = useFormError<"email" | "password">();
+  const form = useForm({ resolver: zodResolver(signInInputSchema), defaultValues: { email: "", password: "" } });
+  const error = useFormErrors(form);
+  const signIn = useSignIn();
+  const reset = useRequestPasswordReset();
+  const submit = form.handleSubmit((input) =>
+    signIn.mutate(input, {
+      onSuccess: async () => {
+        toast({ title: "Welcome back!", description: "You've successfully signed in to your account." });
+        await refreshCurrentUser();
+        navigate(safeNext(params.get("next")), { replace: true });
+      },
+      onError: (failure) => {
+        const description = providerMessage(failure) ?? "Please check your credentials and try again.";
+        toast({ title: "Sign In Failed", description, variant: "destructive" });
+        error.show(description, "email", "password");
+      },
+    }),
+  );
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    error.clear();
-    try {
-      await signIn(email, password);
-      toast({ title: "Welcome back!", description: "You've successfully signed in to your account." });
-      await refreshCurrentUser();
-      navigate(safeNext(params.get("next")), { replace: true });
-    } catch (failure) {
-      const description = providerMessage(failure) ?? "Please check your credentials and try again.";
-      toast({ title: "Sign In Failed", description, variant: "destructive" });
-      error.show(description, "email", "password");
-      setBusy(false);
-    }
-  };
+  // Busy until the page is left for the next one.
+  const signingIn = signIn.isPending || signIn.isSuccess;
 
-  const forgot = async () => {
-    if (!email.trim()) {
+  const forgot = () => {
+    const email = form.getValues("email").trim();
+    form.clearErrors();
+    if (!email) {
       toast({ title: "Email Required", description: "Please enter your email address first.", variant: "destructive" });
       error.show("Please enter your email address first.", "email");
       return;
     }
-    error.clear();
-    try {
-      await requestPasswordReset(email.trim());
-      setResetSent(true);
-      toast({ title: "Password Reset Sent", description: "Check your email for password reset instructions." });
-    } catch (failure) {
-      const description = providerMessage(failure) ?? "Please try again.";
-      toast({ title: "Reset Failed", description, variant: "destructive" });
-      error.show(description, "email");
-    }
+    reset.mutate(email, {
+      onSuccess: () =>
+        toast({ title: "Password Reset Sent", description: "Check your email for password reset instructions." }),
+      onError: (failure) => {
+        const description = providerMessage(failure) ?? "Please try again.";
+        toast({ title: "Reset Failed", description, variant: "destructive" });
+        error.show(description, "email");
+      },
+    });
   };
 
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate={false}>
+    <form onSubmit={submit} className="space-y-4" noValidate>
       <FormError id={error.errorId} message={error.message} />
-      <TextField
-        {...error.field("email")}
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-      />
-      <PasswordField
-        {...error.field("password")}
-        label="Password"
-        name="password"
-        autoComplete="current-password"
-        required
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-      />
+      <TextField {...error.field("email")} label="Email" type="email" autoComplete="email" required />
+      <PasswordField {...error.field("password")} label="Password" autoComplete="current-password" required />
       <div className="flex justify-end">
         <button
           type="button"
@@ -96,13 +82,13 @@ function SignInForm() {
           Forgot your password?
         </button>
       </div>
-      {resetSent && (
+      {reset.isSuccess && (
         <p role="status" className="rounded-lg bg-brand-50 p-3 text-sm text-brand-900">
-          If an account exists for {email}, a reset link is on its way. It works once and expires in one hour.
+          If an account exists for {reset.variables}, a reset link is on its way. It works once and expires in one hour.
         </p>
       )}
-      <Button type="submit" className="w-full" disabled={busy}>
-        {busy ? "Signing In..." : "Sign In"}
+      <Button type="submit" className="w-full" disabled={signingIn}>
+        {signingIn ? "Signing In..." : "Sign In"}
       </Button>
     </form>
   );
@@ -126,91 +112,58 @@ function fieldOfSignUpError(message: string): "firstName" | "lastName" | "email"
 function SignUpForm() {
   const toast = useToast();
   const navigate = useNavigate();
-  const [form, setForm] = useState({ firstName: "", lastName: "", email: "", password: "" });
-  const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState(false);
-  const [registered, setRegistered] = useState(false);
+  const form = useForm({
+    resolver: zodResolver(signUpInputSchema),
+    defaultValues: { firstName: "", lastName: "", email: "", password: "" },
+  });
+  const error = useFormErrors(form);
   const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(redirect.current), []);
-  const error = useFormError<keyof typeof form>();
-  const set = (field: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setForm((f) => ({ ...f, [field]: e.target.value }));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    error.clear();
-    try {
-      await signUp({
-        ...form,
-        firstName: form.firstName.trim(),
-        lastName: form.lastName.trim(),
-        email: form.email.trim(),
-      });
-      // The new account is signed in (the session cookie is set); a confirmation e-mail is on its way.
-      toast({ title: "Account Created!", description: "Redirecting you to the dashboard..." });
-      setCreated(true);
-      // Read the new session only when leaving: a signed-in visitor of /login is sent on at once.
-      redirect.current = setTimeout(async () => {
-        await refreshCurrentUser();
-        navigate(paths.home, { replace: true });
-      }, SIGN_UP_REDIRECT_MS);
-    } catch (failure) {
-      const description = providerMessage(failure) ?? "Please try again with a different email.";
-      toast({ title: "Sign Up Failed", description, variant: "destructive" });
-      error.show(description, fieldOfSignUpError(description));
-      setRegistered(isRegisteredAddress(failure));
-      setBusy(false);
-    }
-  };
+  const signUp = useSignUp();
+  const submit = form.handleSubmit((input) =>
+    signUp.mutate(input, {
+      onSuccess: () => {
+        // The new account is signed in (the session cookie is set); a confirmation e-mail is on its way.
+        toast({ title: "Account Created!", description: "Redirecting you to the dashboard..." });
+        // Read the new session only when leaving: a signed-in visitor of /login is sent on at once.
+        redirect.current = setTimeout(async () => {
+          await refreshCurrentUser();
+          navigate(paths.home, { replace: true });
+        }, SIGN_UP_REDIRECT_MS);
+      },
+      onError: (failure) => {
+        const description = providerMessage(failure) ?? "Please try again with a different email.";
+        toast({ title: "Sign Up Failed", description, variant: "destructive" });
+        error.show(description, fieldOfSignUpError(description));
+      },
+    }),
+  );
+  // The button stays busy through the pause before the dashboard.
+  const busy = signUp.isPending || signUp.isSuccess;
 
   return (
-    <form onSubmit={submit} className="space-y-4">
+    <form onSubmit={submit} className="space-y-4" noValidate>
       <FormError id={error.errorId} message={error.message} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           {...error.field("firstName")}
           label="First name"
-          name="firstName"
           autoComplete="given-name"
           required
           maxLength={255}
-          value={form.firstName}
-          onChange={set("firstName")}
         />
-        <TextField
-          {...error.field("lastName")}
-          label="Last name"
-          name="lastName"
-          autoComplete="family-name"
-          required
-          maxLength={255}
-          value={form.lastName}
-          onChange={set("lastName")}
-        />
+        <TextField {...error.field("lastName")} label="Last name" autoComplete="family-name" required maxLength={255} />
       </div>
-      <TextField
-        {...error.field("email")}
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        value={form.email}
-        onChange={set("email")}
-      />
+      <TextField {...error.field("email")} label="Email" type="email" autoComplete="email" required />
       <PasswordField
         {...error.field("password")}
         label="Password"
-        name="password"
         autoComplete="new-password"
         required
         minLength={MIN_PASSWORD_LENGTH}
         hint="Password must be at least 6 characters long. Common, easily guessed passwords are refused."
-        value={form.password}
-        onChange={set("password")}
       />
-      {registered && (
+      {isRegisteredAddress(signUp.error) && (
         <p className="text-sm">
           <Link to={paths.login} className="font-medium text-brand-700 underline">
             Go to Sign In
@@ -218,10 +171,10 @@ function SignUpForm() {
           (its “Forgot your password?” sends a reset link).
         </p>
       )}
-      {created && (
+      {signUp.isSuccess && (
         <p role="status" className="rounded-lg bg-brand-50 p-3 text-sm text-brand-900">
-          Account created. Redirecting you to the dashboard... We also sent a message to {form.email.trim()}: open its
-          link to confirm your address.
+          Account created. Redirecting you to the dashboard... We also sent a message to {signUp.variables.email}: open
+          its link to confirm your address.
         </p>
       )}
       <Button type="submit" className="w-full" disabled={busy}>

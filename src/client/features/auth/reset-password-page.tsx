@@ -1,7 +1,9 @@
-import { type FormEvent, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { z } from "zod";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
-import { FormError, PasswordField, useFormError } from "#client/components/ui/form.tsx";
+import { FormError, PasswordField, useFormErrors } from "#client/components/ui/form.tsx";
 import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
@@ -9,7 +11,16 @@ import { refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
-import { resetPassword } from "./api.ts";
+import { passwordResetInputSchema } from "#shared/schemas/auth.ts";
+import { useResetPassword } from "./api.ts";
+
+const MISMATCH = "The two passwords do not match.";
+
+/** The reset route's new password, typed twice. */
+const newPasswordFormSchema = passwordResetInputSchema
+  .pick({ newPassword: true })
+  .extend({ confirmPassword: z.string() })
+  .refine((input) => input.newPassword === input.confirmPassword, { message: MISMATCH, path: ["confirmPassword"] });
 
 export default function ResetPasswordPage() {
   useDocumentMeta({
@@ -21,10 +32,12 @@ export default function ResetPasswordPage() {
   const linkError = params.get("error");
   const toast = useToast();
   const navigate = useNavigate();
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [busy, setBusy] = useState(false);
-  const error = useFormError<"password" | "confirm">();
+  const form = useForm({
+    resolver: zodResolver(newPasswordFormSchema),
+    defaultValues: { newPassword: "", confirmPassword: "" },
+  });
+  const error = useFormErrors(form);
+  const saving = useResetPassword();
 
   if (!token || linkError) {
     return (
@@ -40,57 +53,52 @@ export default function ResetPasswordPage() {
     );
   }
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (password !== confirm) {
-      toast({ title: "Reset Failed", description: "The two passwords do not match.", variant: "destructive" });
-      error.show("The two passwords do not match.", "confirm");
-      return;
-    }
-    setBusy(true);
-    error.clear();
-    try {
-      await resetPassword(token, password);
-      toast({ title: "Password Updated", description: "Sign in with your new password." });
-      navigate(paths.login, { replace: true });
-    } catch (failure) {
-      const description = refusal(failure);
-      toast({ title: "Reset Failed", description, variant: "destructive" });
-      error.show(description, "password");
-      setBusy(false);
-    }
-  };
+  const submit = form.handleSubmit(
+    ({ newPassword }) =>
+      saving.mutate(
+        { token, newPassword },
+        {
+          onSuccess: () => {
+            toast({ title: "Password Updated", description: "Sign in with your new password." });
+            navigate(paths.login, { replace: true });
+          },
+          onError: (failure) => {
+            const description = refusal(failure);
+            toast({ title: "Reset Failed", description, variant: "destructive" });
+            error.show(description, "newPassword");
+          },
+        },
+      ),
+    (errors) => {
+      if (errors.confirmPassword?.message === MISMATCH)
+        toast({ title: "Reset Failed", description: MISMATCH, variant: "destructive" });
+    },
+  );
 
   return (
     <PageContainer className="max-w-lg">
       <Card className="p-6 sm:p-8">
         <h1 className="text-2xl font-bold">Choose a new password</h1>
         <p className="mt-1 text-sm text-muted">Setting a new password signs you out everywhere else.</p>
-        <form onSubmit={submit} className="mt-6 space-y-4">
+        <form onSubmit={submit} className="mt-6 space-y-4" noValidate>
           <FormError id={error.errorId} message={error.message} />
           <PasswordField
-            {...error.field("password")}
+            {...error.field("newPassword")}
             label="New password"
-            name="newPassword"
             autoComplete="new-password"
             required
             minLength={MIN_PASSWORD_LENGTH}
             hint="Password must be at least 6 characters long"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
           />
           <PasswordField
-            {...error.field("confirm")}
+            {...error.field("confirmPassword")}
             label="Confirm new password"
-            name="confirmPassword"
             autoComplete="new-password"
             required
             minLength={MIN_PASSWORD_LENGTH}
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
           />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? "Saving..." : "Set New Password"}
+          <Button type="submit" className="w-full" disabled={saving.isPending}>
+            {saving.isPending ? "Saving..." : "Set New Password"}
           </Button>
         </form>
       </Card>
