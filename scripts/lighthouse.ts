@@ -40,7 +40,12 @@ for (let i = 0; ; i++) {
   try {
     if ((await fetch(`${base}/api/courses`)).ok) break;
   } catch {}
-  if (i > 600) throw new Error("the server did not start");
+  // Three minutes: on a loaded machine the first import of the real courses is slow.
+  if (i > 1800) {
+    server.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error("the server did not start");
+  }
   await new Promise((r) => setTimeout(r, 100));
 }
 
