@@ -19,7 +19,7 @@ export const MODULE_LAYERS: Record<string, number | typeof ROUTES_ONLY> = {
   practical: 2,
   "course-pages": 2,
   progress: 1,
-  practitioners: 1,
+  practitioners: 4,
   site: 1,
   courses: 0,
   coupons: 0,

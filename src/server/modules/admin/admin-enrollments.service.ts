@@ -7,6 +7,7 @@ import type { DB } from "../../db/schema.ts";
 import { badRequest } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
+import { createEnrollment } from "../enrollments/enrollments.repository.ts";
 
 type Outcome = "enrolled" | "pending" | "already-enrolled" | "already-pending";
 const emailSchema = emailAddressSchema;
@@ -41,12 +42,7 @@ export async function enrolByEmail(
     const user = await trx.selectFrom("user").select("id").where("email", "=", email).executeTakeFirst();
     let result: Outcome;
     if (user) {
-      const inserted = await trx
-        .insertInto("enrollment")
-        .values({ id: randomUUID(), userId: user.id, courseId, source: "admin", createdAt: now })
-        .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
-        .returning("id")
-        .executeTakeFirst();
+      const inserted = await createEnrollment(trx, { userId: user.id, courseId, source: "admin" });
       result = inserted ? "enrolled" : "already-enrolled";
     } else {
       const inserted = await trx
@@ -82,11 +78,7 @@ export async function applyPendingEnrollments(db: Kysely<DB>, user: { id: string
       .execute();
     const now = new Date().toISOString();
     for (const p of pending) {
-      await trx
-        .insertInto("enrollment")
-        .values({ id: randomUUID(), userId: user.id, courseId: p.courseId, source: "admin", createdAt: now })
-        .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
-        .execute();
+      await createEnrollment(trx, { userId: user.id, courseId: p.courseId, source: "admin" });
       await trx.updateTable("pendingEnrollment").set({ appliedAt: now }).where("id", "=", p.id).execute();
     }
   });

@@ -7,7 +7,7 @@ import type { CouponTable, DB } from "../../db/schema.ts";
 import { badRequest, conflict, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { certificateStatus, preferCurrentPerCourse, revokeCertificate } from "../certificates/certificates.service.ts";
-import { createCoupon, type NewCoupon } from "../coupons/coupons.service.ts";
+import { createCoupon, deactivateCouponRow, type NewCoupon } from "../coupons/coupons.service.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
 import { computeCourseState, loadAllLearnerRecords } from "../progress/learner-state.ts";
 
@@ -40,7 +40,7 @@ export async function deactivateCoupon(db: Kysely<DB>, actor: CurrentUser, id: s
   const coupon = await db.selectFrom("coupon").selectAll().where("id", "=", id).executeTakeFirst();
   if (!coupon) throw notFound("Coupon not found.");
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("coupon").set({ active: 0 }).where("id", "=", id).execute();
+    await deactivateCouponRow(trx, id);
     await recordAudit(trx, actor, "coupon.deactivate", coupon.code);
   });
   return toAdminCoupon({ ...coupon, active: 0 });

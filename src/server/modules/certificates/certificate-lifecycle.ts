@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { RENEWAL_CLOSES_DAYS_AFTER_EXPIRY, RENEWAL_OPENS_DAYS_BEFORE_EXPIRY } from "#shared/constants.ts";
 import type { CertificateLifecycle } from "#shared/schemas/certificates.ts";
 
@@ -16,9 +17,21 @@ export interface LifecycleFacts {
   revokedAt: unknown;
 }
 
+/**
+ * The certificate validity rule, stated once: a certificate counts until it is revoked or its
+ * expiry instant arrives. `lifecycleOf` and `certificateStatus` read a row through it, and
+ * `countsNow` is the same rule as a query condition (the practitioner directory).
+ */
+export function isCurrent(row: LifecycleFacts, now = new Date()): boolean {
+  return !row.revokedAt && row.expiresAt.getTime() > now.getTime();
+}
+
+/** `isCurrent` as a condition on the `certificate` table, for queries that filter many rows. */
+export const countsNow = (now: Date) =>
+  sql<boolean>`"certificate"."revokedAt" is null and "certificate"."expiresAt" > ${now.toISOString()}`;
+
 export function lifecycleOf(row: LifecycleFacts, now = new Date()): CertificateLifecycle {
-  if (row.revokedAt) return "revoked";
-  if (row.expiresAt.getTime() <= now.getTime()) return "expired";
+  if (!isCurrent(row, now)) return row.revokedAt ? "revoked" : "expired";
   return renewalWindow(row.expiresAt).opensAt.getTime() <= now.getTime() ? "expiring" : "valid";
 }
 

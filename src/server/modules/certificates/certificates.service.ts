@@ -11,6 +11,7 @@ import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
 import { computeCourseState, loadLearnerRecords, notCompleteMessage } from "../progress/learner-state.ts";
+import { recordCourseCompleted } from "../progress/progress.service.ts";
 import { canRenew, lifecycleOf, renewalWindow } from "./certificate-lifecycle.ts";
 
 /** The revocation reason a refund writes; only such a revocation lets a new paid enrolment earn a new certificate. */
@@ -41,8 +42,8 @@ export function certificateStatus(
   row: Pick<CertificateRow, "revokedAt" | "expiresAt">,
   now = new Date(),
 ): CertificateStatus {
-  if (row.revokedAt) return "revoked";
-  return new Date(row.expiresAt).getTime() <= now.getTime() ? "expired" : "valid";
+  const lifecycle = lifecycleOf({ expiresAt: new Date(toIso(row.expiresAt)), revokedAt: row.revokedAt }, now);
+  return lifecycle === "expiring" ? "valid" : lifecycle;
 }
 
 export const verifyUrl = (config: Config, certificateId: string) => `${config.appUrl}/verify/${certificateId}`;
@@ -144,26 +145,7 @@ export async function issueCertificate(
   const row = await db.transaction().execute(async (trx) => {
     const now = new Date();
     const nowIso = now.toISOString();
-    await trx
-      .insertInto("courseProgress")
-      .values({
-        id: randomUUID(),
-        userId: user.id,
-        courseId,
-        isCompleted: 1,
-        completedAt: nowIso,
-        createdAt: nowIso,
-        updatedAt: nowIso,
-      })
-      .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
-      .execute();
-    await trx
-      .updateTable("courseProgress")
-      .set({ isCompleted: 1, completedAt: nowIso, updatedAt: nowIso })
-      .where("userId", "=", user.id)
-      .where("courseId", "=", courseId)
-      .where("isCompleted", "=", 0)
-      .execute();
+    await recordCourseCompleted(trx, user.id, courseId, nowIso);
     const progress = await trx
       .selectFrom("courseProgress")
       .select("completedAt")

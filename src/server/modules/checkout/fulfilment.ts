@@ -1,11 +1,11 @@
-import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
-import { isUniqueViolation, toIso } from "../../db/database.ts";
+import { isUniqueViolation } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
 import { recordAudit } from "../audit/audit.ts";
-import { COUPON_MESSAGES, redeemCoupon } from "../coupons/coupons.service.ts";
+import { findValidCoupon, redeemCoupon } from "../coupons/coupons.service.ts";
+import { createEnrollment } from "../enrollments/enrollments.repository.ts";
 import {
   findOrder,
   findOrderByPayment,
@@ -150,30 +150,17 @@ function resultFor(order: Order, status = "succeeded"): FulfilmentResult {
  */
 export async function grantCourse(trx: Transaction<DB>, order: Order, source: "purchase" | "coupon") {
   if (order.couponId) {
-    const coupon = await trx.selectFrom("coupon").selectAll().where("id", "=", order.couponId).executeTakeFirst();
-    if (coupon?.active !== 1) throw new CouponRefused(COUPON_MESSAGES.invalid);
-    if (coupon.expiresAt && new Date(toIso(coupon.expiresAt)).getTime() <= Date.now())
-      throw new CouponRefused(COUPON_MESSAGES.expired);
     try {
+      const coupon = await findValidCoupon(trx, { id: order.couponId }, order.courseId);
       await redeemCoupon(trx, { couponId: coupon.id, orderId: order.id, userId: order.userId });
     } catch (error) {
       if (error instanceof AppError) throw new CouponRefused(error.message);
       throw error;
     }
   }
-  const enrolled = await trx
-    .insertInto("enrollment")
-    .values({
-      id: randomUUID(),
-      userId: order.userId,
-      courseId: order.courseId,
-      source,
-      createdAt: new Date().toISOString(),
-    })
-    .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
-    .executeTakeFirst();
+  const enrolled = await createEnrollment(trx, { userId: order.userId, courseId: order.courseId, source });
   // Enrolled some other way (an admin) before this payment arrived: the payment is a second charge.
-  if (Number(enrolled.numInsertedOrUpdatedRows ?? 0n) === 0) throw new AlreadyOwned();
+  if (!enrolled) throw new AlreadyOwned();
   await recordReceipt(trx, order.id, "payment");
 }
 

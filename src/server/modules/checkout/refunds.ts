@@ -7,6 +7,7 @@ import { AppError, conflict, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { REFUND_REVOKE_REASON, revokeCertificate } from "../certificates/certificates.service.ts";
+import { deleteEnrollment } from "../enrollments/enrollments.repository.ts";
 import { findOrder, findOrderByPayment, moveOrder, type Order } from "./orders.repository.ts";
 import { recordReceipt } from "./receipts.ts";
 
@@ -50,11 +51,7 @@ export async function completeRefund(
     await recordReceipt(trx, order.id, "refund");
     let revoked: string[] = [];
     if (order.ownershipKey) {
-      await trx
-        .deleteFrom("enrollment")
-        .where("userId", "=", order.userId)
-        .where("courseId", "=", order.courseId)
-        .execute();
+      await deleteEnrollment(trx, order.userId, order.courseId);
       revoked = await revokeCertificate(
         trx,
         { userId: order.userId, courseId: order.courseId },

@@ -18,19 +18,32 @@ export function toCouponSummary(c: CouponTable): CouponSummary {
   return { code: c.code, percentOff: c.percentOff, amountOff: c.amountOff };
 }
 
-/** Looks a code up case-insensitively and checks every rule; throws a 400 with the rule's message. */
+/**
+ * The coupon rules, stated once: why the coupon does not apply to the course now, or null when it
+ * does. Checkout applies them when a code is entered and fulfilment again when the money arrives
+ * (decision 0011); the redemption limit is enforced for good by `redeemCoupon`'s conditional update.
+ */
+export function couponRefusal(coupon: CouponTable | undefined, courseId?: string): keyof typeof COUPON_MESSAGES | null {
+  if (coupon?.active !== 1) return "invalid";
+  if (coupon.expiresAt && new Date(toIso(coupon.expiresAt)).getTime() <= Date.now()) return "expired";
+  if (coupon.maxRedemptions !== null && coupon.redemptionCount >= coupon.maxRedemptions) return "exhausted";
+  if (courseId && coupon.courseId && coupon.courseId !== courseId) return "wrongCourse";
+  return null;
+}
+
+/** Looks a coupon up by code (case-insensitively) or id and checks every rule; throws a 400 with the rule's message. */
 export async function findValidCoupon(
   db: Kysely<DB> | Transaction<DB>,
-  code: string,
+  code: string | { id: string },
   courseId?: string,
 ): Promise<CouponTable> {
-  const coupon = await db.selectFrom("coupon").selectAll().where("code", "=", normaliseCode(code)).executeTakeFirst();
-  if (coupon?.active !== 1) throw badRequest(COUPON_MESSAGES.invalid);
-  if (coupon.expiresAt && new Date(toIso(coupon.expiresAt)).getTime() <= Date.now())
-    throw badRequest(COUPON_MESSAGES.expired);
-  if (coupon.maxRedemptions !== null && coupon.redemptionCount >= coupon.maxRedemptions)
-    throw badRequest(COUPON_MESSAGES.exhausted);
-  if (courseId && coupon.courseId && coupon.courseId !== courseId) throw badRequest(COUPON_MESSAGES.wrongCourse);
+  const coupon = await db
+    .selectFrom("coupon")
+    .selectAll()
+    .$call((q) => (typeof code === "string" ? q.where("code", "=", normaliseCode(code)) : q.where("id", "=", code.id)))
+    .executeTakeFirst();
+  const refusal = couponRefusal(coupon, courseId);
+  if (refusal || !coupon) throw badRequest(COUPON_MESSAGES[refusal ?? "invalid"]);
   return coupon;
 }
 
@@ -101,4 +114,9 @@ export async function createCoupon(db: Kysely<DB>, input: NewCoupon): Promise<Co
   };
   await db.insertInto("coupon").values(row).execute();
   return row;
+}
+
+/** Stops a coupon applying to new checkouts. */
+export async function deactivateCouponRow(db: Kysely<DB> | Transaction<DB>, id: string): Promise<void> {
+  await db.updateTable("coupon").set({ active: 0 }).where("id", "=", id).execute();
 }

@@ -1,3 +1,7 @@
+/**
+ * The enrolment table's one writer: checkout, refunds and admin enrol or end access through these
+ * functions, passing their transaction when they have one (docs/architecture.md, Table owners).
+ */
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { toIso } from "../../db/database.ts";
@@ -40,4 +44,9 @@ export async function createEnrollment(
     .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/** Ends the learner's access to the course (a refund); nothing happens when there is none. */
+export async function deleteEnrollment(db: Kysely<DB>, userId: string, courseId: string): Promise<void> {
+  await db.deleteFrom("enrollment").where("userId", "=", userId).where("courseId", "=", courseId).execute();
 }

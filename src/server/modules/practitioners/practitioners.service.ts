@@ -8,6 +8,7 @@ import type {
 } from "#shared/schemas/practitioners.ts";
 import type { DB } from "../../db/schema.ts";
 import { conflict } from "../../errors.ts";
+import { countsNow } from "../certificates/certificate-lifecycle.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
 
 const DIRECTORY_LIMIT = 200;
@@ -27,8 +28,7 @@ export const regionKey = (region: string) =>
     .trim();
 
 /** Certificates that count for the directory: not revoked and not expired. */
-const validCertificates = (db: Kysely<DB>, now: string) =>
-  db.selectFrom("certificate").where("revokedAt", "is", null).where("expiresAt", ">", now);
+const validCertificates = (db: Kysely<DB>, now: string) => db.selectFrom("certificate").where(countsNow(new Date(now)));
 
 async function hasValidCertificate(db: Kysely<DB>, userId: string) {
   const row = await validCertificates(db, new Date().toISOString())
@@ -102,8 +102,7 @@ export async function searchDirectory(
             .select("certificate.id")
             .whereRef("certificate.userId", "=", "l.userId")
             .where("certificate.courseId", "=", search.course as string)
-            .where("certificate.revokedAt", "is", null)
-            .where("certificate.expiresAt", ">", now),
+            .where(countsNow(new Date(now))),
         ),
       ),
     )

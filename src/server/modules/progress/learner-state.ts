@@ -14,6 +14,7 @@ export interface QuizStats {
   score: number;
   bestScore: number;
   attempts: number;
+  /** Some attempt passed: the `passed` stored when it was graded. */
   passed: boolean;
 }
 
@@ -58,6 +59,8 @@ interface RecordRow {
   item: string | null;
   /** Attempt score, or the progress row's isCompleted. */
   num: number | null;
+  /** The attempt's stored pass (1 or 0), set once when it was graded. */
+  passed: number | null;
   at: Date | string | null;
   completedAt: Date | string | null;
   seq: string | null;
@@ -72,16 +75,16 @@ function recordsQuery(allCourses: boolean) {
     const scope = allCourses ? sql`"userId" = ${userId}` : sql`"userId" = ${userId} and "courseId" = ${courseId}`;
     // The branches with typed columns come first: PostgreSQL resolves a union's types left to right.
     return sql<RecordRow>`
-      select 'q' as kind, "courseId", "moduleId" as item, score as num, "createdAt" as at, null as "completedAt", id as seq
+      select 'q' as kind, "courseId", "moduleId" as item, score as num, passed, "createdAt" as at, null as "completedAt", id as seq
         from "quizAttempt" where ${scope}
       union all
-      select 'p', "courseId", id, "isCompleted", "createdAt", "completedAt", null from "courseProgress" where ${scope}
+      select 'p', "courseId", id, "isCompleted", null, "createdAt", "completedAt", null from "courseProgress" where ${scope}
       union all
-      select 'l', "courseId", "lessonId", null, null, null, null from "lessonCompletion" where ${scope}
+      select 'l', "courseId", "lessonId", null, null, null, null, null from "lessonCompletion" where ${scope}
       union all
-      select 'e', "courseId", null, null, null, null, null from enrollment where ${scope}
+      select 'e', "courseId", null, null, null, null, null, null from enrollment where ${scope}
       union all
-      select 'x', "courseId", null, null, null, null, null from "practicalSubmission" where ${scope} and status = 'passed'
+      select 'x', "courseId", null, null, null, null, null, null from "practicalSubmission" where ${scope} and status = 'passed'
       order by kind, at, seq`;
   }, 2);
 }
@@ -118,7 +121,8 @@ async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): P
         score,
         bestScore,
         attempts: (prev?.attempts ?? 0) + 1,
-        passed: bestScore >= PASS_MARK,
+        // Grading stores the pass (assessment.service.ts); it is read here, never recomputed.
+        passed: (prev?.passed ?? false) || Number(row.passed) === 1,
       });
     } else {
       records.progress = {

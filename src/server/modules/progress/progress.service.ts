@@ -47,12 +47,33 @@ export function toProgress(course: CatalogueCourse, userId: string, records: Lea
   };
 }
 
-export async function ensureProgressRow(db: Kysely<DB> | Transaction<DB>, userId: string, courseId: string) {
-  const now = new Date().toISOString();
+export async function ensureProgressRow(
+  db: Kysely<DB> | Transaction<DB>,
+  userId: string,
+  courseId: string,
+  now = new Date().toISOString(),
+) {
   await db
     .insertInto("courseProgress")
     .values({ id: randomUUID(), userId, courseId, isCompleted: 0, completedAt: null, createdAt: now, updatedAt: now })
     .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
+    .execute();
+}
+
+/** Marks the course complete at `now` unless it already is; the first completion time stays. */
+export async function recordCourseCompleted(
+  db: Kysely<DB> | Transaction<DB>,
+  userId: string,
+  courseId: string,
+  now = new Date().toISOString(),
+) {
+  await ensureProgressRow(db, userId, courseId, now);
+  await db
+    .updateTable("courseProgress")
+    .set({ isCompleted: 1, completedAt: now, updatedAt: now })
+    .where("userId", "=", userId)
+    .where("courseId", "=", courseId)
+    .where("isCompleted", "=", 0)
     .execute();
 }
 
@@ -99,15 +120,7 @@ export async function markCourseComplete(
   const records = await enrolledRecords(db, user, course);
   const { courseComplete, missing } = computeCourseState(course, records);
   if (!courseComplete) throw conflict(notCompleteMessage("finishing the course", missing));
-  await ensureProgressRow(db, user.id, course.card.id);
-  const now = new Date().toISOString();
-  await db
-    .updateTable("courseProgress")
-    .set({ isCompleted: 1, completedAt: now, updatedAt: now })
-    .where("userId", "=", user.id)
-    .where("courseId", "=", course.card.id)
-    .where("isCompleted", "=", 0)
-    .execute();
+  await recordCourseCompleted(db, user.id, course.card.id);
   return toProgress(course, user.id, await loadLearnerRecords(db, user.id, course.card.id));
 }
 
