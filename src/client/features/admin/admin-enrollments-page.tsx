@@ -1,11 +1,13 @@
-import { type ChangeEvent, type FormEvent, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { type ChangeEvent, useId } from "react";
+import { useForm } from "react-hook-form";
 import { Button } from "#client/components/ui/button.tsx";
-import { FormError, SelectField, TextField, useFormError } from "#client/components/ui/form.tsx";
+import { FormError, SelectField, TextField, useFormErrors } from "#client/components/ui/form.tsx";
 import { Card } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { refusal } from "#client/lib/api-client.ts";
 import { useCourses } from "#client/lib/courses.ts";
-import type { BulkRowResult } from "#shared/schemas/admin.ts";
+import { adminEnrollInputSchema, type BulkRowResult, bulkEnrollInputSchema } from "#shared/schemas/admin.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { AdminTable } from "./admin-table.tsx";
 import { useAdminEnroll, useBulkEnroll } from "./api.ts";
@@ -41,59 +43,60 @@ function BulkResults({ rows }: { rows: BulkRowResult[] }) {
   );
 }
 
+/** The bulk route's body; a text of spaces only is refused here too, as having no rows. */
+const bulkFormSchema = bulkEnrollInputSchema.extend({
+  csv: bulkEnrollInputSchema.shape.csv.refine((csv) => csv.trim().length > 0, NO_ROWS),
+});
+
 function BulkEnrol() {
   const bulkEnroll = useBulkEnroll();
   const toast = useToast();
-  const error = useFormError<"csv">();
-  const [csv, setCsv] = useState("");
-  const [rows, setRows] = useState<BulkRowResult[] | null>(null);
+  const form = useForm({ resolver: zodResolver(bulkFormSchema), defaultValues: { csv: "" } });
+  const error = useFormErrors(form);
+  const csvId = useId();
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
-    if (file) setCsv(await file.text());
+    if (file) form.setValue("csv", await file.text());
   };
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!csv.trim()) return error.show(NO_ROWS, "csv");
-    error.clear();
-    try {
-      const result = await bulkEnroll.mutateAsync(csv);
-      setRows(result.rows);
-      toast({
-        title: "Bulk Enrollment Done",
-        description:
-          Object.entries(result.counts)
-            .map(([k, v]) => `${v} ${RESULT_LABELS[k as BulkRowResult["result"]].toLowerCase()}`)
-            .join(", ") || "No rows",
-      });
-    } catch (failure) {
-      const description = refusal(failure, "Failed to enroll users.");
-      toast({ title: "Enrollment Failed", description, variant: "destructive" });
-      error.show(description, "csv");
-    }
-  };
-  const csvField = error.field("csv");
+  const submit = form.handleSubmit(({ csv }) =>
+    bulkEnroll.mutate(csv, {
+      onSuccess: (result) =>
+        toast({
+          title: "Bulk Enrollment Done",
+          description:
+            Object.entries(result.counts)
+              .map(([k, v]) => `${v} ${RESULT_LABELS[k as BulkRowResult["result"]].toLowerCase()}`)
+              .join(", ") || "No rows",
+        }),
+      onError: (failure) => {
+        const description = refusal(failure, "Failed to enroll users.");
+        toast({ title: "Enrollment Failed", description, variant: "destructive" });
+        error.show(description, "csv");
+      },
+    }),
+  );
+  const { errorId: csvErrorId, ...csvField } = error.field("csv");
   return (
     <Card className="min-w-0 p-4 sm:p-6">
       <h2 id="bulk-enrollment" className="text-lg font-semibold">
         Bulk enrollment
       </h2>
-      <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="bulk-enrollment">
+      <form onSubmit={submit} noValidate aria-labelledby="bulk-enrollment">
         <p className="mt-1 text-sm text-muted">
           One <code>email,courseId</code> per line. Each row is handled on its own.
         </p>
         <div className="mt-4 empty:hidden">
           <FormError id={error.errorId} message={error.message} />
         </div>
-        <label htmlFor={csvField.id} className="mt-4 mb-1 block text-sm font-medium">
+        <label htmlFor={csvId} className="mt-4 mb-1 block text-sm font-medium">
           CSV rows
         </label>
         <textarea
-          id={csvField.id}
-          aria-invalid={csvField.errorId ? true : undefined}
-          aria-describedby={csvField.errorId}
+          {...csvField}
+          id={csvId}
+          aria-invalid={csvErrorId ? true : undefined}
+          aria-describedby={csvErrorId}
           rows={6}
-          value={csv}
-          onChange={(e) => setCsv(e.target.value)}
           className="w-full rounded-lg border border-slate-300 p-3 font-mono text-sm aria-[invalid=true]:border-danger"
           placeholder={"email,courseId\nana@example.com,nutrition-coach"}
         />
@@ -107,7 +110,7 @@ function BulkEnrol() {
           </Button>
         </div>
       </form>
-      {rows && <BulkResults rows={rows} />}
+      {bulkEnroll.data && <BulkResults rows={bulkEnroll.data.rows} />}
     </Card>
   );
 }
@@ -116,64 +119,52 @@ function EnrolOne() {
   const courses = useCourses();
   const toast = useToast();
   const adminEnroll = useAdminEnroll();
-  const error = useFormError<"email" | "course">();
-  const [email, setEmail] = useState("");
-  const [courseId, setCourseId] = useState("");
+  const form = useForm({
+    resolver: zodResolver(adminEnrollInputSchema),
+    defaultValues: { userEmail: "", courseId: "" },
+  });
+  const error = useFormErrors(form);
 
-  const refuse = (description: string, ...fields: ("email" | "course")[]) => {
+  const refuse = (description: string, ...fields: ("userEmail" | "courseId")[]) => {
     toast({ title: "Enrollment Failed", description, variant: "destructive" });
     error.show(description, ...fields);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!email.trim() || !courseId) {
-      const description = "Please enter both email and select a course.";
-      toast({ title: "Missing Information", description, variant: "destructive" });
-      return error.show(
-        description,
-        ...(email.trim() ? [] : ["email" as const]),
-        ...(courseId ? [] : ["course" as const]),
-      );
-    }
-    error.clear();
-    try {
-      const result = await adminEnroll.mutateAsync({ userEmail: email.trim(), courseId });
-      if (!result.success) return refuse(result.message || "Failed to enroll user.", "email");
-      toast(
-        result.outcome === "enrolled"
-          ? { title: "Success!", description: `${email.trim()} has been enrolled in the selected course.` }
-          : { title: "Enrollment Pending", description: result.message },
-      );
-      setEmail("");
-      setCourseId("");
-    } catch (failure) {
-      refuse(refusal(failure, "Failed to enroll user."));
-    }
-  };
+  const submit = form.handleSubmit(
+    (input) =>
+      adminEnroll.mutate(input, {
+        onSuccess: (result) => {
+          if (!result.success) return refuse(result.message || "Failed to enroll user.", "userEmail");
+          toast(
+            result.outcome === "enrolled"
+              ? { title: "Success!", description: `${input.userEmail} has been enrolled in the selected course.` }
+              : { title: "Enrollment Pending", description: result.message },
+          );
+          form.reset();
+        },
+        onError: (failure) => refuse(refusal(failure, "Failed to enroll user.")),
+      }),
+    // Both fields share the schema's one message: "Please enter both email and select a course."
+    (errors) => {
+      const description = errors.userEmail?.message ?? errors.courseId?.message;
+      if (description) toast({ title: "Missing Information", description, variant: "destructive" });
+    },
+  );
 
   return (
     <Card className="h-fit min-w-0 p-4 sm:p-6">
       <h2 id="enrol-one" className="text-lg font-semibold">
         Enroll a learner
       </h2>
-      <form onSubmit={(e) => void submit(e)} className="mt-4 space-y-4" noValidate aria-labelledby="enrol-one">
+      <form onSubmit={submit} className="mt-4 space-y-4" noValidate aria-labelledby="enrol-one">
         <FormError id={error.errorId} message={error.message} />
         <TextField
-          {...error.field("email")}
+          {...error.field("userEmail")}
           label="User email"
           type="email"
-          name="userEmail"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
           hint="Someone without an account is enrolled when they sign up."
         />
-        <SelectField
-          {...error.field("course")}
-          label="Course"
-          value={courseId}
-          onChange={(e) => setCourseId(e.target.value)}
-        >
+        <SelectField {...error.field("courseId")} label="Course">
           <option value="">Select a course</option>
           {(courses.data ?? []).map((c) => (
             <option key={c.id} value={c.id}>
