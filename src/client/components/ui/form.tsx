@@ -65,6 +65,8 @@ export function useFormErrors<Values extends FieldValues, Output>(form: UseFormR
       for (const [i, name] of fields.entries())
         form.setError(name, { type: "server", message }, { shouldFocus: i === 0 });
     },
+    /** The error's id while it concerns this field (for a field drawn by a Controller). */
+    errorIdOf: (name: Path<Values>) => (get(errors, name) ? errorId : undefined),
     field: (name: Path<Values>) => ({ ...form.register(name), errorId: get(errors, name) ? errorId : undefined }),
   };
 }
