@@ -106,7 +106,8 @@ function load(key: string, target: Side, seconds: number, rate?: number): Promis
   const url =
     target === "app" ? `${info.url}${r.url}` : target === "sqlite" ? `${sqliteInfo!.url}${r.url}` : `${bareUrl}/${key}`;
   const isApp = target !== "bare";
-  const headers: Record<string, string> = { origin: info.url };
+  // Each app refuses writes from another origin: the SQLite one has its own.
+  const headers: Record<string, string> = { origin: target === "sqlite" ? sqliteInfo!.url : info.url };
   if (r.body) headers["content-type"] = "application/json";
   if (r.signedIn) headers.cookie = info.cookie(0);
   const rotate = isApp && key === "lessonComplete";
