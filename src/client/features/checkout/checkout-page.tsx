@@ -1,5 +1,5 @@
 import { ArrowLeft, Gift } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
 import { FormError, TextField } from "#client/components/ui/form.tsx";
@@ -13,31 +13,22 @@ import { usePaymentsConfig } from "#client/lib/payments.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, FREE_COUPON_PAYMENT } from "#shared/constants.ts";
 import { formatPrice } from "#shared/format.ts";
-import type { CouponSummary, PaymentIntentResponse } from "#shared/schemas/checkout.ts";
+import type { CouponSummary } from "#shared/schemas/checkout.ts";
 import {
   confirmSandboxPayment,
-  createPaymentIntent,
   describeCoupon,
   type SandboxCardInput,
   useConfirmEnrollment,
   useCourseEnrollment,
-  validateCoupon,
 } from "./api.ts";
 import { SandboxCardForm, TestPaymentsBanner } from "./card-form.tsx";
 import { ComingSoonNotice, PurchasingUnavailable } from "./checkout-shell.tsx";
+import { useCouponCheck } from "./use-coupon-check.ts";
+import { usePaymentIntent } from "./use-payment-intent.ts";
 
 const StripePayment = lazy(() => import("./stripe-payment.tsx"));
 const serverMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
 const REDIRECT_AFTER_PAYMENT_MS = 1000;
-/** How long typing in the coupon field must pause before the code is checked. */
-const COUPON_CHECK_PAUSE_MS = 300;
-
-type CouponState =
-  | { status: "idle" }
-  | { status: "checking" }
-  | { status: "valid"; coupon: CouponSummary }
-  | { status: "invalid"; message: string };
-
 export default function CheckoutPage() {
   const { courseId = "" } = useParams();
   const course = useCourse(courseId);
@@ -48,46 +39,12 @@ export default function CheckoutPage() {
   // A 'processing' payment: the server enrols the learner once it settles; this page asks until then.
   const [processingIntentId, setProcessingIntentId] = useState<string | null>(null);
   const settled = useCourseEnrollment(courseId, { enabled: !!processingIntentId, poll: true });
-  const [intent, setIntent] = useState<PaymentIntentResponse | null>(null);
-  const [intentError, setIntentError] = useState(false);
-  const [code, setCode] = useState("");
-  const [coupon, setCoupon] = useState<CouponState>({ status: "idle" });
   const [busy, setBusy] = useState(false);
-  const latestCheck = useRef(0);
   const couponErrorId = useId();
   useDocumentMeta({
     title: `Checkout${course.data ? `: ${course.data.title}` : ""} | ${BRAND_NAME}`,
     description: `Buy ${course.data?.title ?? "a course"} at ${BRAND_NAME}: order summary, coupon and card payment.`,
   });
-
-  const loadIntent = useCallback(
-    async (couponCode?: string) => {
-      try {
-        const next = await createPaymentIntent(courseId, couponCode);
-        setIntent(next);
-        setIntentError(false);
-        return next;
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 409) {
-          toast({
-            title: "Already Enrolled",
-            description: serverMessage(error) ?? "You are already enrolled in this course",
-            variant: "destructive",
-          });
-          navigate(paths.course(courseId), { replace: true });
-          return null;
-        }
-        setIntentError(true);
-        toast({
-          title: "Error",
-          description: "Failed to create payment intent. Please try again.",
-          variant: "destructive",
-        });
-        return null;
-      }
-    },
-    [courseId, navigate, toast],
-  );
 
   useEffect(() => {
     if (course.isError) {
@@ -96,10 +53,9 @@ export default function CheckoutPage() {
     }
   }, [course.isError, navigate, toast]);
 
-  const purchasing = payments.data?.enabled && course.data && !course.data.comingSoon;
-  useEffect(() => {
-    if (course.data && purchasing && !intent && !intentError) void loadIntent();
-  }, [course.data, purchasing, intent, intentError, loadIntent]);
+  const purchasing = !!(payments.data?.enabled && course.data && !course.data.comingSoon);
+  const payment = usePaymentIntent(courseId, purchasing);
+  const { intent } = payment;
 
   /** Spec's success toasts: 'Payment Successful!' after a card payment, 'Enrollment Successful!' after a free claim;
    * one toast at a time, so the card's carries the enrolment's welcome. */
@@ -108,42 +64,21 @@ export default function CheckoutPage() {
     setTimeout(() => navigate(paths.course(courseId)), REDIRECT_AFTER_PAYMENT_MS);
   };
 
-  // The coupon field is checked once typing pauses (COUPON_CHECK_PAUSE_MS), not on every keystroke, so
-  // editing a code never meets the per-address limit; an answer to an older value is dropped. An empty
-  // field clears the coupon at once; a valid coupon applies as soon as it is confirmed.
-  const pendingCheck = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(pendingCheck.current), []);
-  const onCouponChange = (value: string) => {
-    setCode(value);
-    clearTimeout(pendingCheck.current);
-    const check = ++latestCheck.current;
-    if (!value.trim()) {
-      setCoupon({ status: "idle" });
-      if (intent?.coupon) void loadIntent();
-      return;
-    }
-    setCoupon({ status: "checking" });
-    pendingCheck.current = setTimeout(() => void checkCoupon(value.trim(), check), COUPON_CHECK_PAUSE_MS);
-  };
-
-  const checkCoupon = async (value: string, check: number) => {
-    try {
-      const result = await validateCoupon(value, courseId);
-      if (check !== latestCheck.current) return;
-      setCoupon({ status: "valid", coupon: result.coupon });
-      await applyCoupon(result.coupon);
-    } catch (error) {
-      if (check !== latestCheck.current) return;
-      setCoupon({ status: "invalid", message: serverMessage(error) ?? "Invalid coupon code" });
-      // An invalid code takes the earlier discount away at once: summary, Pay button and payment
-      // (the page then loads a payment at the full price).
-      if (intent?.coupon) setIntent(null);
-    }
-  };
+  const {
+    code,
+    coupon,
+    change: onCouponChange,
+  } = useCouponCheck(courseId, {
+    valid: (c) => applyCoupon(c),
+    // An invalid code takes the earlier discount away at once: summary, Pay button and payment
+    // (the page then loads a payment at the full price).
+    invalid: () => intent?.coupon && payment.drop(),
+    cleared: () => intent?.coupon && void payment.load(),
+  });
 
   const applyCoupon = async (c: CouponSummary) => {
     if (intent?.coupon?.code === c.code) return;
-    const next = await loadIntent(c.code);
+    const next = await payment.load(c.code);
     if (next) toast({ title: "Coupon Applied!", description: `Your discount has been applied: ${describeCoupon(c)}` });
   };
 
@@ -324,17 +259,10 @@ export default function CheckoutPage() {
               <ComingSoonNotice course={c} />
             ) : payments.data?.enabled === false ? (
               <PurchasingUnavailable />
-            ) : intentError ? (
+            ) : payment.failed ? (
               <div className="space-y-3">
                 <p className="text-sm text-danger">Failed to create payment intent. Please try again.</p>
-                <Button
-                  onClick={() => {
-                    setIntentError(false);
-                    void loadIntent(intent?.coupon?.code);
-                  }}
-                >
-                  Try again
-                </Button>
+                <Button onClick={payment.retry}>Try again</Button>
               </div>
             ) : !intent ? (
               <Skeleton className="h-48" />
