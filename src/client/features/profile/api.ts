@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { api, dataOf } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import { refreshCurrentUser } from "#client/lib/session.ts";
+import type { deleteAccountInputSchema } from "#shared/schemas/account.ts";
 import type { profileInputSchema } from "#shared/schemas/certificates.ts";
 import type { practitionerListingInputSchema } from "#shared/schemas/practitioners.ts";
 
@@ -41,3 +42,9 @@ export function useRemovePractitionerListing() {
     },
   });
 }
+
+/** Deletes the account (password confirmed); the page then leaves for the home page. */
+export const useDeleteAccount = () =>
+  useMutation({
+    mutationFn: (body: z.input<typeof deleteAccountInputSchema>) => dataOf(api.POST("/api/account/delete", { body })),
+  });

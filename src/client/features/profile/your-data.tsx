@@ -1,14 +1,15 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Download, Trash2 } from "lucide-react";
 import { Dialog } from "radix-ui";
-import { type FormEvent, useState } from "react";
-import type { z } from "zod";
+import { useForm } from "react-hook-form";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
-import { FormError, PasswordField, useFormError } from "#client/components/ui/form.tsx";
+import { FormError, PasswordField, useFormErrors } from "#client/components/ui/form.tsx";
 import { Card } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
-import { api, dataOf, refusal } from "#client/lib/api-client.ts";
-import type { deleteAccountInputSchema } from "#shared/schemas/account.ts";
+import { refusal } from "#client/lib/api-client.ts";
+import { deleteAccountInputSchema } from "#shared/schemas/account.ts";
+import { useDeleteAccount } from "./api.ts";
 
 async function downloadMyData() {
   const response = await fetch("/api/account/export", { credentials: "include" });
@@ -21,15 +22,12 @@ async function downloadMyData() {
   URL.revokeObjectURL(url);
 }
 
-const deleteMyAccount = (body: z.input<typeof deleteAccountInputSchema>) =>
-  dataOf(api.POST("/api/account/delete", { body }));
-
 /** The privacy page's rights, as buttons: a copy of one's data, and deleting the account. */
 export function YourData() {
   const toast = useToast();
-  const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const error = useFormError<"password">();
+  const form = useForm({ resolver: zodResolver(deleteAccountInputSchema), defaultValues: { password: "" } });
+  const error = useFormErrors(form);
+  const deletion = useDeleteAccount();
 
   const download = async () => {
     try {
@@ -40,18 +38,14 @@ export function YourData() {
     }
   };
 
-  const remove = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) return error.show("Enter your password to delete your account.", "password");
-    setBusy(true);
-    try {
-      await deleteMyAccount({ password });
-      window.location.assign(`${paths.home}?account=deleted`);
-    } catch (failure) {
-      error.show(refusal(failure), "password");
-      setBusy(false);
-    }
-  };
+  const remove = form.handleSubmit((input) =>
+    deletion.mutate(input, {
+      onSuccess: () => window.location.assign(`${paths.home}?account=deleted`),
+      onError: (failure) => error.show(refusal(failure), "password"),
+    }),
+  );
+  // Busy until the browser has left for the home page.
+  const busy = deletion.isPending || deletion.isSuccess;
 
   return (
     <Card className="mt-6 p-6">
@@ -69,7 +63,7 @@ export function YourData() {
           Deleting your account signs you out everywhere and removes your personal data. Certificates you earned stay
           verifiable on their public page, and order records stay for accounting.
         </p>
-        <Dialog.Root onOpenChange={() => error.clear()}>
+        <Dialog.Root onOpenChange={() => form.clearErrors()}>
           <Dialog.Trigger className={buttonClasses("danger", "md", "mt-3")}>
             <Trash2 size={16} aria-hidden="true" />
             Delete my account
@@ -81,16 +75,9 @@ export function YourData() {
               <Dialog.Description className="mt-2 text-sm text-slate-700">
                 This cannot be undone. Enter your password to confirm.
               </Dialog.Description>
-              <form onSubmit={(e) => void remove(e)} className="mt-4 space-y-4" noValidate>
+              <form onSubmit={remove} className="mt-4 space-y-4" noValidate>
                 <FormError id={error.errorId} message={error.message} />
-                <PasswordField
-                  {...error.field("password")}
-                  label="Password"
-                  name="password"
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
+                <PasswordField {...error.field("password")} label="Password" autoComplete="current-password" />
                 <div className="flex flex-wrap justify-end gap-3">
                   <Dialog.Close className={buttonClasses("secondary", "sm")}>Cancel</Dialog.Close>
                   <Button type="submit" variant="danger" size="sm" disabled={busy}>
