@@ -8,7 +8,7 @@ import type { DB } from "../../db/schema.ts";
 import { badRequest, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
-import { attemptRulesOf } from "../learning/assessment.service.ts";
+import { attemptRulesOf } from "../learning/assessment-access.ts";
 import { attemptAllowance } from "../learning/attempt-rules.ts";
 import { PRACTICAL_RESUBMISSIONS } from "../practical/practical.service.ts";
 import { FINAL_EXAM_ID } from "../progress/learner-state.ts";

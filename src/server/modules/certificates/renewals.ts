@@ -9,12 +9,8 @@ import { conflict, notFound } from "../../errors.ts";
 import type { HitCounter } from "../../limits/hit-counter.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
-import {
-  RECERTIFICATION_ID,
-  recertificationAssessment,
-  startOrResumeAttempt,
-  submitAttempt,
-} from "../learning/assessment.service.ts";
+import { startOrResumeAttempt, submitAttempt } from "../learning/assessment.service.ts";
+import { RECERTIFICATION_ID, recertificationAssessment } from "../learning/assessment-access.ts";
 import { canRenew, renewalWindow, renewedExpiry } from "./certificate-lifecycle.ts";
 import {
   type CertificateRow,

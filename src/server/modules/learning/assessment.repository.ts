@@ -1,6 +1,6 @@
-import type { Kysely, Transaction } from "kysely";
+import type { Insertable, Kysely, Transaction } from "kysely";
 import { toIso } from "../../db/database.ts";
-import type { DB } from "../../db/schema.ts";
+import type { DB, QuizAttemptTable } from "../../db/schema.ts";
 import type { DrawnQuestion } from "./draw.ts";
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -99,4 +99,9 @@ export async function closeAttempt(
     .where("submittedAt", "is", null)
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1;
+}
+
+/** The graded attempt's record; `passed` is decided once, by grading, and stored here. */
+export async function recordQuizAttempt(trx: Db, row: Insertable<QuizAttemptTable>) {
+  await trx.insertInto("quizAttempt").values(row).execute();
 }

@@ -10,13 +10,8 @@ import {
 } from "#shared/schemas/learning.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import {
-  examAssessment,
-  examRules,
-  quizAssessment,
-  startOrResumeAttempt,
-  submitAttempt,
-} from "./assessment.service.ts";
+import { examRules, startOrResumeAttempt, submitAttempt } from "./assessment.service.ts";
+import { examAssessment, quizAssessment } from "./assessment-access.ts";
 
 /** Module quizzes and final exams: GET starts or resumes an attempt, POST grades it. */
 export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {

@@ -1,214 +1,28 @@
+/**
+ * Starting (or resuming) and submitting an attempt. Who may take which assessment is in
+ * `assessment-access.ts`, the draw in `draw.ts`, deadlines and attempts left in `deadlines.ts`, and
+ * grading (where the pass is decided, once) in `grading.ts`.
+ */
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
-import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { ExamRules, Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
-import type { Config } from "../../config.ts";
 import { writeTransaction } from "../../db/group-commit.ts";
-import type { DB } from "../../db/schema.ts";
-import { badRequest, conflict, forbidden, notFound, tooManyAttempts, unauthorized } from "../../errors.ts";
-import type { HitCounter } from "../../limits/hit-counter.ts";
-import { NOT_ENROLLED } from "../courses/course-access.ts";
-import type { CatalogueCourse, QuestionBank } from "../courses/course-catalogue.ts";
-import {
-  canTakeQuiz,
-  computeCourseState,
-  FINAL_EXAM_ID,
-  type LearnerRecords,
-  loadLearnerRecords,
-  NO_RECORDS,
-} from "../progress/learner-state.ts";
+import { badRequest, conflict, tooManyAttempts } from "../../errors.ts";
 import { ensureProgressRow } from "../progress/progress.service.ts";
-import { PASS_MARK, scorePercent } from "../progress/progress-formula.ts";
+import { PASS_MARK } from "../progress/progress-formula.ts";
 import {
   closeAttempt,
   insertOpenAttempt,
   listAttempts,
-  listGrantTimes,
-  type StoredAttempt,
+  recordQuizAttempt,
   timeMultiplierOf,
 } from "./assessment.repository.ts";
-import { type AttemptRules, attemptAllowance } from "./attempt-rules.ts";
+import { type Assessment, type AssessmentDeps, attemptRulesOf, examItemCount } from "./assessment-access.ts";
+import type { AttemptRules } from "./attempt-rules.ts";
+import { attemptState, isOverdue } from "./deadlines.ts";
 import { type DrawnQuestion, drawExamByBlueprint, drawQuestions } from "./draw.ts";
+import { gradeAnswers, toResult } from "./grading.ts";
 import { takePreviewGrading, takePreviewStart } from "./preview-limits.ts";
 import { previewAttemptId, readPreviewAttemptId } from "./preview-token.ts";
-
-export interface AssessmentDeps {
-  db: Kysely<DB>;
-  config: Config;
-  /** Shared counters (preview limits). */
-  counters: HitCounter;
-}
-
-/** A module quiz or the final exam, once the caller may take it. */
-interface Assessment {
-  kind: "quiz" | "exam";
-  /** The module id, or FINAL_EXAM_ID. */
-  id: string;
-  course: CatalogueCourse;
-  bank: QuestionBank;
-  moduleId: string | null;
-  moduleTitle: string;
-  nextModuleId: string | null;
-  /** Lessons a failed attempt points back to when the drawn questions name none. */
-  lessonIds: string[];
-  user: CurrentUser | null;
-  records: LearnerRecords;
-  /** Enrolled learners' attempts are stored and limited; preview attempts are only graded. */
-  recorded: boolean;
-}
-
-export function attemptRulesOf(config: Config, course: CatalogueCourse): AttemptRules {
-  return {
-    maxAttempts: course.assessment.maxAttempts ?? config.assessment.maxAttempts,
-    cooldownHours: course.assessment.cooldownHours ?? config.assessment.cooldownHours,
-  };
-}
-
-export async function quizAssessment(
-  db: Kysely<DB>,
-  user: CurrentUser | null,
-  course: CatalogueCourse,
-  moduleId: string,
-): Promise<Assessment> {
-  const module = course.modulesById.get(moduleId);
-  if (!module?.quiz) throw notFound("Quiz not found.");
-  const records = user ? await loadLearnerRecords(db, user.id, course.card.id) : NO_RECORDS;
-  if (!canTakeQuiz(course, moduleId, records, computeCourseState(course, records))) {
-    if (!user) throw unauthorized("Sign in and enrol to take this quiz.");
-    if (!records.enrolled) throw forbidden(NOT_ENROLLED);
-    throw forbidden("This quiz is locked. Complete the previous module first.");
-  }
-  return {
-    kind: "quiz",
-    id: moduleId,
-    course,
-    bank: module.quiz,
-    moduleId,
-    moduleTitle: module.title,
-    nextModuleId: course.modules[module.position + 1]?.id ?? null,
-    lessonIds: module.lessons.map((l) => l.id),
-    user,
-    records,
-    recorded: !!user && records.enrolled,
-  };
-}
-
-export async function examAssessment(
-  db: Kysely<DB>,
-  user: CurrentUser | null,
-  course: CatalogueCourse,
-): Promise<Assessment> {
-  if (!course.exam) throw notFound("This course has no final exam.");
-  if (!user) throw unauthorized("Sign in and enrol to take the final exam.");
-  const records = await loadLearnerRecords(db, user.id, course.card.id);
-  if (!records.enrolled) throw forbidden(NOT_ENROLLED);
-  if (!computeCourseState(course, records).examUnlocked)
-    throw forbidden("The final exam opens once every module is complete.");
-  return {
-    kind: "exam",
-    id: FINAL_EXAM_ID,
-    course,
-    bank: course.exam,
-    moduleId: null,
-    moduleTitle: course.card.title,
-    nextModuleId: null,
-    lessonIds: course.lessons.map((l) => l.id),
-    user,
-    records,
-    recorded: true,
-  };
-}
-
-/** The recertification exam's attempts (docs/decisions/0028), apart from the final exam's. */
-export const RECERTIFICATION_ID = "#recertification";
-
-/**
- * A recertification exam: the final exam's bank, drawn by its blueprint, timed, under the same
- * attempt, cooldown and time-multiplier rules. The caller (certificates) has checked that the learner
- * holds a certificate inside its renewal window; enrolment is not needed.
- */
-export async function recertificationAssessment(
-  db: Kysely<DB>,
-  user: CurrentUser,
-  course: CatalogueCourse,
-): Promise<Assessment> {
-  if (!course.exam) throw notFound("This course has no exam to recertify with.");
-  const records = await loadLearnerRecords(db, user.id, course.card.id);
-  return {
-    kind: "exam",
-    id: RECERTIFICATION_ID,
-    course,
-    // Always timed: the exam's own limit, else two minutes per drawn item.
-    bank: {
-      ...course.exam,
-      title: `Recertification exam: ${course.card.title}`,
-      timeLimitMinutes: course.exam.timeLimitMinutes ?? 2 * examItemCount(course.exam),
-    },
-    moduleId: null,
-    moduleTitle: course.card.title,
-    nextModuleId: null,
-    lessonIds: course.lessons.map((l) => l.id),
-    user,
-    records,
-    recorded: true,
-  };
-}
-
-const examItemCount = (bank: QuestionBank) => bank.blueprint?.reduce((n, b) => n + b.count, 0) ?? bank.draw;
-
-export type { Assessment };
-
-const graceMs = (config: Config) => config.assessment.examGraceSeconds * 1000;
-const isOverdue = (attempt: StoredAttempt, config: Config, now: Date) =>
-  !!attempt.deadlineAt && now.getTime() > new Date(attempt.deadlineAt).getTime() + graceMs(config);
-
-/**
- * A timed attempt left open past its limit and grace counts as a failed attempt (score 0),
- * so leaving an exam unfinished never gives a free look at its questions.
- */
-async function closeOverdue(deps: AssessmentDeps, a: Assessment, attempts: StoredAttempt[], now: Date) {
-  for (const attempt of attempts) {
-    if (attempt.submittedAt || !isOverdue(attempt, deps.config, now)) continue;
-    const at = attempt.deadlineAt!;
-    await deps.db.transaction().execute(async (trx) => {
-      if (!(await closeAttempt(trx, attempt.id, { submittedAt: at, score: 0, passed: false }))) return;
-      await trx
-        .insertInto("quizAttempt")
-        .values({
-          id: attempt.id,
-          userId: a.user!.id,
-          courseId: a.course.card.id,
-          moduleId: a.id,
-          score: 0,
-          correctCount: 0,
-          total: attempt.questions.length,
-          passed: 0,
-          answers: "{}",
-          createdAt: at,
-        })
-        .execute();
-    });
-    attempt.submittedAt = at;
-    attempt.score = 0;
-  }
-}
-
-async function attemptState(deps: AssessmentDeps, a: Assessment, now: Date) {
-  const userId = a.user!.id;
-  const [attempts, grants] = await Promise.all([
-    listAttempts(deps.db, userId, a.course.card.id, a.id),
-    listGrantTimes(deps.db, userId, a.course.card.id, a.id),
-  ]);
-  await closeOverdue(deps, a, attempts, now);
-  const rules = attemptRulesOf(deps.config, a.course);
-  const submitted = attempts.filter((x) => x.submittedAt).map((x) => new Date(x.submittedAt!));
-  return {
-    attempts,
-    open: attempts.find((x) => !x.submittedAt) ?? null,
-    rules,
-    allowance: (extra: Date[] = []) => attemptAllowance([...submitted, ...extra], grants, rules, now),
-  };
-}
 
 function questionsOf(a: Assessment, drawn: DrawnQuestion[]): Quiz["questions"] {
   return drawn.map((d) => {
@@ -330,53 +144,6 @@ export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment, 
   throw conflict("The attempt could not be started. Please try again.");
 }
 
-function gradeAnswers(a: Assessment, drawn: DrawnQuestion[], answers: Record<string, string>) {
-  const drawnIds = new Set(drawn.map((d) => d.id));
-  for (const id of Object.keys(answers))
-    if (!drawnIds.has(id)) throw badRequest(`Question '${id}' is not part of this attempt.`);
-  const questions = drawn.map((d) => {
-    const q = a.bank.questions.find((x) => x.id === d.id);
-    if (!q) throw conflict("This attempt no longer matches the course content. Start a new attempt.");
-    const answer = answers[q.id];
-    if (answer === undefined) throw badRequest("Answer every question before submitting.");
-    if (!d.options.includes(answer)) throw badRequest(`'${answer}' is not an option of question '${q.id}'.`);
-    return { q, correct: answer === q.correctAnswer };
-  });
-  const correctCount = questions.filter((r) => r.correct).length;
-  const score = scorePercent(correctCount, questions.length);
-  return { questions, correctCount, score, passed: score >= PASS_MARK };
-}
-
-function toResult(
-  a: Assessment,
-  graded: ReturnType<typeof gradeAnswers>,
-  extra: Pick<QuizResult, "recorded" | "bestScore" | "attemptsLeft" | "nextAttemptAt">,
-): QuizResult {
-  const { questions, correctCount, score, passed } = graded;
-  const named = new Set(questions.map(({ q }) => q.lesson).filter((id): id is string => !!id));
-  const revisit = named.size > 0 ? named : new Set(a.lessonIds);
-  return {
-    score,
-    correctCount,
-    incorrectCount: questions.length - correctCount,
-    total: questions.length,
-    passed,
-    passMark: PASS_MARK,
-    ...extra,
-    review: passed
-      ? questions.map(({ q, correct }) => ({
-          questionId: q.id,
-          correct,
-          correctAnswer: q.correctAnswer,
-          explanation: q.explanation,
-        }))
-      : [],
-    lessonsToRevisit: passed
-      ? []
-      : a.course.lessons.filter((l) => revisit.has(l.id)).map((l) => ({ id: l.id, title: l.title })),
-  };
-}
-
 /** Grades exactly the questions drawn for the attempt. Enrolled learners' results are stored. */
 export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: QuizSubmission): Promise<QuizResult> {
   if (!a.recorded) {
@@ -412,21 +179,18 @@ export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: Q
     if (!(await closeAttempt(trx, open.id, { submittedAt, score: graded.score, passed: graded.passed })))
       throw conflict("This attempt has already been submitted. Start a new attempt.");
     await ensureProgressRow(trx, user.id, a.course.card.id);
-    await trx
-      .insertInto("quizAttempt")
-      .values({
-        id: open.id,
-        userId: user.id,
-        courseId: a.course.card.id,
-        moduleId: a.id,
-        score: graded.score,
-        correctCount: graded.correctCount,
-        total: graded.questions.length,
-        passed: graded.passed ? 1 : 0,
-        answers: JSON.stringify(body.answers),
-        createdAt: submittedAt,
-      })
-      .execute();
+    await recordQuizAttempt(trx, {
+      id: open.id,
+      userId: user.id,
+      courseId: a.course.card.id,
+      moduleId: a.id,
+      score: graded.score,
+      correctCount: graded.correctCount,
+      total: graded.questions.length,
+      passed: graded.passed ? 1 : 0,
+      answers: JSON.stringify(body.answers),
+      createdAt: submittedAt,
+    });
   });
   const state = await attemptState(deps, a, now);
   const { attemptsLeft, nextAttemptAt } = state.allowance();
