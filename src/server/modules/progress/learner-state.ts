@@ -121,7 +121,7 @@ async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): P
         score,
         bestScore,
         attempts: (prev?.attempts ?? 0) + 1,
-        // Grading stores the pass (assessment.service.ts); it is read here, never recomputed.
+        // Grading stores the pass (learning/grading.ts); it is read here, never recomputed.
         passed: (prev?.passed ?? false) || Number(row.passed) === 1,
       });
     } else {
