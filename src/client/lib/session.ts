@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, dataOf } from "#client/lib/api-client.ts";
-import { authCall, authClient } from "#client/lib/auth-client.ts";
 import { queryClient } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 
@@ -21,6 +20,8 @@ export function useCurrentUser() {
 export const refreshCurrentUser = () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUser() });
 
 export async function signOut() {
+  // Better Auth's client loads with the first sign-out, not with every visitor's page (decision 0032).
+  const { authCall, authClient } = await import("#client/lib/auth-client.ts");
   await authCall(authClient.signOut());
   queryClient.clear();
 }

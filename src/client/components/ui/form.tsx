@@ -1,9 +1,21 @@
 import { Eye, EyeOff } from "lucide-react";
 import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useEffect, useId, useState } from "react";
-import { type FieldValues, get, type Path, type UseFormReturn } from "react-hook-form";
+import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
 
 const inputClass =
   "h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-ink placeholder:text-slate-500 focus:border-brand-600 aria-[invalid=true]:border-danger";
+
+/**
+ * The error at a field's path ("name", "address.city", "items.0.title" or "items[0].title"), as
+ * react-hook-form's `get` finds it; written here so a page with a plain field (the public
+ * directory) does not load react-hook-form (decision 0032).
+ */
+function errorAt(errors: object, name: string): unknown {
+  return name
+    .replace(/\[(\d+)\]/g, ".$1")
+    .split(".")
+    .reduce<unknown>((node, key) => (node == null ? undefined : (node as Record<string, unknown>)[key]), errors);
+}
 
 export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -66,8 +78,8 @@ export function useFormErrors<Values extends FieldValues, Output>(form: UseFormR
         form.setError(name, { type: "server", message }, { shouldFocus: i === 0 });
     },
     /** The error's id while it concerns this field (for a field drawn by a Controller). */
-    errorIdOf: (name: Path<Values>) => (get(errors, name) ? errorId : undefined),
-    field: (name: Path<Values>) => ({ ...form.register(name), errorId: get(errors, name) ? errorId : undefined }),
+    errorIdOf: (name: Path<Values>) => (errorAt(errors, name) ? errorId : undefined),
+    field: (name: Path<Values>) => ({ ...form.register(name), errorId: errorAt(errors, name) ? errorId : undefined }),
   };
 }
 
