@@ -17,6 +17,9 @@ export default defineConfig({
     // --sequence.seed=N), so a test that leans on its neighbours' rows fails. Files keep their
     // order: each has its own database, and the slowest files start first.
     sequence: { shuffle: { files: false, tests: true } },
+    // expect.poll waits for what the app does in the background (mail, jobs); 1 s (Vitest's default)
+    // is too short on a loaded 2-core machine. It bounds a wait; it asserts nothing about speed.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       {
         extends: true,
