@@ -12,6 +12,7 @@ import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import type { LearnerPractical } from "#shared/schemas/practical.ts";
 import { useSubmitPractical } from "./api.ts";
+import { FileLinks } from "./file-links.tsx";
 import { ReviewView, RubricTable } from "./rubric.tsx";
 
 const ACCEPT = ".pdf,.txt,.mp3,.m4a,.wav,.ogg,.webm,.flac,application/pdf,text/plain,audio/*";
@@ -130,17 +131,7 @@ function Submissions({ practical }: { practical: LearnerPractical }) {
                 Submission {s.attempt} · sent {formatLongDate(s.submittedAt)} ·{" "}
                 {s.status === "submitted" || s.status === "in-review" ? "waiting for review" : "reviewed"}
               </p>
-              {s.files.length > 0 && (
-                <ul className="mt-2 text-sm">
-                  {s.files.map((f) => (
-                    <li key={f.id}>
-                      <a className="text-brand-700 underline" href={paths.practicalFile(f.id)} download>
-                        {f.name}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <FileLinks files={s.files} className="mt-2 text-sm" />
               {s.review && <ReviewView rubric={practical.rubric} review={s.review} />}
             </Card>
           </li>

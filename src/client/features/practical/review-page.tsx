@@ -11,6 +11,7 @@ import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import type { ReviewSubmission } from "#shared/schemas/practical.ts";
 import { useClaimSubmission, useReleaseSubmission, useReviewSubmission, useSubmitReview } from "./api.ts";
+import { FileLinks } from "./file-links.tsx";
 import { ReviewView, RubricTable } from "./rubric.tsx";
 
 /** Per-criterion level and comment, overall feedback and the decision. */
@@ -169,17 +170,7 @@ export default function ReviewPage() {
         <p className="mt-2 text-sm whitespace-pre-wrap" data-testid="submission-text">
           {data.text || "(no text: see the files)"}
         </p>
-        {data.files.length > 0 && (
-          <ul className="mt-3 text-sm">
-            {data.files.map((f) => (
-              <li key={f.id}>
-                <a className="text-brand-700 underline" href={paths.practicalFile(f.id)} download>
-                  {f.name}
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <FileLinks files={data.files} className="mt-3 text-sm" />
       </Card>
       {data.earlierReviews.map((r) => (
         <Card key={r.attempt} className="mt-4 p-4">

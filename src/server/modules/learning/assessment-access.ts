@@ -92,11 +92,22 @@ export async function examAssessment(
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
   if (!computeCourseState(course, records).examUnlocked)
     throw forbidden("The final exam opens once every module is complete.");
+  return wholeCourseExam(FINAL_EXAM_ID, course, course.exam, user, records);
+}
+
+/** An exam over the whole course (the final exam, a recertification), always recorded. */
+function wholeCourseExam(
+  id: string,
+  course: CatalogueCourse,
+  bank: QuestionBank,
+  user: CurrentUser,
+  records: LearnerRecords,
+): Assessment {
   return {
     kind: "exam",
-    id: FINAL_EXAM_ID,
+    id,
     course,
-    bank: course.exam,
+    bank,
     moduleId: null,
     moduleTitle: course.card.title,
     nextModuleId: null,
@@ -122,24 +133,13 @@ export async function recertificationAssessment(
 ): Promise<Assessment> {
   if (!course.exam) throw notFound("This course has no exam to recertify with.");
   const records = await loadLearnerRecords(db, user.id, course.card.id);
-  return {
-    kind: "exam",
-    id: RECERTIFICATION_ID,
-    course,
-    // Always timed: the exam's own limit, else two minutes per drawn item.
-    bank: {
-      ...course.exam,
-      title: `Recertification exam: ${course.card.title}`,
-      timeLimitMinutes: course.exam.timeLimitMinutes ?? 2 * examItemCount(course.exam),
-    },
-    moduleId: null,
-    moduleTitle: course.card.title,
-    nextModuleId: null,
-    lessonIds: course.lessons.map((l) => l.id),
-    user,
-    records,
-    recorded: true,
+  // Always timed: the exam's own limit, else two minutes per drawn item.
+  const bank = {
+    ...course.exam,
+    title: `Recertification exam: ${course.card.title}`,
+    timeLimitMinutes: course.exam.timeLimitMinutes ?? 2 * examItemCount(course.exam),
   };
+  return wholeCourseExam(RECERTIFICATION_ID, course, bank, user, records);
 }
 
 /** How many questions an exam draws. */
