@@ -36,6 +36,16 @@ export const MODULES_DIR = "src/server/modules";
 const MESSAGE =
   "Server modules import only lower layers; route-only modules import none (scripts/module-layers.ts, docs/architecture.md, Boundaries).";
 
+/**
+ * The data layer's fast paths are reached through `db/fast-paths.ts` only. Biome lets a later
+ * override replace an earlier one's patterns, so every override that sets import rules for server,
+ * test, bench or script files carries this pattern too (biome.json).
+ */
+export const DB_INTERNALS = {
+  group: ["**/db/prepared.ts", "**/db/group-commit.ts", "*server/db/prepared.ts", "*server/db/group-commit.ts"],
+  message: "Use the data layer's fast paths through db/fast-paths.ts, never its implementation files (decision 0040).",
+};
+
 export const moduleFolders = (root = ".") =>
   readdirSync(`${root}/${MODULES_DIR}`, { withFileTypes: true })
     .filter((d) => d.isDirectory())
@@ -59,7 +69,7 @@ export function moduleOverrides() {
         style: {
           noRestrictedImports: {
             level: "error",
-            options: { patterns: [{ group: forbiddenFor(name), message: MESSAGE }] },
+            options: { patterns: [{ group: forbiddenFor(name), message: MESSAGE }, DB_INTERNALS] },
           },
         },
       },

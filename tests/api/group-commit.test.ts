@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { durableWrite, groupCommitCount, writeTransaction } from "#server/db/group-commit.ts";
+import { durableWrite, groupCommitCount, writeTransaction } from "#server/db/fast-paths.ts";
 import { createTestDatabase, type TestDatabase, testEngine } from "../setup/test-database.ts";
 
 let t: TestDatabase;

@@ -83,4 +83,18 @@ describe("module boundaries", () => {
     expect(restrictedImports(`${MODULES_DIR}/admin/probe.ts`, importing("../checkout/refunds.ts"))).toEqual([]);
     expect(restrictedImports(`${MODULES_DIR}/progress/probe.ts`, importing("../courses/course-access.ts"))).toEqual([]);
   });
+
+  it("refuses an import of the data layer's fast-path implementation from outside db/, wherever it comes from", () => {
+    expect(restrictedImports(`${MODULES_DIR}/progress/probe.ts`, importing("../../db/prepared.ts"))).toHaveLength(1);
+    expect(restrictedImports("src/server/plugins/probe.ts", importing("../db/group-commit.ts"))).toHaveLength(1);
+    expect(restrictedImports("src/server/jobs/probe.ts", importing("#server/db/prepared.ts"))).toHaveLength(1);
+    expect(restrictedImports("tests/api/probe.test.ts", importing("#server/db/group-commit.ts"))).toHaveLength(1);
+    expect(restrictedImports("bench/probe.ts", importing("../src/server/db/prepared.ts"))).toHaveLength(1);
+  });
+
+  it("lets everyone use the fast paths through db/fast-paths.ts, and db/ its own files", () => {
+    expect(restrictedImports(`${MODULES_DIR}/progress/probe.ts`, importing("../../db/fast-paths.ts"))).toEqual([]);
+    expect(restrictedImports("tests/api/probe.test.ts", importing("#server/db/fast-paths.ts"))).toEqual([]);
+    expect(restrictedImports("src/server/db/probe.ts", importing("./group-commit.ts"))).toEqual([]);
+  });
 });

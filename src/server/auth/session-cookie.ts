@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
-import { preparedQuery } from "../db/prepared.ts";
+import { preparedQuery } from "../db/fast-paths.ts";
 import type { DB } from "../db/schema.ts";
 
 const COOKIE = "better-auth.session_token";

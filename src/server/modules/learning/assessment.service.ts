@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ExamRules, Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
-import { writeTransaction } from "../../db/group-commit.ts";
+import { writeTransaction } from "../../db/fast-paths.ts";
 import { badRequest, conflict, tooManyAttempts } from "../../errors.ts";
 import { ensureProgressRow } from "../progress/progress.service.ts";
 import { PASS_MARK } from "../progress/progress-formula.ts";

@@ -3,7 +3,7 @@ import { formatPersonName } from "#shared/format.ts";
 import { accountExportSchema, deleteAccountInputSchema, deleteAccountResponseSchema } from "#shared/schemas/account.ts";
 import { currentUserSchema } from "#shared/schemas/auth.ts";
 import { profileInputSchema } from "#shared/schemas/certificates.ts";
-import { durableWrite } from "../../db/group-commit.ts";
+import { durableWrite } from "../../db/fast-paths.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import { sendEncoded } from "../../plugins/serialization.ts";
 import { deleteAccount, exportAccountData } from "./account-data.ts";

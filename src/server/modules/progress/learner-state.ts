@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { ModuleState } from "#shared/schemas/courses.ts";
 import { toIso } from "../../db/database.ts";
-import { preparedQuery } from "../../db/prepared.ts";
+import { preparedQuery } from "../../db/fast-paths.ts";
 import type { DB } from "../../db/schema.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
 import { PASS_MARK, progressPercent } from "./progress-formula.ts";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { MyLearningCourse, Progress } from "#shared/schemas/learning.ts";
-import { writeTransaction } from "../../db/group-commit.ts";
+import { writeTransaction } from "../../db/fast-paths.ts";
 import type { DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
