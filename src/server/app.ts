@@ -64,7 +64,8 @@ import { registerSecurity } from "./plugins/security.ts";
 import { responseSerializerCompiler } from "./plugins/serialization.ts";
 import { plainTextValidatorCompiler } from "./plugins/validation.ts";
 import { connectRedis, type SharedRedis } from "./redis/shared-redis.ts";
-import { type FileStorage, folderStorage } from "./storage/file-storage.ts";
+import type { FileStorage } from "./storage/file-storage.ts";
+import { storageFor } from "./storage/storage.ts";
 
 export interface AppDeps {
   config: Config;
@@ -83,7 +84,7 @@ export interface AppDeps {
   createJobs?: (log: JobLog) => JobRunner;
   /** Told of every route as it is registered (the route fuzzer enumerates the API this way). */
   onRoute?: (route: RouteOptions) => void;
-  /** Where uploaded files go; by default a folder (UPLOADS_DIR, else data/uploads). */
+  /** Where uploaded files go; by default what the settings ask for (a folder, or an S3 bucket with S3_BUCKET). */
   storage?: FileStorage;
 }
 
@@ -141,7 +142,7 @@ export async function buildApp({
   onRoute,
   siteContentDir,
   contentDir = DEFAULT_CONTENT_DIR,
-  storage = folderStorage(config.practical.uploadsDir),
+  storage = storageFor(config.storage),
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // One line per request (below), written asynchronously: the event loop never waits on stdout.
@@ -219,6 +220,7 @@ export async function buildApp({
   app.addHook("onClose", async () => jobs.stop());
   // Mail for requests already answered goes out before the process exits.
   app.addHook("onClose", async () => background.idle());
+  app.addHook("onClose", async () => storage.close?.());
   jobs.every("prune-expired-rows", 60 * 60 * 1000, () => pruneExpiredRows(database.db));
 
   // JSON only: any other body type is refused with 415; one nested too deeply is refused with 400 before parsing.

@@ -93,6 +93,34 @@ const settingsSchema = z.object({
   PRACTICAL_REVIEW_DAYS: z.coerce.number().min(0.5).max(60).default(5),
   /** Where uploaded practical files are kept (the folder storage); default data/uploads. */
   UPLOADS_DIR: z.string().optional(),
+  /** Set: uploaded files go to this bucket of an S3-compatible object store instead of the folder. */
+  S3_BUCKET: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: "must be a bucket name (3-63 of a-z 0-9 . -)" })
+        .optional(),
+    ),
+  S3_REGION: z.string().trim().optional(),
+  /** Another S3-compatible service than AWS (MinIO, Ceph, R2, ...): its URL. */
+  S3_ENDPOINT: optionalUrl,
+  /** Bucket in the path (https://host/bucket/key) rather than the host name; most self-hosted services need it. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => v === "true" || v === "1"),
+  S3_ACCESS_KEY_ID: z.string().trim().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().optional(),
+  /** Put in front of every object key, so one bucket can hold several academies' files. */
+  S3_KEY_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^([\w.-]+\/)*$/, { message: "folder names of letters, digits and . _ - each ending in /, e.g. academy/" })
+    .max(200)
+    .default(""),
   PAYMENTS_PROVIDER: z.enum(["sandbox", "stripe", ""]).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
@@ -155,7 +183,9 @@ export interface Config {
   /** Academy-wide attempt rules; a course may set its own in course.json. */
   assessment: AssessmentDefaults;
   dataDir: string;
-  practical: { maxFileBytes: number; expectedReviewDays: number; uploadsDir: string };
+  practical: { maxFileBytes: number; expectedReviewDays: number };
+  /** Where uploaded files go (decision 0039): a folder by default, an S3-compatible bucket when S3_BUCKET is set. */
+  storage: StorageConfig;
   payments: PaymentsConfig;
   paymentsReconcileSeconds: number;
   timeouts: ServerTimeouts;
@@ -164,6 +194,44 @@ export interface Config {
   shutdownDelayMs: number;
   /** Redis for shared counters and cache news (decision 0031); undefined: the database does it all. */
   redis?: { url: string; keyPrefix: string };
+}
+
+export type StorageConfig =
+  | { kind: "folder"; dir: string }
+  | {
+      kind: "s3";
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      forcePathStyle: boolean;
+      keyPrefix: string;
+      /** Unset: the AWS SDK's own chain (AWS_ACCESS_KEY_ID, a shared profile, an instance or task role). */
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+    };
+
+function storageConfig(s: Settings, dataDir: string): StorageConfig {
+  if (!s.S3_BUCKET) {
+    // A half-configured bucket must not quietly leave files on one machine's disk.
+    const stray = (
+      ["S3_REGION", "S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_KEY_PREFIX"] as const
+    ).filter((name) => s[name]);
+    if (stray.length) throw new ConfigError(`Invalid setting ${stray.join(" / ")}: set S3_BUCKET too, or none of them`);
+    return { kind: "folder", dir: s.UPLOADS_DIR ? resolve(s.UPLOADS_DIR) : resolve(dataDir, "uploads") };
+  }
+  if (!!s.S3_ACCESS_KEY_ID !== !!s.S3_SECRET_ACCESS_KEY)
+    throw new ConfigError("Invalid setting S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both or neither");
+  return {
+    kind: "s3",
+    bucket: s.S3_BUCKET,
+    region: s.S3_REGION || "us-east-1",
+    endpoint: s.S3_ENDPOINT,
+    forcePathStyle: s.S3_FORCE_PATH_STYLE,
+    keyPrefix: s.S3_KEY_PREFIX,
+    credentials:
+      s.S3_ACCESS_KEY_ID && s.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: s.S3_ACCESS_KEY_ID, secretAccessKey: s.S3_SECRET_ACCESS_KEY }
+        : undefined,
+  };
 }
 
 export interface ServerTimeouts {
@@ -264,8 +332,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     practical: {
       maxFileBytes: Math.round(s.PRACTICAL_MAX_FILE_MB * 1024 * 1024),
       expectedReviewDays: s.PRACTICAL_REVIEW_DAYS,
-      uploadsDir: s.UPLOADS_DIR ? resolve(s.UPLOADS_DIR) : resolve(dataDir, "uploads"),
     },
+    storage: storageConfig(s, dataDir),
     payments: paymentsConfig(s),
     paymentsReconcileSeconds: s.PAYMENTS_RECONCILE_SECONDS,
     timeouts: {

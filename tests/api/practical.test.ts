@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LearnerPractical, ReviewQueue, ReviewSubmission } from "#shared/schemas/practical.ts";
 import { completeCourse } from "../setup/assessments.ts";
+import { type FakeS3, startFakeS3 } from "../setup/fake-s3.ts";
 import { mailSubjectsTo, SAMPLE_FILES, submitPractical } from "../setup/practical.ts";
 import {
   createTestApp,
@@ -17,6 +18,14 @@ let t: TestApp;
 let admin: TestUser;
 let assessorA: TestUser;
 let assessorB: TestUser;
+/** This file's app keeps uploads in an S3-compatible bucket (a local fake); the folder is the default elsewhere. */
+let s3: FakeS3;
+const BUCKET = "practical-files";
+/** The stored objects' bytes, by key, under this file's bucket. */
+const bucketObjects = () =>
+  [...s3.objects]
+    .filter(([id]) => id.startsWith(`${BUCKET}/`))
+    .map(([id, data]) => [id.slice(BUCKET.length + 1), data] as const);
 
 const get = (url: string, cookie?: string) => request(t.app, "GET", url, { cookie });
 const post = (url: string, cookie: string | undefined, payload: unknown = {}) =>
@@ -35,9 +44,10 @@ const WEAK = [
 ];
 
 beforeAll(async () => {
+  s3 = await startFakeS3([BUCKET]);
   t = await createTestApp({
     practical: true,
-    env: { ADMIN_EMAILS: "chief@academy.example", PRACTICAL_MAX_FILE_MB: "0.1" },
+    env: { ADMIN_EMAILS: "chief@academy.example", PRACTICAL_MAX_FILE_MB: "0.1", ...s3.env(BUCKET) },
   });
   admin = await signUpUser(t.app, { email: "chief@academy.example" });
   await verifyEmail(t, admin);
@@ -46,7 +56,10 @@ beforeAll(async () => {
   for (const a of [assessorA, assessorB])
     expect((await put(`/api/admin/learners/${a.id}/role`, admin.cookie, { role: "assessor" })).statusCode).toBe(200);
 });
-afterAll(async () => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await s3?.close();
+});
 
 /** A learner with every lesson, quiz and module of fixture-practical done: only the practical is left. */
 async function learnerReadyForPractical(names: { firstName: string; lastName: string }) {
@@ -299,18 +312,21 @@ describe("the practical loop", () => {
     expect(audit).toContainEqual({ action: "practical.grant", target: user.email, actorEmail: admin.email });
   });
 
-  it("serves files only to their learner, assessors and admins, as downloads", async () => {
+  it("serves files only to their learner, assessors and admins, as downloads, from the bucket", async () => {
     const owner = await learnerReadyForPractical({ firstName: "Owner", lastName: "Learner" });
+    // A PDF no other test uploads, so its object can be told apart in the shared bucket.
+    const pdf = Buffer.concat([SAMPLE_FILES.pdf, Buffer.from(`% ${owner.id}\n`)]);
     const sent = await submitPractical(t.app, owner.cookie, COURSE, { text: "With a file", ...CONSENT }, [
-      { name: "my plan.pdf", data: SAMPLE_FILES.pdf },
+      { name: "my plan.pdf", data: pdf },
     ]);
     const file = (sent.json() as LearnerPractical).submissions[0].files[0];
+    expect(bucketObjects().filter(([, data]) => data.equals(pdf))).toHaveLength(1);
     const url = `/api/practical-files/${file.id}`;
     const mine = await get(url, owner.cookie);
     expect(mine.statusCode).toBe(200);
     expect(mine.headers["content-type"]).toBe("application/pdf");
     expect(mine.headers["content-disposition"]).toMatch(/^attachment; .*filename\*=UTF-8''my%20plan\.pdf$/);
-    expect(mine.rawPayload.equals(SAMPLE_FILES.pdf)).toBe(true);
+    expect(mine.rawPayload.equals(pdf)).toBe(true);
     const forAssessor = await get(url, assessorB.cookie);
     expect(forAssessor.statusCode).toBe(200);
     expect(forAssessor.headers["content-disposition"]).toMatch(/filename\*=UTF-8''submission-\d+-file-1\.pdf$/);
@@ -319,5 +335,11 @@ describe("the practical loop", () => {
     expect((await get(url, stranger.cookie)).statusCode).toBe(403);
     expect((await get(url)).statusCode).toBe(401);
     expect((await get("/api/practical-files/00000000-0000-4000-8000-000000000000", owner.cookie)).statusCode).toBe(404);
+
+    // Erasing the account takes the file out of the bucket too.
+    const erased = await post("/api/account/delete", owner.cookie, { password: owner.password });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(bucketObjects().filter(([, data]) => data.equals(pdf))).toHaveLength(0);
+    expect((await get(url, assessorB.cookie)).statusCode).toBe(404);
   });
 });

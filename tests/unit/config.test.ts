@@ -139,3 +139,56 @@ describe("WEB_CONCURRENCY", () => {
     expect(() => at("0")).toThrow(/WEB_CONCURRENCY/);
   });
 });
+
+describe("file storage settings", () => {
+  it("uses the folder without S3_BUCKET, and the bucket with it, with region, endpoint, path style, keys and prefix", () => {
+    const data = dir();
+    expect(loadConfig({}, data).storage).toEqual({ kind: "folder", dir: join(data, "uploads") });
+    expect(loadConfig({ S3_BUCKET: "" }, data).storage.kind).toBe("folder");
+    expect(loadConfig({ S3_BUCKET: "academy-files" }, data).storage).toEqual({
+      kind: "s3",
+      bucket: "academy-files",
+      region: "us-east-1",
+      endpoint: undefined,
+      forcePathStyle: false,
+      keyPrefix: "",
+      credentials: undefined,
+    });
+    expect(
+      loadConfig(
+        {
+          S3_BUCKET: "academy-files",
+          S3_REGION: "eu-central-1",
+          S3_ENDPOINT: "https://minio.internal:9000",
+          S3_FORCE_PATH_STYLE: "true",
+          S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+          S3_SECRET_ACCESS_KEY: "secret",
+          S3_KEY_PREFIX: "school-b/uploads/",
+        },
+        data,
+      ).storage,
+    ).toEqual({
+      kind: "s3",
+      bucket: "academy-files",
+      region: "eu-central-1",
+      endpoint: "https://minio.internal:9000",
+      forcePathStyle: true,
+      keyPrefix: "school-b/uploads/",
+      credentials: { accessKeyId: "AKIAEXAMPLE", secretAccessKey: "secret" },
+    });
+  });
+
+  it("refuses a half-configured bucket, one key without the other, a bad bucket name, endpoint or prefix", () => {
+    const data = dir();
+    expect(() => loadConfig({ S3_ENDPOINT: "https://minio.internal:9000" }, data)).toThrow(
+      /S3_ENDPOINT: set S3_BUCKET too/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: "files", S3_ACCESS_KEY_ID: "AKIAEXAMPLE" }, data)).toThrow(
+      /S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: set both or neither/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: "Has_Capitals" }, data)).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => loadConfig({ S3_BUCKET: "files", S3_ENDPOINT: "ftp://minio" }, data)).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ S3_BUCKET: "files", S3_KEY_PREFIX: "no-slash" }, data)).toThrow(/S3_KEY_PREFIX/);
+    expect(() => loadConfig({ S3_BUCKET: "files", S3_FORCE_PATH_STYLE: "yes" }, data)).toThrow(/S3_FORCE_PATH_STYLE/);
+  });
+});

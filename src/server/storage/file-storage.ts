@@ -2,23 +2,40 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 
 /**
- * Where uploaded files live. One interface: a folder under data/ by default; an S3-compatible
- * object store can implement the same three calls (docs/decisions/0026).
+ * Where uploaded files live. One interface, two implementations chosen by configuration
+ * (docs/decisions/0026, 0039): a folder under data/ by default, a bucket of an S3-compatible object
+ * store when S3_BUCKET is set. `storageFor` (storage.ts) picks one; `tests/unit/file-storage.test.ts` holds both to one contract.
  */
 export interface FileStorage {
+  /** Stores the bytes under a fresh key. */
   put(key: string, data: Buffer): Promise<void>;
+  /** The bytes stored under the key; rejects with FileMissingError when there are none. */
   get(key: string): Promise<Buffer>;
+  /** Removes the key's bytes; removing a missing key succeeds. */
   remove(key: string): Promise<void>;
+  /** Lets go of connections (the app calls it when it closes). */
+  close?(): void;
 }
 
-/** Keys are the server's own (`practical/<uuid>`); anything else is refused, so no key reaches outside the folder. */
+export class FileMissingError extends Error {
+  constructor(key: string) {
+    super(`no stored file under '${key}'`);
+    this.name = "FileMissingError";
+  }
+}
+
+/** Keys are the server's own (`practical/<uuid>`); anything else is refused, so no key reaches outside its place. */
 const KEY = /^[a-z]+\/[0-9a-f-]{36}$/;
+
+export function checkedKey(key: string): string {
+  if (!KEY.test(key)) throw new Error(`invalid storage key '${key}'`);
+  return key;
+}
 
 export function folderStorage(root: string): FileStorage {
   const base = resolve(root);
   const pathOf = (key: string) => {
-    if (!KEY.test(key)) throw new Error(`invalid storage key '${key}'`);
-    const path = join(base, key);
+    const path = join(base, checkedKey(key));
     if (!path.startsWith(base + sep)) throw new Error(`invalid storage key '${key}'`);
     return path;
   };
@@ -29,7 +46,16 @@ export function folderStorage(root: string): FileStorage {
       // Written once under a fresh key: never overwrite.
       await writeFile(path, data, { flag: "wx", mode: 0o600 });
     },
-    get: (key) => readFile(pathOf(key)),
-    remove: (key) => rm(pathOf(key), { force: true }),
+    async get(key) {
+      try {
+        return await readFile(pathOf(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new FileMissingError(key);
+        throw error;
+      }
+    },
+    async remove(key) {
+      await rm(pathOf(key), { force: true });
+    },
   };
 }
