@@ -2,11 +2,14 @@
  * The owner's dashboard at scale (part of npm run bench; alone: npm run bench:analytics). Seeds, on
  * SQLite and on PostgreSQL, 100,000 learners spread over the last year with an order each (1 in 20
  * refunded), 1,000,000 lesson completions, 300,000 quiz attempts and 10,000 completed courses with
- * certificates, then times each dashboard request through the real app (median of 3 after a warm-up).
+ * certificates, runs the daily rollup (decision 0038: its first build, then one more turn, timed), then
+ * times each dashboard request through the real app (median of 3 after a warm-up).
  * Measures; asserts nothing. Target: every request under 300 ms.
  *
  * BENCH_ANALYTICS_LEARNERS=N  learners (default 100,000; completions 10 and attempts 3 per learner)
  * BENCH_ANALYTICS_DB=sqlite|postgres|both (default both); BENCH_DATABASE_URL as in bench/run.ts
+ * BENCH_ANALYTICS_LIVE=1      also time each request before the rollup (every figure from the raw rows)
+ * BENCH_ANALYTICS_KEEP=1      keep the SQLite file (its path is printed) to look at query plans
  */
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +22,7 @@ import { loadConfig } from "#server/config.ts";
 import { importContent } from "#server/content/content-import.ts";
 import { type Engine, openDatabase } from "#server/db/database.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
+import { rollUpAnalytics } from "#server/modules/admin/analytics-rollup.ts";
 
 const LEARNERS = Number(process.env.BENCH_ANALYTICS_LEARNERS ?? 100_000);
 const engines =
@@ -189,6 +193,8 @@ async function run(engine: Engine) {
       MAIL_OUTBOX_DIR: join(dir, "outbox"),
       PAYMENTS_RECONCILE_SECONDS: "0",
       CERTIFICATE_REMINDER_SWEEP_SECONDS: "0",
+      // The bench runs and times the rollup itself.
+      ANALYTICS_ROLLUP_MINUTES: "0",
       // Seeding a million rows in one statement outlasts the production limit; the requests are timed, not cut.
       DATABASE_STATEMENT_TIMEOUT_SECONDS: "0",
     },
@@ -222,9 +228,13 @@ async function run(engine: Engine) {
     console.log(
       `\nOwner analytics on ${engine}: ${counts.learners.toLocaleString("en")} learners, ${counts.lessonCompletions.toLocaleString("en")} lesson completions, ${counts.attempts.toLocaleString("en")} attempts, ${counts.orders.toLocaleString("en")} orders, ${counts.certificates.toLocaleString("en")} certificates (seeded in ${seedSeconds.toFixed(0)} s)`,
     );
-    console.log("| request | median ms | min ms | max ms | under 300 ms |");
-    console.log("| --- | ---: | ---: | ---: | :---: |");
-    for (const [label, path] of requests) {
+    const timeAll = async (heading: string) => {
+      console.log(`\n${heading}\n`);
+      console.log("| request | median ms | min ms | max ms | under 300 ms |");
+      console.log("| --- | ---: | ---: | ---: | :---: |");
+      for (const [label, path] of requests) await timeOne(label, path);
+    };
+    const timeOne = async (label: string, path: string) => {
       const times: number[] = [];
       for (let i = 0; i < 4; i++) {
         const started = performance.now();
@@ -244,7 +254,18 @@ async function run(engine: Engine) {
       console.log(
         `| ${label}${single ? " (one run)" : ""} | ${median.toFixed(0)} | ${times[0]!.toFixed(0)} | ${times[2]!.toFixed(0)} | ${median < 300 ? "yes" : "no"} |`,
       );
-    }
+    };
+    if (process.env.BENCH_ANALYTICS_LIVE === "1") await timeAll(`${engine}, before the rollup (raw rows only):`);
+    const first = performance.now();
+    await rollUpAnalytics(database.db);
+    const firstMs = performance.now() - first;
+    const again = performance.now();
+    await rollUpAnalytics(database.db);
+    const againMs = performance.now() - again;
+    console.log(
+      `\nRollup on ${engine}: first build ${(firstMs / 1000).toFixed(1)} s, a later turn ${(againMs / 1000).toFixed(1)} s`,
+    );
+    await timeAll(`${engine}, finished days from the rollup, today from the raw rows:`);
     await app.close();
   } finally {
     await database.close();
@@ -254,7 +275,8 @@ async function run(engine: Engine) {
       await admin.query(`drop schema if exists ${schema} cascade`);
       await admin.end();
     }
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.BENCH_ANALYTICS_KEEP === "1" && !schema) console.log(`Kept ${join(dir, "bench.db")}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -84,6 +84,8 @@ const settingsSchema = z.object({
     .transform((days) => [...new Set(days)].sort((a, b) => b - a)),
   /** How often the reminder sweep runs (once across all instances); 0 turns it off. */
   CERTIFICATE_REMINDER_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86400).default(3600),
+  /** How often the dashboard's daily rollup is brought up to date (once across all instances); 0 turns it off. */
+  ANALYTICS_ROLLUP_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
   ASSESSMENT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
   ASSESSMENT_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
   EXAM_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -180,6 +182,7 @@ export interface Config {
   /** Days before expiry that get a reminder, largest first. */
   certificateReminderDays: number[];
   certificateReminderSweepSeconds: number;
+  analyticsRollupMinutes: number;
   /** Academy-wide attempt rules; a course may set its own in course.json. */
   assessment: AssessmentDefaults;
   dataDir: string;
@@ -323,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     certificateValidYears: s.CERTIFICATE_VALID_YEARS,
     certificateReminderDays: s.CERTIFICATE_REMINDER_DAYS,
     certificateReminderSweepSeconds: s.CERTIFICATE_REMINDER_SWEEP_SECONDS,
+    analyticsRollupMinutes: s.ANALYTICS_ROLLUP_MINUTES,
     assessment: {
       maxAttempts: s.ASSESSMENT_MAX_ATTEMPTS,
       cooldownHours: s.ASSESSMENT_COOLDOWN_HOURS,

@@ -47,6 +47,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       MAIL_OUTBOX_DIR: resolve(testDb.dir, "outbox"),
       // Tests run the reconciliation sweep themselves.
       PAYMENTS_RECONCILE_SECONDS: "0",
+      // Tests that seed past days run the analytics rollup themselves, after seeding.
+      ANALYTICS_ROLLUP_MINUTES: "0",
       ...options.env,
     },
     testDb.dir,

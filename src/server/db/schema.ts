@@ -426,6 +426,25 @@ export interface PractitionerListingTable {
   updatedAt: Timestamp;
 }
 
+/** The dashboard's daily rollup (docs/decisions/0038); `day` counts UTC days since 1970-01-01. */
+export interface AnalyticsDayTable {
+  day: number;
+  courseId: string;
+  item: string;
+  metric: string;
+  value: number;
+}
+export interface ActiveLearnerDayTable {
+  userId: string;
+  day: number;
+  prevDay: number | null;
+}
+export interface AnalyticsRollupTable {
+  id: number;
+  rolledUntil: number;
+  rolledAt: string;
+}
+
 export interface DB {
   user: UserTable;
   session: SessionTable;
@@ -467,4 +486,7 @@ export interface DB {
   issuerKey: IssuerKeyTable;
   credentialStatus: CredentialStatusTable;
   practitionerListing: PractitionerListingTable;
+  analyticsDay: AnalyticsDayTable;
+  activeLearnerDay: ActiveLearnerDayTable;
+  analyticsRollup: AnalyticsRollupTable;
 }

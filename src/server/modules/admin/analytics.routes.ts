@@ -11,11 +11,17 @@ import { textFileSchema } from "#shared/schemas/common.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { analyticsCsv, analyticsOverview, assessmentFigures, courseFunnel, periodOf } from "./analytics.service.ts";
+import { rollUpAnalytics } from "./analytics-rollup.ts";
 
-/** The owner's dashboard (docs/decisions/0030): aggregates for a period and the one before it. Admins only. */
+/**
+ * The owner's dashboard (docs/decisions/0030): aggregates for a period and the one before it. Admins only.
+ * Its daily rollup (decision 0038) is a job: one instance per turn brings it up to date.
+ */
 export function analyticsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
     const db = app.deps.database.db;
+    const minutes = app.deps.config.analyticsRollupMinutes;
+    if (minutes > 0) app.deps.jobs.every("analytics-rollup", minutes * 60_000, () => rollUpAnalytics(db));
     app.addHook("onRequest", async (request) => {
       await requireAdmin(request);
     });

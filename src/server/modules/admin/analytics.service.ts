@@ -15,11 +15,13 @@ import type { DB } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
 import { FINAL_EXAM_ID } from "../progress/learner-state.ts";
+import { dayNumber, dayStartIso, type Metric, rolledUntil } from "./analytics-rollup.ts";
 
 /**
- * The owner's dashboard (docs/decisions/0030): every figure is one aggregate statement over orders,
+ * The owner's dashboard (docs/decisions/0030, 0038): every figure is an aggregate over orders,
  * enrolments, progress, attempts and certificates, on both engines; rows about a person never leave
- * the database, only counts and sums.
+ * the database, only counts and sums. Finished days before the rollup's watermark are read from the
+ * daily rollup (`analytics-rollup.ts`), the days after it from the raw rows, and the two are added.
  */
 
 const DAY_MS = 86_400_000;
@@ -90,94 +92,209 @@ function bucketDates(period: Period) {
   return { size, dates: Array.from({ length: count }, (_, i) => dayOf(start + i * size * DAY_MS)) };
 }
 
+// ---- Rollup and live -----------------------------------------------------------------------------
+
+/** Days [from, to), as day numbers. */
+interface Span {
+  from: number;
+  to: number;
+}
+/** A range cut at the rollup's watermark: the days read from the rollup, the rest from the raw rows. */
+interface Split {
+  rolled: Span | null;
+  live: Range | null;
+}
+
+export function splitRange(range: Range, until: number | null): Split {
+  const a = dayNumber(range.from);
+  const b = dayNumber(range.to);
+  const cut = until === null ? a : Math.min(Math.max(until, a), b);
+  return {
+    rolled: cut > a ? { from: a, to: cut } : null,
+    live: cut < b ? { from: cut > a ? dayStartIso(cut) : range.from, to: range.to } : null,
+  };
+}
+
+type Totals = Partial<Record<Metric, number>>;
+const sumInto = (into: Totals, from: Totals) => {
+  for (const [k, v] of Object.entries(from) as [Metric, number][]) into[k] = (into[k] ?? 0) + v;
+  return into;
+};
+
+/** Rolled-up sums of `metrics` over `span`, grouped by `key` (an SQL expression over analyticsDay). */
+async function rolled(
+  db: Kysely<DB>,
+  span: Span | null,
+  metrics: Metric[],
+  key?: RawBuilder<unknown>,
+): Promise<Map<string, Totals>> {
+  const out = new Map<string, Totals>();
+  if (!span) return out;
+  const r = await sql<{ k: unknown; metric: Metric; v: unknown }>`
+    select ${key ?? sql`''`} as k, metric, sum(value) as v from "analyticsDay"
+     where metric in (${sql.join(metrics)}) and day >= ${sql.lit(span.from)} and day < ${sql.lit(span.to)}
+     group by ${key ? sql`1, metric` : sql`metric`}`.execute(db);
+  for (const row of r.rows) {
+    const k = String(row.k);
+    const totals = out.get(k) ?? {};
+    totals[row.metric] = (totals[row.metric] ?? 0) + num(row.v);
+    out.set(k, totals);
+  }
+  return out;
+}
+/** The bucket of a rolled-up day, as bucketOf gives it for a timestamp. */
+const rolledBucket = (period: Period, size: number) =>
+  sql`(day - ${sql.lit(dayNumber(period.current.from))}) / ${sql.lit(size)}`;
+
 // ---- Sales -------------------------------------------------------------------------------------
 
-/** Paid orders have a price above zero; a free coupon claim is an order of 0 and counts only as a coupon use. */
-async function salesFigures(db: Kysely<DB>, range: Range): Promise<SalesFigures> {
+const SALES: Metric[] = ["gross", "orders", "couponUses", "refunds", "refundCount"];
+type Key = (timeColumn: string) => RawBuilder<unknown>;
+
+const mergeMaps = (...maps: Map<string, Totals>[]) => {
+  const out = new Map<string, Totals>();
+  for (const map of maps) for (const [k, t] of map) out.set(k, sumInto(out.get(k) ?? {}, t));
+  return out;
+};
+const groupBy = (key: Key | undefined) => (key ? sql`group by 1` : sql``);
+const keyOf = (key: Key | undefined, column: string) => (key ? key(column) : sql`''`);
+
+/**
+ * Sales from the raw orders. Paid orders have a price above zero; a free coupon claim is an order of 0
+ * and counts only as a coupon use.
+ */
+async function liveSales(db: Kysely<DB>, range: Range | null, key?: Key): Promise<Map<string, Totals>> {
+  const out = new Map<string, Totals>();
+  if (!range) return out;
   const [paid, refunded] = await Promise.all([
-    sql<{ gross: unknown; orders: unknown; couponUses: unknown }>`
-      select coalesce(sum(amount), 0) as gross,
+    sql<{ k: unknown; gross: unknown; orders: unknown; couponUses: unknown }>`
+      select ${keyOf(key, "paidAt")} as k, coalesce(sum(amount), 0) as gross,
              coalesce(sum(case when amount > 0 then 1 else 0 end), 0) as orders,
              coalesce(sum(case when "couponId" is not null then 1 else 0 end), 0) as "couponUses"
-        from "order" where ${within("paidAt", range)}`.execute(db),
-    sql<{ refunds: unknown; refundCount: unknown }>`
-      select coalesce(sum(amount), 0) as refunds, count(*) as "refundCount"
-        from "order" where status = 'refunded' and amount > 0 and ${within("refundedAt", range)}`.execute(db),
+        from "order" where ${within("paidAt", range)} ${groupBy(key)}`.execute(db),
+    sql<{ k: unknown; refunds: unknown; refundCount: unknown }>`
+      select ${keyOf(key, "refundedAt")} as k, coalesce(sum(amount), 0) as refunds, count(*) as "refundCount"
+        from "order" where status = 'refunded' and amount > 0 and ${within("refundedAt", range)} ${groupBy(key)}`.execute(
+      db,
+    ),
   ]);
-  const gross = num(paid.rows[0]?.gross);
-  const orders = num(paid.rows[0]?.orders);
-  const refunds = num(refunded.rows[0]?.refunds);
-  const refundCount = num(refunded.rows[0]?.refundCount);
+  for (const r of paid.rows)
+    out.set(
+      String(r.k),
+      sumInto(out.get(String(r.k)) ?? {}, {
+        gross: num(r.gross),
+        orders: num(r.orders),
+        couponUses: num(r.couponUses),
+      }),
+    );
+  for (const r of refunded.rows)
+    out.set(
+      String(r.k),
+      sumInto(out.get(String(r.k)) ?? {}, { refunds: num(r.refunds), refundCount: num(r.refundCount) }),
+    );
+  return out;
+}
+
+async function salesFigures(db: Kysely<DB>, until: number | null, range: Range): Promise<SalesFigures> {
+  const part = splitRange(range, until);
+  const t = mergeMaps(await rolled(db, part.rolled, SALES), await liveSales(db, part.live)).get("") ?? {};
+  const gross = t.gross ?? 0;
+  const orders = t.orders ?? 0;
+  const refunds = t.refunds ?? 0;
+  const refundCount = t.refundCount ?? 0;
   return {
     grossCents: gross,
     refundsCents: refunds,
     netCents: gross - refunds,
     orders,
     averageOrderCents: orders > 0 ? Math.round(gross / orders) : null,
-    couponUses: num(paid.rows[0]?.couponUses),
+    couponUses: t.couponUses ?? 0,
     refundCount,
     refundRate: ratio(refundCount, orders),
   };
 }
 
-async function salesSeries(db: Kysely<DB>, period: Period) {
+async function salesSeries(db: Kysely<DB>, until: number | null, period: Period) {
   const engine = engineOf(db as Kysely<any>);
   const { size, dates } = bucketDates(period);
-  const [paid, refunded] = await Promise.all([
-    sql<{ b: unknown; gross: unknown; orders: unknown }>`
-      select ${bucketOf(engine, col("paidAt"), period.current.from, size)} as b,
-             sum(amount) as gross, sum(case when amount > 0 then 1 else 0 end) as orders
-        from "order" where ${within("paidAt", period.current)} group by 1`.execute(db),
-    sql<{ b: unknown; refunds: unknown }>`
-      select ${bucketOf(engine, col("refundedAt"), period.current.from, size)} as b, sum(amount) as refunds
-        from "order" where status = 'refunded' and amount > 0 and ${within("refundedAt", period.current)}
-       group by 1`.execute(db),
+  const part = splitRange(period.current, until);
+  const [a, b] = await Promise.all([
+    rolled(db, part.rolled, SALES, rolledBucket(period, size)),
+    liveSales(db, part.live, (column) => bucketOf(engine, col(column), period.current.from, size)),
   ]);
-  const points = dates.map((date) => ({ date, grossCents: 0, refundsCents: 0, netCents: 0, orders: 0 }));
-  for (const r of paid.rows) {
-    const p = points[num(r.b)];
-    if (!p) continue;
-    p.grossCents += num(r.gross);
-    p.orders += num(r.orders);
-  }
-  for (const r of refunded.rows) {
-    const p = points[num(r.b)];
-    if (p) p.refundsCents += num(r.refunds);
-  }
-  for (const p of points) p.netCents = p.grossCents - p.refundsCents;
-  return points;
+  const byBucket = mergeMaps(a, b);
+  return dates.map((date, i) => {
+    const t = byBucket.get(String(i)) ?? {};
+    const grossCents = t.gross ?? 0;
+    const refundsCents = t.refunds ?? 0;
+    return { date, grossCents, refundsCents, netCents: grossCents - refundsCents, orders: t.orders ?? 0 };
+  });
 }
 
-async function salesByCourse(db: Kysely<DB>, catalogue: Catalogue, range: Range) {
-  const [paid, refunded] = await Promise.all([
-    sql<{ courseId: string; gross: unknown; orders: unknown }>`
-      select "courseId", sum(amount) as gross, sum(case when amount > 0 then 1 else 0 end) as orders
-        from "order" where ${within("paidAt", range)} group by "courseId"`.execute(db),
-    sql<{ courseId: string; refunds: unknown }>`
-      select "courseId", sum(amount) as refunds from "order"
-       where status = 'refunded' and amount > 0 and ${within("refundedAt", range)} group by "courseId"`.execute(db),
+async function salesByCourse(db: Kysely<DB>, catalogue: Catalogue, until: number | null, range: Range) {
+  const part = splitRange(range, until);
+  const [a, b] = await Promise.all([
+    rolled(db, part.rolled, SALES, sql`"courseId"`),
+    liveSales(db, part.live, () => col("courseId")),
   ]);
-  const ids = new Set([...paid.rows.map((r) => r.courseId), ...refunded.rows.map((r) => r.courseId)]);
+  const byCourse = mergeMaps(a, b);
+  const ids = new Set(byCourse.keys());
   const ordered = [
     ...catalogue.courses.map((c) => c.card.id).filter((id) => ids.has(id)),
     ...[...ids].filter((id) => !catalogue.byId.has(id)).sort(),
   ];
   return ordered.map((courseId) => {
-    const p = paid.rows.find((r) => r.courseId === courseId);
-    const grossCents = num(p?.gross);
-    const refundsCents = num(refunded.rows.find((r) => r.courseId === courseId)?.refunds);
+    const t = byCourse.get(courseId) ?? {};
+    const grossCents = t.gross ?? 0;
+    const refundsCents = t.refunds ?? 0;
     return {
       courseId,
       title: catalogue.byId.get(courseId)?.card.title ?? courseId,
       grossCents,
       refundsCents,
       netCents: grossCents - refundsCents,
-      orders: num(p?.orders),
+      orders: t.orders ?? 0,
     };
   });
 }
 
 // ---- Learners ----------------------------------------------------------------------------------
+
+/** The raw rows behind each counted figure: a table, its time column and which rows count. */
+const COUNTED = {
+  accounts: { table: "user", column: "createdAt", where: sql`1 = 1` },
+  enrolments: { table: "enrollment", column: "createdAt", where: sql`1 = 1` },
+  completions: { table: "courseProgress", column: "completedAt", where: sql`"isCompleted" = 1` },
+  certificates: { table: "certificate", column: "issuedAt", where: sql`1 = 1` },
+  renewed: { table: "certificateRenewal", column: "renewedAt", where: sql`1 = 1` },
+  revoked: { table: "certificate", column: "revokedAt", where: sql`1 = 1` },
+} satisfies Partial<Record<Metric, { table: string; column: string; where: RawBuilder<unknown> }>>;
+type Counted = keyof typeof COUNTED;
+
+/** A counted figure over a range: rolled-up days plus raw rows, grouped by `key` (rolled, live). */
+async function counted(
+  db: Kysely<DB>,
+  until: number | null,
+  range: Range,
+  metric: Counted,
+  key?: { rolled: RawBuilder<unknown>; live: Key },
+): Promise<Map<string, number>> {
+  const part = splitRange(range, until);
+  const { table, column, where } = COUNTED[metric];
+  const [a, b] = await Promise.all([
+    rolled(db, part.rolled, [metric], key?.rolled),
+    part.live
+      ? sql<{ k: unknown; n: unknown }>`
+          select ${keyOf(key?.live, column)} as k, count(*) as n from ${sql.table(table)}
+           where ${where} and ${within(column, part.live)} ${groupBy(key?.live)}`.execute(db)
+      : Promise.resolve({ rows: [] as { k: unknown; n: unknown }[] }),
+  ]);
+  const out = new Map<string, number>();
+  for (const [k, t] of a) out.set(k, (out.get(k) ?? 0) + (t[metric] ?? 0));
+  for (const r of b.rows) out.set(String(r.k), (out.get(String(r.k)) ?? 0) + num(r.n));
+  return out;
+}
+const total = (map: Map<string, number>) => [...map.values()].reduce((s, n) => s + n, 0);
 
 /** Lesson completions and graded attempts: what makes a learner active. */
 const activity = (range: Range) => sql`
@@ -185,81 +302,107 @@ const activity = (range: Range) => sql`
   union all
   select "userId", "createdAt" as at from "quizAttempt" where ${within("createdAt", range)}`;
 
-async function learnerFigures(db: Kysely<DB>, range: Range): Promise<LearnerFigures> {
-  const [accounts, enrolments, active, completions, certificates] = await Promise.all([
-    sql<{ n: unknown }>`select count(*) as n from "user" where ${within("createdAt", range)}`.execute(db),
-    sql<{ source: string; n: unknown }>`
-      select source, count(*) as n from enrollment where ${within("createdAt", range)} group by source`.execute(db),
-    sql<{ n: unknown }>`select count(distinct "userId") as n from (${activity(range)}) a`.execute(db),
-    sql<{ n: unknown }>`
-      select count(*) as n from "courseProgress" where "isCompleted" = 1 and ${within("completedAt", range)}`.execute(
-      db,
-    ),
-    sql<{ n: unknown }>`select count(*) as n from certificate where ${within("issuedAt", range)}`.execute(db),
+/**
+ * Distinct learners active in the range (or in each bucket of the period). A rolled-up learner-day counts
+ * when the learner's previous active day falls before the range (bucket), so each learner counts once;
+ * a learner active only after the watermark counts when no rolled-up day of theirs is in the range (bucket).
+ */
+async function activeLearners(
+  db: Kysely<DB>,
+  until: number | null,
+  range: Range,
+  buckets?: { period: Period; size: number },
+): Promise<Map<string, number>> {
+  const engine = engineOf(db as Kysely<any>);
+  const part = splitRange(range, until);
+  const start = sql.lit(dayNumber(range.from));
+  const size = sql.lit(buckets?.size ?? 1);
+  const bucket = buckets ? sql`(day - ${start}) / ${size}` : sql`0`;
+  const bucketStart = buckets ? sql`${start} + ((day - ${start}) / ${size}) * ${size}` : start;
+  const rolledEnd = part.rolled ? sql.lit(part.rolled.to) : null;
+  const [a, b] = await Promise.all([
+    part.rolled
+      ? sql<{ k: unknown; n: unknown }>`
+          select ${bucket} as k, count(*) as n from "activeLearnerDay"
+           where day >= ${start} and day < ${rolledEnd}
+             and ("prevDay" is null or "prevDay" < ${bucketStart})
+           group by 1`.execute(db)
+      : Promise.resolve({ rows: [] as { k: unknown; n: unknown }[] }),
+    part.live
+      ? sql<{ k: unknown; n: unknown }>`
+          select b as k, count(distinct "userId") as n
+            from (select "userId", ${buckets ? bucketOf(engine, col("at"), range.from, buckets.size) : sql`0`} as b
+                    from (${activity(part.live)}) u) x
+           ${
+             rolledEnd
+               ? sql`where not exists (select 1 from "activeLearnerDay" d where d."userId" = x."userId"
+                      and d.day >= ${start} + x.b * ${size} and d.day < ${rolledEnd})`
+               : sql``
+           }
+           group by b`.execute(db)
+      : Promise.resolve({ rows: [] as { k: unknown; n: unknown }[] }),
   ]);
-  const by = (source: string) => num(enrolments.rows.find((r) => r.source === source)?.n);
+  const out = new Map<string, number>();
+  for (const r of [...a.rows, ...b.rows]) out.set(String(r.k), (out.get(String(r.k)) ?? 0) + num(r.n));
+  return out;
+}
+
+async function learnerFigures(db: Kysely<DB>, until: number | null, range: Range): Promise<LearnerFigures> {
+  const [accounts, enrolments, active, completions, certificates] = await Promise.all([
+    counted(db, until, range, "accounts"),
+    counted(db, until, range, "enrolments", { rolled: sql`item`, live: () => col("source") }),
+    activeLearners(db, until, range),
+    counted(db, until, range, "completions"),
+    counted(db, until, range, "certificates"),
+  ]);
   return {
-    newAccounts: num(accounts.rows[0]?.n),
+    newAccounts: total(accounts),
     enrolments: {
-      paid: by("purchase"),
-      freeCoupon: by("coupon"),
-      admin: by("admin"),
-      total: enrolments.rows.reduce((s, r) => s + num(r.n), 0),
+      paid: enrolments.get("purchase") ?? 0,
+      freeCoupon: enrolments.get("coupon") ?? 0,
+      admin: enrolments.get("admin") ?? 0,
+      total: total(enrolments),
     },
-    activeLearners: num(active.rows[0]?.n),
-    completions: num(completions.rows[0]?.n),
-    certificatesIssued: num(certificates.rows[0]?.n),
+    activeLearners: total(active),
+    completions: total(completions),
+    certificatesIssued: total(certificates),
   };
 }
 
-async function learnerSeries(db: Kysely<DB>, period: Period) {
+async function learnerSeries(db: Kysely<DB>, until: number | null, period: Period) {
   const engine = engineOf(db as Kysely<any>);
   const { size, dates } = bucketDates(period);
   const range = period.current;
-  const b = (column: string) => bucketOf(engine, col(column), range.from, size);
-  const counts = (table: string, column: string, extra = sql`1 = 1`) =>
-    sql<{ b: unknown; n: unknown }>`
-      select ${b(column)} as b, count(*) as n from ${sql.table(table)}
-       where ${extra} and ${within(column, range)} group by 1`.execute(db);
-  const [accounts, enrolments, active, completions, certificates] = await Promise.all([
-    counts("user", "createdAt"),
-    counts("enrollment", "createdAt"),
-    sql<{ b: unknown; n: unknown }>`
-      select ${b("at")} as b, count(distinct "userId") as n from (${activity(range)}) a group by 1`.execute(db),
-    counts("courseProgress", "completedAt", sql`"isCompleted" = 1`),
-    counts("certificate", "issuedAt"),
-  ]);
-  const points = dates.map((date) => ({
-    date,
-    newAccounts: 0,
-    enrolments: 0,
-    activeLearners: 0,
-    completions: 0,
-    certificatesIssued: 0,
-  }));
-  const fill = (rows: { b: unknown; n: unknown }[], key: Exclude<keyof (typeof points)[number], "date">) => {
-    for (const r of rows) {
-      const p = points[num(r.b)];
-      if (p) p[key] += num(r.n);
-    }
+  const key = {
+    rolled: rolledBucket(period, size),
+    live: (column: string) => bucketOf(engine, col(column), range.from, size),
   };
-  fill(accounts.rows, "newAccounts");
-  fill(enrolments.rows, "enrolments");
-  fill(active.rows, "activeLearners");
-  fill(completions.rows, "completions");
-  fill(certificates.rows, "certificatesIssued");
-  return points;
+  const [accounts, enrolments, active, completions, certificates] = await Promise.all([
+    counted(db, until, range, "accounts", key),
+    counted(db, until, range, "enrolments", key),
+    activeLearners(db, until, range, { period, size }),
+    counted(db, until, range, "completions", key),
+    counted(db, until, range, "certificates", key),
+  ]);
+  return dates.map((date, i) => ({
+    date,
+    newAccounts: accounts.get(String(i)) ?? 0,
+    enrolments: enrolments.get(String(i)) ?? 0,
+    activeLearners: active.get(String(i)) ?? 0,
+    completions: completions.get(String(i)) ?? 0,
+    certificatesIssued: certificates.get(String(i)) ?? 0,
+  }));
 }
 
 // ---- Certificates ------------------------------------------------------------------------------
 
-async function certificateFigures(db: Kysely<DB>, range: Range) {
+async function certificateFigures(db: Kysely<DB>, until: number | null, range: Range) {
   const [renewed, revoked, issued] = await Promise.all([
-    sql<{ n: unknown }>`select count(*) as n from "certificateRenewal" where ${within("renewedAt", range)}`.execute(db),
-    sql<{ n: unknown }>`select count(*) as n from certificate where ${within("revokedAt", range)}`.execute(db),
-    sql<{ n: unknown }>`select count(*) as n from certificate where ${within("issuedAt", range)}`.execute(db),
+    counted(db, until, range, "renewed"),
+    counted(db, until, range, "revoked"),
+    counted(db, until, range, "certificates"),
   ]);
-  return { issued: num(issued.rows[0]?.n), renewed: num(renewed.rows[0]?.n), revoked: num(revoked.rows[0]?.n) };
+  return { issued: total(issued), renewed: total(renewed), revoked: total(revoked) };
 }
 
 async function expiringSoon(db: Kysely<DB>, now: Date) {
@@ -275,6 +418,7 @@ export async function analyticsOverview(
   period: Period,
   now = new Date(),
 ): Promise<AnalyticsOverview> {
+  const until = await rolledUntil(db);
   const [
     sales,
     previousSales,
@@ -287,15 +431,15 @@ export async function analyticsOverview(
     previousCerts,
     soon,
   ] = await Promise.all([
-    salesFigures(db, period.current),
-    salesFigures(db, period.previous),
-    salesSeries(db, period),
-    salesByCourse(db, catalogue, period.current),
-    learnerFigures(db, period.current),
-    learnerFigures(db, period.previous),
-    learnerSeries(db, period),
-    certificateFigures(db, period.current),
-    certificateFigures(db, period.previous),
+    salesFigures(db, until, period.current),
+    salesFigures(db, until, period.previous),
+    salesSeries(db, until, period),
+    salesByCourse(db, catalogue, until, period.current),
+    learnerFigures(db, until, period.current),
+    learnerFigures(db, until, period.previous),
+    learnerSeries(db, until, period),
+    certificateFigures(db, until, period.current),
+    certificateFigures(db, until, period.previous),
     expiringSoon(db, now),
   ]);
   return {
@@ -442,35 +586,60 @@ export async function assessmentFigures(
   catalogue: Catalogue,
   period: Period,
 ): Promise<AnalyticsAssessments> {
-  const r = await sql<{
-    courseId: string;
-    moduleId: string;
-    attempts: unknown;
-    meanScore: unknown;
-    firsts: unknown;
-    firstPassed: unknown;
-  }>`
-    select "courseId", "moduleId", count(*) as attempts, avg(score) as "meanScore",
-           sum(f) as firsts, sum(f * passed) as "firstPassed"
-      from (select q."courseId", q."moduleId", q.score, q.passed,
-                   case when q."createdAt" = (
-                     select min(o."createdAt") from "quizAttempt" o where o."userId" = q."userId"
-                        and o."courseId" = q."courseId" and o."moduleId" = q."moduleId"
-                   ) then 1 else 0 end as f
-              from "quizAttempt" q where ${within("q.createdAt", period.current)}) a
-     group by "courseId", "moduleId"`.execute(db);
-  const rows = new Map(r.rows.map((row) => [`${row.courseId}\u0000${row.moduleId}`, row]));
+  const part = splitRange(period.current, await rolledUntil(db));
+  type Row = { courseId: string; moduleId: string } & Totals;
+  const rows = new Map<string, Row>();
+  const add = (courseId: string, moduleId: string, t: Totals) => {
+    const k = `${courseId}\u0000${moduleId}`;
+    rows.set(k, { ...sumInto(rows.get(k) ?? {}, t), courseId, moduleId });
+  };
+  const [a, b] = await Promise.all([
+    part.rolled
+      ? sql<{ courseId: string; item: string; metric: Metric; v: unknown }>`
+          select "courseId", item, metric, sum(value) as v from "analyticsDay"
+           where metric in ('attempts', 'scoreSum', 'firsts', 'firstPassed')
+             and day >= ${sql.lit(part.rolled.from)} and day < ${sql.lit(part.rolled.to)}
+           group by "courseId", item, metric`.execute(db)
+      : Promise.resolve({ rows: [] }),
+    part.live
+      ? sql<{
+          courseId: string;
+          moduleId: string;
+          attempts: unknown;
+          scoreSum: unknown;
+          firsts: unknown;
+          firstPassed: unknown;
+        }>`
+          select "courseId", "moduleId", count(*) as attempts, sum(score) as "scoreSum",
+                 sum(f) as firsts, sum(f * passed) as "firstPassed"
+            from (select q."courseId", q."moduleId", q.score, q.passed,
+                         case when q."createdAt" = (
+                           select min(o."createdAt") from "quizAttempt" o where o."userId" = q."userId"
+                              and o."courseId" = q."courseId" and o."moduleId" = q."moduleId"
+                         ) then 1 else 0 end as f
+                    from "quizAttempt" q where ${within("q.createdAt", part.live)}) a
+           group by "courseId", "moduleId"`.execute(db)
+      : Promise.resolve({ rows: [] }),
+  ]);
+  for (const r of a.rows) add(r.courseId, r.item, { [r.metric]: num(r.v) });
+  for (const r of b.rows)
+    add(r.courseId, r.moduleId, {
+      attempts: num(r.attempts),
+      scoreSum: num(r.scoreSum),
+      firsts: num(r.firsts),
+      firstPassed: num(r.firstPassed),
+    });
   const items: AnalyticsAssessments["items"] = [];
   const figures = (courseId: string, moduleId: string) => {
     const row = rows.get(`${courseId}\u0000${moduleId}`);
     rows.delete(`${courseId}\u0000${moduleId}`);
-    const attempts = num(row?.attempts);
-    const firsts = num(row?.firsts);
+    const attempts = row?.attempts ?? 0;
+    const firsts = row?.firsts ?? 0;
     return {
       attempts,
       firstAttempts: firsts,
-      firstTryPassRate: ratio(num(row?.firstPassed), firsts),
-      meanScore: attempts > 0 ? Math.round(num(row?.meanScore) * 10) / 10 : null,
+      firstTryPassRate: ratio(row?.firstPassed ?? 0, firsts),
+      meanScore: attempts > 0 ? Math.round(((row?.scoreSum ?? 0) / attempts) * 10) / 10 : null,
     };
   };
   for (const course of catalogue.courses) {
@@ -527,7 +696,7 @@ export async function analyticsCsv(
     case "sales-over-time":
       return csv(
         ["period_start", "gross_usd", "refunds_usd", "net_usd", "orders"],
-        (await salesSeries(db, period)).map((p) => [
+        (await salesSeries(db, await rolledUntil(db), period)).map((p) => [
           p.date,
           dollars(p.grossCents),
           dollars(p.refundsCents),
@@ -538,7 +707,7 @@ export async function analyticsCsv(
     case "sales-by-course":
       return csv(
         ["course", "title", "gross_usd", "refunds_usd", "net_usd", "orders"],
-        (await salesByCourse(db, catalogue, period.current)).map((c) => [
+        (await salesByCourse(db, catalogue, await rolledUntil(db), period.current)).map((c) => [
           c.courseId,
           c.title,
           dollars(c.grossCents),
@@ -550,7 +719,7 @@ export async function analyticsCsv(
     case "learners-over-time":
       return csv(
         ["period_start", "new_accounts", "enrolments", "active_learners", "course_completions", "certificates_issued"],
-        (await learnerSeries(db, period)).map((p) => [
+        (await learnerSeries(db, await rolledUntil(db), period)).map((p) => [
           p.date,
           p.newAccounts,
           p.enrolments,

@@ -100,6 +100,7 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
       "learnerAccommodation",
       "practitionerListing",
       "emailOptOut",
+      "activeLearnerDay",
     ] as const)
       await trx
         .deleteFrom(table as any)

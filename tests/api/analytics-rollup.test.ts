@@ -1,0 +1,188 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rollUpAnalytics } from "#server/modules/admin/analytics-rollup.ts";
+import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
+import { createTestApp, request, signUpUser, type TestApp, type TestUser, verifyEmail } from "../setup/test-app.ts";
+
+/**
+ * The dashboard's daily rollup (docs/decisions/0038) gives the same figures as the raw rows, for any
+ * period, and still does after a refund or an erased account changes a day already rolled up.
+ * D(n, h) is h o'clock UTC n days ago.
+ */
+const DAY = 86_400_000;
+const today = new Date(new Date().toISOString().slice(0, 10)).getTime();
+const D = (n: number, h = 12) => new Date(today - n * DAY + h * 3_600_000).toISOString();
+const day = (n: number) => new Date(today - n * DAY).toISOString().slice(0, 10);
+const B = "fixture-basics";
+const O = "fixture-other";
+
+let t: TestApp;
+let admin: TestUser;
+const learners: TestUser[] = [];
+const db = () => t.testDb.database.db;
+const as = (user: TestUser, method: "GET" | "POST", url: string, payload?: unknown) =>
+  request(t.app, method, url, { cookie: user.cookie, ...(payload ? { payload } : {}) });
+
+/** Periods of every shape: daily, weekly with a short last week, ending before today, a single day. */
+const periods = [
+  `from=${day(29)}&to=${day(0)}`,
+  `from=${day(100)}&to=${day(0)}`,
+  `from=${day(97)}&to=${day(3)}`,
+  `from=${day(40)}&to=${day(11)}`,
+  `from=${day(6)}&to=${day(6)}`,
+  `from=${day(0)}&to=${day(0)}`,
+];
+const tables = ["sales-over-time", "sales-by-course", "learners-over-time", "assessments"];
+
+/** Every figure the dashboard answers for those periods. */
+async function everything() {
+  const answers: Record<string, unknown> = {};
+  for (const p of periods) {
+    for (const path of ["overview?", "assessments?", `funnel?courseId=${B}&`]) {
+      const url = `/api/admin/analytics/${path}${p}`;
+      const res = await as(admin, "GET", url);
+      expect(res.statusCode).toBe(200);
+      answers[url] = res.json();
+    }
+    for (const table of tables)
+      answers[table + p] = (await as(admin, "GET", `/api/admin/analytics/export.csv?table=${table}&${p}`)).body;
+  }
+  return answers;
+}
+
+async function fromRawRows() {
+  await db().deleteFrom("analyticsRollup").execute();
+  await db().deleteFrom("analyticsDay").execute();
+  await db().deleteFrom("activeLearnerDay").execute();
+  return everything();
+}
+
+async function buy(user: TestUser, courseId: string) {
+  const intent = (await as(user, "POST", "/api/create-payment-intent", { courseId })).json();
+  await as(user, "POST", `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
+    clientSecret: intent.clientSecret,
+    card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" },
+  });
+  expect(
+    (await as(user, "POST", "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode,
+  ).toBe(200);
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { ADMIN_EMAILS: "owner@academy.example" } });
+  admin = await signUpUser(t.app, { email: "owner@academy.example" });
+  await verifyEmail(t, admin);
+  for (let i = 0; i < 12; i++) learners.push(await signUpUser(t.app));
+  const lessons = await db().selectFrom("lesson").select(["id", "courseId"]).orderBy("position").execute();
+  // Learner i bought course B or O (i days and some hours ago, over midnight for some), read lessons on
+  // the following days, and took alpha's quiz (failing every third try), some of them more than once.
+  for (const [i, learner] of learners.entries()) {
+    const courseId = i % 3 === 2 ? O : B;
+    const enrolled = 5 * i + 1;
+    await buy(learner, courseId);
+    await db()
+      .updateTable("order")
+      .set({ paidAt: D(enrolled, 23), createdAt: D(enrolled, 23), couponId: null })
+      .where("userId", "=", learner.id)
+      .execute();
+    await db()
+      .updateTable("enrollment")
+      .set({ createdAt: D(enrolled, 23) })
+      .where("userId", "=", learner.id)
+      .execute();
+    await db()
+      .updateTable("user")
+      .set({ createdAt: D(enrolled + 1, 1) })
+      .where("id", "=", learner.id)
+      .execute();
+    const own = lessons.filter((l) => l.courseId === courseId).slice(0, i % 5);
+    for (const [k, lesson] of own.entries())
+      await db()
+        .insertInto("lessonCompletion")
+        .values({ userId: learner.id, courseId, lessonId: lesson.id, completedAt: D(enrolled - 1 - (k % 2), k) })
+        .execute();
+    for (let a = 0; a <= i % 3; a++)
+      await db()
+        .insertInto("quizAttempt")
+        .values({
+          id: randomUUID(),
+          userId: learner.id,
+          courseId,
+          moduleId: courseId === B ? "alpha" : "delta",
+          score: 50 + ((i * 7 + a * 13) % 50),
+          correctCount: 0,
+          total: 6,
+          passed: (i + a) % 3 === 0 ? 0 : 1,
+          answers: "{}",
+          createdAt: D(Math.max(enrolled - 2 - 3 * a, 0), 6 + a),
+        })
+        .execute();
+  }
+  // Two learners bought today: their sales are live in every answer.
+  await db()
+    .updateTable("order")
+    .set({ paidAt: D(0, 0) })
+    .where("userId", "=", learners[0]!.id)
+    .execute();
+});
+afterAll(async () => t?.close());
+
+describe("the daily rollup", () => {
+  it("answers exactly as the raw rows do, for every period and table", async () => {
+    const live = await fromRawRows();
+    await rollUpAnalytics(db());
+    expect((await db().selectFrom("analyticsRollup").select("rolledUntil").executeTakeFirstOrThrow()).rolledUntil).toBe(
+      today / DAY,
+    );
+    expect(await everything()).toEqual(live);
+    // A second turn changes nothing.
+    await rollUpAnalytics(db());
+    expect(await everything()).toEqual(live);
+  });
+
+  it("shows a refund that ended a rolled-up day's enrolment, and an erased account, after the next turn", async () => {
+    await fromRawRows();
+    await rollUpAnalytics(db());
+    // Learner 1 bought 6 days ago (inside the refund window): the refund ends that day's enrolment.
+    const bought = await db()
+      .selectFrom("order")
+      .select("id")
+      .where("userId", "=", learners[1]!.id)
+      .executeTakeFirstOrThrow();
+    expect((await as(admin, "POST", `/api/admin/orders/${bought.id}/refund`)).statusCode).toBe(200);
+    // Learner 4 (attempts and lessons on rolled-up days) erases the account.
+    const erased = learners[4]!;
+    expect((await as(erased, "POST", "/api/account/delete", { password: erased.password })).statusCode).toBe(200);
+    await rollUpAnalytics(db());
+    const rolled = await everything();
+    expect(rolled).toEqual(await fromRawRows());
+    const week = rolled[`/api/admin/analytics/overview?from=${day(29)}&to=${day(0)}`] as {
+      sales: { current: { refundCount: number } };
+    };
+    expect(week.sales.current.refundCount).toBe(1);
+  });
+});
+
+describe("the rollup job", () => {
+  it("runs on its own in the job runner and brings the rollup up to today", async () => {
+    const scheduled = await createTestApp({ env: { ANALYTICS_ROLLUP_MINUTES: "1" } });
+    try {
+      await expect
+        .poll(async () =>
+          Number(
+            (await scheduled.testDb.database.db.selectFrom("analyticsRollup").select("rolledUntil").executeTakeFirst())
+              ?.rolledUntil ?? 0,
+          ),
+        )
+        .toBe(today / DAY);
+      const job = await scheduled.testDb.database.db
+        .selectFrom("scheduledJob")
+        .selectAll()
+        .where("name", "=", "analytics-rollup")
+        .executeTakeFirst();
+      expect(job?.lastError ?? null).toBeNull();
+    } finally {
+      await scheduled.close();
+    }
+  });
+});
