@@ -61,6 +61,12 @@ export function correctLengthNearMean(q: Question): boolean {
 /** The option a learner picks by always choosing the longest (first of equals). */
 export const longestOption = (q: Question) =>
   q.options.reduce((best, o) => (o.text.length > best.text.length ? o : best)).id;
+/**
+ * The option a learner picks by always choosing the shortest (first of equals): the counter-cue once
+ * distractors have been lengthened to defeat "the longest".
+ */
+export const shortestOption = (q: Question) =>
+  q.options.reduce((best, o) => (o.text.length < best.text.length ? o : best)).id;
 /** The option a learner picks by always choosing the one naming a professional (else the first). */
 export const professionalOption = (q: Question) =>
   (q.options.find((o) => NAMES_A_PROFESSIONAL.test(o.text)) ?? q.options[0]).id;
@@ -93,6 +99,7 @@ export const STRATEGIES = [
   ["the option naming a professional", professionalOption],
   ["never the absolute option", nonAbsoluteOption],
   ["the cues combined", combinedOption],
+  ["the shortest option", shortestOption],
 ] as const;
 
 export function strategyScore(questions: Question[], pick: (q: Question) => string): number {
