@@ -45,10 +45,12 @@ const settings = {
   AUTH_SECRET: secret,
   DATABASE_URL: databaseUrl,
   MAIL_OUTBOX_DIR: join(dir, "outbox"),
+  WEB_CONCURRENCY: process.env.BENCH_WORKERS ?? "1",
+  DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? "",
 };
 const config = loadConfig(settings, dir);
 const workers = Number(process.env.BENCH_WORKERS ?? 1);
-const database = openDatabase(config.databaseUrl, schema ? { schema } : {});
+const database = openDatabase(config.databaseUrl, { schema, poolSize: config.databasePoolSize });
 await migrateToLatest(database.db, schema ? { schema } : undefined);
 await importContent(database.db);
 const app = await buildApp({ config, database, logger: true, clientDir: join(dir, "none") });

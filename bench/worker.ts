@@ -9,7 +9,7 @@ import { openDatabase } from "#server/db/database.ts";
 const env = JSON.parse(process.env.BENCH_WORKER_ENV ?? "{}") as Record<string, string>;
 const schema = process.env.BENCH_WORKER_SCHEMA || undefined;
 const config = loadConfig(env, env.BENCH_DIR);
-const database = openDatabase(config.databaseUrl, schema ? { schema } : {});
+const database = openDatabase(config.databaseUrl, { schema, poolSize: config.databasePoolSize });
 const app = await buildApp({ config, database, logger: true, clientDir: `${env.BENCH_DIR}/none` });
 await app.listen({ port: config.port, host: "127.0.0.1" });
 process.send?.({ workerReady: true });

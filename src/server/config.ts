@@ -140,6 +140,8 @@ const settingsSchema = z.object({
   SHUTDOWN_DELAY_SECONDS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).max(8).optional()),
   /** PostgreSQL cancels any statement running longer (0: no limit). */
   DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(15),
+  /** PostgreSQL connections per server process; by default the processes share about 2 per core (decision 0042). */
+  DATABASE_POOL_SIZE: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(1000).optional()),
   /** Rate limits, lockouts, mail caps and cache news go through this Redis when set; the database otherwise. */
   REDIS_URL: z
     .string()
@@ -193,6 +195,8 @@ export interface Config {
   paymentsReconcileSeconds: number;
   timeouts: ServerTimeouts;
   databaseStatementTimeoutMs: number;
+  /** PostgreSQL connections per server process. */
+  databasePoolSize: number;
   /** How long a stopping process keeps serving with /readyz at 503 before it closes its listener. */
   shutdownDelayMs: number;
   /** Redis for shared counters and cache news (decision 0031); undefined: the database does it all. */
@@ -346,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
       keepAliveMs: s.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
     databaseStatementTimeoutMs: s.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+    databasePoolSize: s.DATABASE_POOL_SIZE ?? poolSizeFor(s.WEB_CONCURRENCY ?? availableParallelism()),
     // In production a load balancer needs a moment to see /readyz fail; elsewhere Ctrl-C stops at once.
     shutdownDelayMs: (s.SHUTDOWN_DELAY_SECONDS ?? (s.NODE_ENV === "production" ? 3 : 0)) * 1000,
     redis: s.REDIS_URL ? { url: s.REDIS_URL, keyPrefix: s.REDIS_KEY_PREFIX } : undefined,
@@ -359,4 +364,13 @@ function readOrCreateSecret(dataDir: string): string {
   const secret = randomBytes(32).toString("base64url");
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * About 2 × cores + 1 connections in all, shared by the server processes, and at least 4 per process:
+ * a core serves one statement at a time, and a few more cover the time statements spend on the wire.
+ * More connections than that only queue inside PostgreSQL (decision 0042).
+ */
+export function poolSizeFor(processes: number, cores = availableParallelism()): number {
+  return Math.max(4, Math.ceil((2 * cores + 1) / processes));
 }

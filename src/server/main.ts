@@ -114,7 +114,11 @@ function superviseWorkers(config: Config, started: number) {
 async function main() {
   const config = loadConfigOrExit();
   const started = performance.now();
-  const open = () => openDatabase(config.databaseUrl, { statementTimeoutMs: config.databaseStatementTimeoutMs });
+  const open = () =>
+    openDatabase(config.databaseUrl, {
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      poolSize: config.databasePoolSize,
+    });
   if (cluster.isWorker) return serve(config, open(), started);
 
   const database = open();

@@ -5,25 +5,33 @@ import type { DB } from "../db/schema.ts";
 
 const COOKIE = "better-auth.session_token";
 
-/** Session and user in one indexed read (session.token is unique), compiled once. */
-const sessionUser = preparedQuery(
-  (db, token: string) =>
-    db
-      .selectFrom("session")
-      .innerJoin("user", "user.id", "session.userId")
-      .select([
-        "user.id",
-        "user.email",
-        "user.emailVerified",
-        "user.firstName",
-        "user.lastName",
-        "user.nameOrder",
-        "user.role",
-        "session.expiresAt",
-      ])
-      .where("session.token", "=", token),
-  1,
-);
+/** Session and user in one indexed read (session.token is unique). */
+export const selectSessionUser = (db: Kysely<DB>, token: string) =>
+  db
+    .selectFrom("session")
+    .innerJoin("user", "user.id", "session.userId")
+    .select([
+      "user.id",
+      "user.email",
+      "user.emailVerified",
+      "user.firstName",
+      "user.lastName",
+      "user.nameOrder",
+      "user.role",
+      "session.expiresAt",
+    ])
+    .where("session.token", "=", token);
+
+/** The row of a session and its user, as `selectSessionUser` reads it. */
+export type SessionUserRow = Awaited<ReturnType<ReturnType<typeof selectSessionUser>["executeTakeFirstOrThrow"]>>;
+
+/** Compiled once per database. */
+const sessionUser = preparedQuery(selectSessionUser, 1);
+
+/** The session's user while the session lasts, else null. */
+export function liveSession(row: SessionUserRow | undefined): SessionUserRow | null {
+  return row && new Date(row.expiresAt).getTime() > Date.now() ? row : null;
+}
 
 /** The first cookie of that name, without surrounding double quotes (as Better Auth reads it). */
 function readCookie(header: string, name: string): string | undefined {
@@ -50,17 +58,31 @@ const SIGNATURE = /^[A-Za-z0-9+/]{43}=$/;
  * because Better Auth's own lookup costs about 0.8 ms per request (docs/decisions/0010).
  */
 export function createSessionLookup(db: Kysely<DB>, secret: string, secure: boolean) {
+  const token = verifiedToken(secret, secure);
+  return Object.assign(
+    async (cookieHeader: string | undefined) => {
+      const t = token(cookieHeader);
+      return t === null ? null : liveSession((await sessionUser(db, t))[0]);
+    },
+    {
+      /** The session token of a cookie whose signature checks out (no database read), else null. */
+      token,
+    },
+  );
+}
+
+function verifiedToken(secret: string, secure: boolean) {
   const name = secure ? `__Secure-${COOKIE}` : COOKIE;
   // Cookie values whose signature checked out, and their token: a signature is valid or not for good
   // (same secret, same token), so the HMAC runs once per cookie. The session row is still read on
   // every request, so signing out, a reset or a revocation ends access at once.
   const verified = new Map<string, string>();
-  return async (cookieHeader: string | undefined) => {
+  return (cookieHeader: string | undefined): string | null => {
     if (!cookieHeader) return null;
     const raw = readCookie(cookieHeader, name);
     if (!raw) return null;
     const known = verified.get(raw);
-    if (known !== undefined) return readSession(db, known);
+    if (known !== undefined) return known;
     let value: string;
     try {
       value = decodeURIComponent(raw);
@@ -77,15 +99,9 @@ export function createSessionLookup(db: Kysely<DB>, secret: string, secure: bool
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     if (verified.size >= VERIFIED_KEPT) verified.clear();
     verified.set(raw, token);
-    return readSession(db, token);
+    return token;
   };
 }
 
 /** Signed cookies remembered at most (a few MB); past that the memory starts afresh. */
 const VERIFIED_KEPT = 20_000;
-
-async function readSession(db: Kysely<DB>, token: string) {
-  const [row] = await sessionUser(db, token);
-  if (!row || new Date(row.expiresAt).getTime() <= Date.now()) return null;
-  return row;
-}

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type CurrentUser, passwordResetRequestedSchema, passwordResetRequestSchema } from "#shared/schemas/auth.ts";
 import { type Auth, CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { captureAuthFailure } from "../auth/auth-failures.ts";
-import { createSessionLookup } from "../auth/session-cookie.ts";
+import { createSessionLookup, liveSession, type SessionUserRow } from "../auth/session-cookie.ts";
 import type { Config } from "../config.ts";
 import type { DB } from "../db/schema.ts";
 import { forbidden, unauthorized } from "../errors.ts";
@@ -25,6 +25,14 @@ declare module "fastify" {
     /** The signed-in user from the session cookie, looked up once per request. */
     currentUser(): Promise<CurrentUser | null>;
     _currentUser?: Promise<CurrentUser | null>;
+    /**
+     * For a read that fetches the session row itself, together with its own rows (one PostgreSQL
+     * round trip): the token of the signed cookie, or null when there is none or its signature is
+     * wrong; undefined once the user is already known (then call `currentUser`).
+     */
+    sessionToken(): string | null | undefined;
+    /** The signed-in user from a session row read with `sessionToken()`; `currentUser` answers it from then on. */
+    adoptSession(row: SessionUserRow | undefined): Promise<CurrentUser | null>;
   }
 }
 
@@ -39,22 +47,30 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   const adminEmails = new Set(config.adminEmails);
   const lookup = createSessionLookup(db, config.authSecret, config.appUrl.startsWith("https://"));
 
+  const toCurrentUser = (u: SessionUserRow | null): CurrentUser | null => {
+    if (!u) return null;
+    // A listed e-mail is admin only once its owner has proved it (verification link): signing up first grants nothing.
+    const listed = adminEmails.has(u.email.toLowerCase()) && (u.emailVerified === true || u.emailVerified === 1);
+    const role = u.role === "admin" || listed ? "admin" : u.role === "assessor" ? "assessor" : "learner";
+    return {
+      id: u.id,
+      email: u.email,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      nameOrder: u.nameOrder,
+      role,
+    } satisfies CurrentUser;
+  };
+
   app.decorateRequest("currentUser", function (this: FastifyRequest) {
-    this._currentUser ??= (async () => {
-      const u = await lookup(this.headers.cookie);
-      if (!u) return null;
-      // A listed e-mail is admin only once its owner has proved it (verification link): signing up first grants nothing.
-      const listed = adminEmails.has(u.email.toLowerCase()) && (u.emailVerified === true || u.emailVerified === 1);
-      const role = u.role === "admin" || listed ? "admin" : u.role === "assessor" ? "assessor" : "learner";
-      return {
-        id: u.id,
-        email: u.email,
-        firstName: u.firstName,
-        lastName: u.lastName,
-        nameOrder: u.nameOrder,
-        role,
-      } satisfies CurrentUser;
-    })();
+    this._currentUser ??= lookup(this.headers.cookie).then(toCurrentUser);
+    return this._currentUser;
+  });
+  app.decorateRequest("sessionToken", function (this: FastifyRequest) {
+    return this._currentUser ? undefined : lookup.token(this.headers.cookie);
+  });
+  app.decorateRequest("adoptSession", function (this: FastifyRequest, row: SessionUserRow | undefined) {
+    this._currentUser ??= Promise.resolve(toCurrentUser(liveSession(row)));
     return this._currentUser;
   });
 

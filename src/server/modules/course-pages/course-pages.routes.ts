@@ -11,7 +11,7 @@ import { notFound } from "../../errors.ts";
 import { sendEncoded } from "../../plugins/serialization.ts";
 import { COURSE_NOT_FOUND } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { loadLearnerRecords, NO_RECORDS } from "../progress/learner-state.ts";
+import { currentLearner } from "../progress/learner-state.ts";
 import {
   type CourseDetailTemplate,
   checkedFill,
@@ -46,7 +46,7 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
       const current = await catalogue.get();
       const course = current.byId.get(request.params.courseId);
       if (!course) throw notFound(COURSE_NOT_FOUND);
-      const user = await request.currentUser();
+      const { user, records } = await currentLearner(request, db, course.card.id);
       if (!user) {
         if (visitorDetailOf !== current) {
           visitorDetail.clear();
@@ -59,7 +59,6 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
         }
         return sendEncoded(reply, "application/json; charset=utf-8", json);
       }
-      const records = await loadLearnerRecords(db, user.id, course.card.id);
       let template = templates.get(course);
       if (!template) {
         template = courseDetailTemplate(toCourseDetail(course));
@@ -78,8 +77,7 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
       async (request) => {
         const course = await catalogue.course(request.params.courseId);
         if (!course) throw notFound(COURSE_NOT_FOUND);
-        const user = await request.currentUser();
-        const records = user ? await loadLearnerRecords(db, user.id, course.card.id) : NO_RECORDS;
+        const { user, records } = await currentLearner(request, db, course.card.id);
         return readLesson(course, request.params.lessonId, records, !!user);
       },
     );

@@ -52,15 +52,17 @@ export function attemptRulesOf(config: Config, course: CatalogueCourse): Attempt
   };
 }
 
+/** `read`: the user's records already read in this request (`currentLearner`), else they are read here. */
 export async function quizAssessment(
   db: Kysely<DB>,
   user: CurrentUser | null,
   course: CatalogueCourse,
   moduleId: string,
+  read?: LearnerRecords,
 ): Promise<Assessment> {
   const module = course.modulesById.get(moduleId);
   if (!module?.quiz) throw notFound("Quiz not found.");
-  const records = user ? await loadLearnerRecords(db, user.id, course.card.id) : NO_RECORDS;
+  const records = read ?? (user ? await loadLearnerRecords(db, user.id, course.card.id) : NO_RECORDS);
   if (!canTakeQuiz(course, moduleId, records, computeCourseState(course, records))) {
     if (!user) throw unauthorized("Sign in and enrol to take this quiz.");
     if (!records.enrolled) throw forbidden(NOT_ENROLLED);

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Transaction } from "kysely";
 import { toIso } from "../../db/database.ts";
+import { preparedQuery } from "../../db/fast-paths.ts";
 import type { DB, QuizAttemptTable } from "../../db/schema.ts";
 import type { DrawnQuestion } from "./draw.ts";
 
@@ -15,20 +16,36 @@ export interface StoredAttempt {
   ordinal: number;
 }
 
+/** Compiled once per database (a named statement on PostgreSQL): every quiz start and submission reads them. */
+const attemptRows = preparedQuery(
+  (db, userId: string, courseId: string, assessmentId: string) =>
+    db
+      .selectFrom("assessmentAttempt")
+      .select(["id", "questions", "startedAt", "deadlineAt", "submittedAt", "score", "ordinal"])
+      .where("userId", "=", userId)
+      .where("courseId", "=", courseId)
+      .where("assessmentId", "=", assessmentId)
+      .orderBy("startedAt"),
+  3,
+);
+const grantRows = preparedQuery(
+  (db, userId: string, courseId: string, assessmentId: string) =>
+    db
+      .selectFrom("attemptGrant")
+      .select("createdAt")
+      .where("userId", "=", userId)
+      .where("courseId", "=", courseId)
+      .where("assessmentId", "=", assessmentId),
+  3,
+);
+
 export async function listAttempts(
   db: Db,
   userId: string,
   courseId: string,
   assessmentId: string,
 ): Promise<StoredAttempt[]> {
-  const rows = await db
-    .selectFrom("assessmentAttempt")
-    .select(["id", "questions", "startedAt", "deadlineAt", "submittedAt", "score", "ordinal"])
-    .where("userId", "=", userId)
-    .where("courseId", "=", courseId)
-    .where("assessmentId", "=", assessmentId)
-    .orderBy("startedAt")
-    .execute();
+  const rows = await attemptRows(db, userId, courseId, assessmentId);
   return rows.map((r) => ({
     id: r.id,
     questions: JSON.parse(r.questions) as DrawnQuestion[],
@@ -41,13 +58,7 @@ export async function listAttempts(
 }
 
 export async function listGrantTimes(db: Db, userId: string, courseId: string, assessmentId: string) {
-  const rows = await db
-    .selectFrom("attemptGrant")
-    .select("createdAt")
-    .where("userId", "=", userId)
-    .where("courseId", "=", courseId)
-    .where("assessmentId", "=", assessmentId)
-    .execute();
+  const rows = await grantRows(db, userId, courseId, assessmentId);
   return rows.map((r) => new Date(toIso(r.createdAt)));
 }
 

@@ -10,6 +10,7 @@ import {
 } from "#shared/schemas/learning.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { currentLearner } from "../progress/learner-state.ts";
 import { examRules, startOrResumeAttempt, submitAttempt } from "./assessment.service.ts";
 import { examAssessment, quizAssessment } from "./assessment-access.ts";
 
@@ -23,8 +24,8 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       { schema: { params: quizParamsSchema, response: { 200: quizSchema, 429: attemptRefusedSchema } } },
       async (request) => {
         const course = requireCourse(await catalogue.course(request.params.courseId));
-        const user = await request.currentUser();
-        const assessment = await quizAssessment(deps.db, user, course, request.params.moduleId);
+        const { user, records } = await currentLearner(request, deps.db, course.card.id);
+        const assessment = await quizAssessment(deps.db, user, course, request.params.moduleId, records);
         return startOrResumeAttempt(deps, assessment, request.ip);
       },
     );
@@ -34,8 +35,8 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       { schema: { params: quizParamsSchema, body: quizSubmissionSchema, response: { 200: quizResultSchema } } },
       async (request) => {
         const course = requireCourse(await catalogue.course(request.params.courseId));
-        const user = await request.currentUser();
-        const assessment = await quizAssessment(deps.db, user, course, request.params.moduleId);
+        const { user, records } = await currentLearner(request, deps.db, course.card.id);
+        const assessment = await quizAssessment(deps.db, user, course, request.params.moduleId, records);
         return submitAttempt(deps, assessment, request.body);
       },
     );

@@ -1,6 +1,8 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { ModuleState } from "#shared/schemas/courses.ts";
-import { toIso } from "../../db/database.ts";
+import { type SessionUserRow, selectSessionUser } from "../../auth/session-cookie.ts";
+import { engineOf, toIso } from "../../db/database.ts";
 import { preparedQuery } from "../../db/fast-paths.ts";
 import type { DB } from "../../db/schema.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
@@ -37,13 +39,7 @@ export const NO_RECORDS: LearnerRecords = {
 
 /** Everything about one learner in one course, in one query whatever the number of learners. */
 export async function loadLearnerRecords(db: Kysely<DB>, userId: string, courseId: string): Promise<LearnerRecords> {
-  return (
-    (await loadRecords(db, userId, courseId)).get(courseId) ?? {
-      ...NO_RECORDS,
-      completedLessons: new Set(),
-      quizStats: new Map(),
-    }
-  );
+  return (await loadRecords(db, userId, courseId)).get(courseId) ?? emptyRecords();
 }
 
 /** The same for every course the learner has records in (My Learning), in one query too. */
@@ -52,8 +48,8 @@ export function loadAllLearnerRecords(db: Kysely<DB>, userId: string): Promise<M
 }
 
 interface RecordRow {
-  /** e: enrolment, l: completed lesson, q: quiz attempt, p: progress row, x: passed practical */
-  kind: "e" | "l" | "q" | "p" | "x";
+  /** e: enrolment, l: completed lesson, q: quiz attempt, p: progress row, x: passed practical, s: session */
+  kind: "e" | "l" | "q" | "p" | "x" | "s";
   courseId: string;
   /** Lesson id, module id (attempt) or progress row id. */
   item: string | null;
@@ -68,47 +64,91 @@ interface RecordRow {
 
 /**
  * All of a learner's records as one indexed row set (each branch reads its (userId, courseId)
- * index), attempts in the order they were made. Compiled once per database.
+ * index), attempts in the order they were made. `session` adds the session's row (kind 's').
  */
-function recordsQuery(allCourses: boolean) {
-  return preparedQuery((_db, userId: string, courseId: string) => {
-    const scope = allCourses ? sql`"userId" = ${userId}` : sql`"userId" = ${userId} and "courseId" = ${courseId}`;
-    // The branches with typed columns come first: PostgreSQL resolves a union's types left to right.
-    return sql<RecordRow>`
-      select 'q' as kind, "courseId", "moduleId" as item, score as num, passed, "createdAt" as at, null as "completedAt", id as seq
-        from "quizAttempt" where ${scope}
-      union all
-      select 'p', "courseId", id, "isCompleted", null, "createdAt", "completedAt", null from "courseProgress" where ${scope}
-      union all
-      select 'l', "courseId", "lessonId", null, null, null, null, null from "lessonCompletion" where ${scope}
-      union all
-      select 'e', "courseId", null, null, null, null, null, null from enrollment where ${scope}
-      union all
-      select 'x', "courseId", null, null, null, null, null, null from "practicalSubmission" where ${scope} and status = 'passed'
-      order by kind, at, seq`;
-  }, 2);
+function recordsSql(scope: RawBuilder<unknown>, session?: RawBuilder<unknown>) {
+  // The branches with typed columns come first: PostgreSQL resolves a union's types left to right.
+  return sql<RecordRow>`
+    select 'q' as kind, "courseId", "moduleId" as item, score as num, passed, "createdAt" as at, null as "completedAt", id as seq${session ? sql`, null::json as session` : sql``}
+      from "quizAttempt" where ${scope}
+    union all
+    select 'p', "courseId", id, "isCompleted", null, "createdAt", "completedAt", null${session ? sql`, null` : sql``} from "courseProgress" where ${scope}
+    union all
+    select 'l', "courseId", "lessonId", null, null, null, null, null${session ? sql`, null` : sql``} from "lessonCompletion" where ${scope}
+    union all
+    select 'e', "courseId", null, null, null, null, null, null${session ? sql`, null` : sql``} from enrollment where ${scope}
+    union all
+    select 'x', "courseId", null, null, null, null, null, null${session ? sql`, null` : sql``} from "practicalSubmission" where ${scope} and status = 'passed'
+    ${session ? sql`union all select 's', null, null, null, null, null, null, null, ${session}` : sql``}
+    order by kind, at, seq`;
 }
-const oneCourseRecords = recordsQuery(false);
-const allCourseRecords = recordsQuery(true);
+
+/** Compiled once per database. */
+const oneCourseRecords = preparedQuery(
+  (_db, userId: string, courseId: string) => recordsSql(sql`"userId" = ${userId} and "courseId" = ${courseId}`),
+  2,
+);
+const allCourseRecords = preparedQuery((_db, userId: string) => recordsSql(sql`"userId" = ${userId}`), 1);
+
+/**
+ * PostgreSQL: the session (with its user) and the session user's records in one course, in one
+ * statement and one round trip instead of two. The session row is read on every request as before.
+ */
+const sessionAndRecords = preparedQuery(
+  (db, token: string, courseId: string) =>
+    sql<RecordRow & { session: SessionUserRow | null }>`with s as (${selectSessionUser(db, token)}) ${recordsSql(
+      sql`"userId" = (select id from s) and "courseId" = ${courseId}`,
+      sql`row_to_json(s) from s`,
+    )}`,
+  2,
+);
+
+/** What `currentLearner` needs of a request (plugins/auth.ts). */
+export interface SessionRequest {
+  currentUser(): Promise<CurrentUser | null>;
+  sessionToken(): string | null | undefined;
+  adoptSession(row: SessionUserRow | undefined): Promise<CurrentUser | null>;
+}
+
+/**
+ * The signed-in user (or null) and their records in one course (none for a visitor). On PostgreSQL
+ * the two are one statement; on SQLite, whose reads are synchronous calls in this process, two.
+ */
+export async function currentLearner(
+  request: SessionRequest,
+  db: Kysely<DB>,
+  courseId: string,
+): Promise<{ user: CurrentUser | null; records: LearnerRecords }> {
+  const token = engineOf(db as unknown as Kysely<unknown>) === "postgres" ? request.sessionToken() : undefined;
+  if (token === undefined) {
+    const user = await request.currentUser();
+    return { user, records: user ? await loadLearnerRecords(db, user.id, courseId) : NO_RECORDS };
+  }
+  if (token === null) return { user: await request.adoptSession(undefined), records: NO_RECORDS };
+  const rows = await sessionAndRecords(db, token, courseId);
+  const user = await request.adoptSession(rows.find((r) => r.kind === "s")?.session ?? undefined);
+  if (!user) return { user: null, records: NO_RECORDS };
+  return { user, records: recordsByCourse(rows).get(courseId) ?? emptyRecords() };
+}
+
+const emptyRecords = (): LearnerRecords => ({ ...NO_RECORDS, completedLessons: new Set(), quizStats: new Map() });
 
 async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): Promise<Map<string, LearnerRecords>> {
-  const rows = courseId ? await oneCourseRecords(db, userId, courseId) : await allCourseRecords(db, userId, "");
+  return recordsByCourse(courseId ? await oneCourseRecords(db, userId, courseId) : await allCourseRecords(db, userId));
+}
+
+function recordsByCourse(rows: RecordRow[]): Map<string, LearnerRecords> {
   const byCourse = new Map<string, LearnerRecords>();
   const of = (id: string) => {
     let r = byCourse.get(id);
     if (!r) {
-      r = {
-        enrolled: false,
-        completedLessons: new Set(),
-        quizStats: new Map(),
-        practicalPassed: false,
-        progress: null,
-      };
+      r = emptyRecords();
       byCourse.set(id, r);
     }
     return r;
   };
   for (const row of rows) {
+    if (row.kind === "s") continue;
     const records = of(row.courseId);
     if (row.kind === "e") records.enrolled = true;
     else if (row.kind === "x") records.practicalPassed = true;

@@ -7,9 +7,11 @@ import {
   myLearningSchema,
   progressSchema,
 } from "#shared/schemas/learning.ts";
+import { unauthorized } from "../../errors.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { currentLearner } from "./learner-state.ts";
 import { completeLesson, getMyLearning, getProgress, markCourseComplete } from "./progress.service.ts";
 
 /** The learner's state: My Learning, progress, lesson completion and finishing a course. */
@@ -26,8 +28,9 @@ export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZo
       "/api/progress/:courseId",
       { schema: { params: courseParamsSchema, response: { 200: progressSchema } } },
       async (request) => {
-        const user = await requireUser(request);
-        return getProgress(db, user, requireCourse(await catalogue.course(request.params.courseId)));
+        const { user, records } = await currentLearner(request, db, request.params.courseId);
+        if (!user) throw unauthorized();
+        return getProgress(db, user, requireCourse(await catalogue.course(request.params.courseId)), records);
       },
     );
 
@@ -44,12 +47,14 @@ export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZo
       "/api/progress/:courseId/lessons/:lessonId/complete",
       { schema: { params: lessonParamsSchema, body: emptyBodySchema, response: { 200: lessonCompletedSchema } } },
       async (request) => {
-        const user = await requireUser(request);
+        const { user, records } = await currentLearner(request, db, request.params.courseId);
+        if (!user) throw unauthorized();
         return completeLesson(
           db,
           user,
           requireCourse(await catalogue.course(request.params.courseId)),
           request.params.lessonId,
+          records,
         );
       },
     );

@@ -77,24 +77,37 @@ export async function recordCourseCompleted(
     .execute();
 }
 
+/** `read`: the records already read in this request (`currentLearner`), else they are read here. */
 export async function enrolledRecords(
   db: Kysely<DB>,
   user: CurrentUser,
   course: CatalogueCourse,
+  read?: LearnerRecords,
 ): Promise<LearnerRecords> {
-  const records = await loadLearnerRecords(db, user.id, course.card.id);
+  const records = read ?? (await loadLearnerRecords(db, user.id, course.card.id));
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
   return records;
 }
 
-export async function getProgress(db: Kysely<DB>, user: CurrentUser, course: CatalogueCourse): Promise<Progress> {
-  return toProgress(course, user.id, await enrolledRecords(db, user, course));
+export async function getProgress(
+  db: Kysely<DB>,
+  user: CurrentUser,
+  course: CatalogueCourse,
+  read?: LearnerRecords,
+): Promise<Progress> {
+  return toProgress(course, user.id, await enrolledRecords(db, user, course, read));
 }
 
 /** Records a finished lesson. Repeating it changes nothing; parallel calls each write their own row. */
-export async function completeLesson(db: Kysely<DB>, user: CurrentUser, course: CatalogueCourse, lessonId: string) {
+export async function completeLesson(
+  db: Kysely<DB>,
+  user: CurrentUser,
+  course: CatalogueCourse,
+  lessonId: string,
+  read?: LearnerRecords,
+) {
   if (!course.lessonsById.has(lessonId)) throw notFound("Lesson not found.");
-  const records = await enrolledRecords(db, user, course);
+  const records = await enrolledRecords(db, user, course, read);
   const state = computeCourseState(course, records);
   if (!canReadLesson(course, lessonId, records, state))
     throw forbidden("This lesson is locked. Pass the previous module's quiz to unlock it.");
