@@ -146,8 +146,14 @@ export async function buildApp({
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // One line per request (below), written asynchronously: the event loop never waits on stdout.
-    // pino flushes what is left when the process exits.
-    logger: logger ? { level: "info", stream: logStream ?? pino.destination({ dest: 1, sync: false }) } : false,
+    // Lines are gathered up to 4 kB or 250 ms per write (one write per line was a tenth of a
+    // signed-in read's time, decision 0042); pino flushes what is left when the process exits.
+    logger: logger
+      ? {
+          level: "info",
+          stream: logStream ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }),
+        }
+      : false,
     logController: new OneLinePerRequest(),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,

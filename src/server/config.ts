@@ -141,7 +141,10 @@ const settingsSchema = z.object({
   /** PostgreSQL cancels any statement running longer (0: no limit). */
   DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(15),
   /** PostgreSQL connections per server process; by default the processes share about 2 per core (decision 0042). */
-  DATABASE_POOL_SIZE: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(1000).optional()),
+  DATABASE_POOL_SIZE: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number().int().min(1).max(1000).optional(),
+  ),
   /** Rate limits, lockouts, mail caps and cache news go through this Redis when set; the database otherwise. */
   REDIS_URL: z
     .string()
