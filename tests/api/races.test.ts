@@ -20,16 +20,15 @@ const gate = (() => {
   const reads = new Set<QueryId>();
   let armed: { arrive: () => void; wait: Promise<void> } | null = null;
   const plugin: KyselyPlugin = {
+    // A read compiled once (db/prepared.ts) keeps its query id: every read of the attempts is known.
     transformQuery({ node, queryId }) {
-      if (armed && SelectQueryNode.is(node) && JSON.stringify(node.from).includes('"assessmentAttempt"'))
-        reads.add(queryId);
+      if (SelectQueryNode.is(node) && JSON.stringify(node.from).includes('"assessmentAttempt"')) reads.add(queryId);
       return node;
     },
     async transformResult({ result, queryId }) {
       if (armed && reads.has(queryId)) {
         const { arrive, wait } = armed;
         armed = null;
-        reads.clear();
         arrive();
         await wait;
       }
