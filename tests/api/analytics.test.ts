@@ -245,6 +245,7 @@ async function clearRollup() {
   await db().deleteFrom("analyticsRollup").execute();
   await db().deleteFrom("analyticsDay").execute();
   await db().deleteFrom("activeLearnerDay").execute();
+  await db().deleteFrom("activeLearnerGap").execute();
 }
 
 describe.each([

@@ -16,6 +16,7 @@ const TABLE_OWNERS: Record<string, string> = {
   pendingEnrollment: "admin",
   analyticsDay: "admin",
   activeLearnerDay: "admin",
+  activeLearnerGap: "admin",
   analyticsRollup: "admin",
   auditLog: "audit",
   certificate: "certificates",

@@ -20,6 +20,7 @@ import * as m021lifecycle from "./migrations/021-certificate-lifecycle.ts";
 import * as m022firstAttempts from "./migrations/022-analytics-first-attempts.ts";
 import * as m022analytics from "./migrations/022-analytics-indexes.ts";
 import * as m025dropJobQueue from "./migrations/025-drop-job-queue.ts";
+import * as m026learnerGaps from "./migrations/026-active-learner-gaps.ts";
 import * as m026analyticsRollup from "./migrations/026-analytics-rollup.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   "022-analytics-first-attempts": m022firstAttempts,
   "025-drop-job-queue": m025dropJobQueue,
   "026-analytics-rollup": m026analyticsRollup,
+  "026-active-learner-gaps": m026learnerGaps,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -439,6 +439,12 @@ export interface ActiveLearnerDayTable {
   day: number;
   prevDay: number | null;
 }
+/** Learners active on `day` whose previous active day was `prevDay` (-1: none). */
+export interface ActiveLearnerGapTable {
+  day: number;
+  prevDay: number;
+  learners: number;
+}
 export interface AnalyticsRollupTable {
   id: number;
   rolledUntil: number;
@@ -488,5 +494,6 @@ export interface DB {
   practitionerListing: PractitionerListingTable;
   analyticsDay: AnalyticsDayTable;
   activeLearnerDay: ActiveLearnerDayTable;
+  activeLearnerGap: ActiveLearnerGapTable;
   analyticsRollup: AnalyticsRollupTable;
 }

@@ -187,6 +187,11 @@ async function rollActivity(db: Kysely<DB>, engine: Engine, from: number, to: nu
                       union all
                       select "userId", "createdAt" as at from "quizAttempt"
                        where "createdAt" >= ${fromIso} and "createdAt" < ${toIso}) x) a`.execute(trx);
+    await trx.deleteFrom("activeLearnerGap").where("day", ">=", from).execute();
+    await sql`
+      insert into "activeLearnerGap" (day, "prevDay", learners)
+      select day, coalesce("prevDay", -1), count(*) from "activeLearnerDay" where day >= ${sql.lit(from)}
+       group by day, coalesce("prevDay", -1)`.execute(trx);
     const rolledAt = now.toISOString();
     const updated = await trx
       .updateTable("analyticsRollup")
@@ -195,6 +200,26 @@ async function rollActivity(db: Kysely<DB>, engine: Engine, from: number, to: nu
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0)
       await trx.insertInto("analyticsRollup").values({ id: 1, rolledUntil: to, rolledAt }).execute();
+  });
+}
+
+/**
+ * After an account is erased its learner-days are gone (account-data.ts deletes them) but the per-day
+ * counts still hold them: they are counted again from the learner-days.
+ */
+async function recountGaps(db: Kysely<DB>) {
+  const [days, counted] = await Promise.all([
+    sql<{ n: unknown }>`select count(*) as n from "activeLearnerDay"`.execute(db),
+    sql<{ n: unknown }>`select sum(learners) as n from "activeLearnerGap"`.execute(db),
+  ]);
+  if (num(days.rows[0]?.n) === num(counted.rows[0]?.n)) return;
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("activeLearnerGap").execute();
+    await sql`
+      insert into "activeLearnerGap" (day, "prevDay", learners)
+      select day, coalesce("prevDay", -1), count(*) from "activeLearnerDay" group by day, coalesce("prevDay", -1)`.execute(
+      trx,
+    );
   });
 }
 
@@ -210,6 +235,7 @@ export async function rollUpAnalytics(db: Kysely<DB>, now = new Date()): Promise
       .execute();
     await insertValues(trx, small);
   });
+  await recountGaps(db);
   const until = await rolledUntil(db);
   let from = until === null ? await firstActivityDay(db) : Math.max(0, Math.min(until, today) - REROLL_DAYS);
   // Attempts only ever leave with an erased account: when the rolled-up count no longer matches the

@@ -304,7 +304,8 @@ const activity = (range: Range) => sql`
 
 /**
  * Distinct learners active in the range (or in each bucket of the period). A rolled-up learner-day counts
- * when the learner's previous active day falls before the range (bucket), so each learner counts once;
+ * when the learner's previous active day falls before the range (bucket), so each learner counts once
+ * (summed from activeLearnerGap, the learner-days counted per day and previous day);
  * a learner active only after the watermark counts when no rolled-up day of theirs is in the range (bucket).
  */
 async function activeLearners(
@@ -323,9 +324,8 @@ async function activeLearners(
   const [a, b] = await Promise.all([
     part.rolled
       ? sql<{ k: unknown; n: unknown }>`
-          select ${bucket} as k, count(*) as n from "activeLearnerDay"
-           where day >= ${start} and day < ${rolledEnd}
-             and ("prevDay" is null or "prevDay" < ${bucketStart})
+          select ${bucket} as k, sum(learners) as n from "activeLearnerGap"
+           where day >= ${start} and day < ${rolledEnd} and "prevDay" < ${bucketStart}
            group by 1`.execute(db)
       : Promise.resolve({ rows: [] as { k: unknown; n: unknown }[] }),
     part.live
@@ -491,6 +491,9 @@ export async function courseFunnel(
   const courseId = course.card.id;
   const range = period.current;
   const idleSince = isoOf(now.getTime() - STALL_DAYS * DAY_MS);
+  const enrolments = sql`
+    select e."userId", e."createdAt" from enrollment e
+     where e."courseId" = ${courseId} and ${within("e.createdAt", range)}`;
   const cohort = sql`
     select e."userId", e."createdAt",
            case when e."createdAt" < ${idleSince}
@@ -508,7 +511,7 @@ export async function courseFunnel(
   const requiresPractical = !!course.practical?.requiredForCertificate;
   const [steps, patterns, certified] = await Promise.all([
     sql<{ enrolled: unknown; started: unknown; exam: unknown; practical: unknown; certified: unknown }>`
-      with cohort as materialized (${cohort})
+      with cohort as materialized (${enrolments})
       select count(*) as enrolled,
         coalesce(sum(case when exists (select 1 from "lessonCompletion" l where l."userId" = c."userId"
           and l."courseId" = ${courseId}) then 1 else 0 end), 0) as started,
@@ -522,14 +525,14 @@ export async function courseFunnel(
     modules.length === 0
       ? Promise.resolve({ rows: [] as Record<string, unknown>[] })
       : sql<Record<string, unknown>>`
-      with cohort as materialized (${cohort}), passed as (${passedModules(course)}),
+      with cohort as materialized (${cohort}), passed as materialized (${passedModules(course)}),
       per as (
         select c."userId", c.idle, ${sql.join(flags)}
           from cohort c left join passed p on p."userId" = c."userId"
          group by c."userId", c.idle)
       select idle, ${sql.join(flagRefs)}, count(*) as n from per group by idle, ${sql.join(flagRefs)}`.execute(db),
     sql<{ enrolledAt: Date | string; issuedAt: Date | string }>`
-      with cohort as materialized (${cohort})
+      with cohort as materialized (${enrolments})
       select c."createdAt" as "enrolledAt", min(x."issuedAt") as "issuedAt"
         from cohort c join certificate x on x."userId" = c."userId" and x."courseId" = ${courseId}
        group by c."userId", c."createdAt"`.execute(db),
