@@ -9,7 +9,7 @@
  * BENCH_ANALYTICS_LEARNERS=N  learners (default 100,000; completions 10 and attempts 3 per learner)
  * BENCH_ANALYTICS_DB=sqlite|postgres|both (default both); BENCH_DATABASE_URL as in bench/run.ts
  * BENCH_ANALYTICS_LIVE=1      also time each request before the rollup (every figure from the raw rows)
- * BENCH_ANALYTICS_KEEP=1      keep the SQLite file (its path is printed) to look at query plans
+ * BENCH_ANALYTICS_KEEP=1      keep the SQLite file or PostgreSQL schema (printed) to look at query plans
  */
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -269,7 +269,8 @@ async function run(engine: Engine) {
     await app.close();
   } finally {
     await database.close();
-    if (schema) {
+    if (schema && process.env.BENCH_ANALYTICS_KEEP === "1") console.log(`Kept schema ${schema}`);
+    else if (schema) {
       const admin = new pg.Client({ connectionString: pgUrl });
       await admin.connect();
       await admin.query(`drop schema if exists ${schema} cascade`);

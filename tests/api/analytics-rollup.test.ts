@@ -119,11 +119,17 @@ beforeAll(async () => {
         })
         .execute();
   }
-  // Two learners bought today: their sales are live in every answer.
+  // Learner 0's sale is today's (live in every answer); learner 5, who took quizzes on rolled-up days,
+  // reads a lesson today (counted once in a period that holds both).
   await db()
     .updateTable("order")
     .set({ paidAt: D(0, 0) })
     .where("userId", "=", learners[0]!.id)
+    .execute();
+  const late = lessons.find((l) => l.courseId === O)!;
+  await db()
+    .insertInto("lessonCompletion")
+    .values({ userId: learners[5]!.id, courseId: O, lessonId: late.id, completedAt: new Date().toISOString() })
     .execute();
 });
 afterAll(async () => t?.close());

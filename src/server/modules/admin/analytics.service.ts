@@ -335,8 +335,10 @@ async function activeLearners(
                     from (${activity(part.live)}) u) x
            ${
              rolledEnd
-               ? sql`where not exists (select 1 from "activeLearnerDay" d where d."userId" = x."userId"
-                      and d.day >= ${start} + x.b * ${size} and d.day < ${rolledEnd})`
+               ? // A scalar subquery, not "not exists": PostgreSQL would turn that into an anti-join that
+                 // hashes every rolled-up learner-day of the range (400 ms at a year).
+                 sql`where coalesce((select max(d.day) from "activeLearnerDay" d
+                                      where d."userId" = x."userId" and d.day < ${rolledEnd}), -1) < ${start} + x.b * ${size}`
                : sql``
            }
            group by b`.execute(db)
