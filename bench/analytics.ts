@@ -22,6 +22,7 @@ import { loadConfig } from "#server/config.ts";
 import { importContent } from "#server/content/content-import.ts";
 import { type Engine, openDatabase } from "#server/db/database.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
+import type { DB } from "#server/db/schema.ts";
 import { rollUpAnalytics } from "#server/modules/admin/analytics-rollup.ts";
 
 const LEARNERS = Number(process.env.BENCH_ANALYTICS_LEARNERS ?? 100_000);
@@ -40,7 +41,14 @@ function stamp(engine: Engine, base: string, days: ReturnType<typeof sql>, hours
     : sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${base}, '-' || (${days}) || ' days', (${hours}) || ' hours')`;
 }
 
-async function seed(db: Kysely<any>, engine: Engine) {
+/** Scratch tables the seed builds its rows from. */
+type SeedTables = {
+  benchN: { i: number };
+  benchCourse: { k: number; courseId: string; price: number };
+  benchModule: { courseId: string; j: number; moduleId: string };
+};
+
+async function seed(db: Kysely<DB & SeedTables>, engine: Engine) {
   const now = new Date().toISOString();
   const courses = await db
     .selectFrom("course")
@@ -208,7 +216,7 @@ async function run(engine: Engine) {
     await migrateToLatest(database.db, schema ? { schema } : undefined);
     await importContent(database.db);
     const seedStarted = performance.now();
-    const { course, counts } = await seed(database.db as Kysely<any>, engine);
+    const { course, counts } = await seed(database.db.withTables<SeedTables>(), engine);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const app = await buildApp({ config, database, logger: false, clientDir: join(dir, "none") });
     await app.ready();

@@ -51,7 +51,9 @@ function start<T>(script: string, env: Record<string, string>, execArgv: string[
     stdio: ["ignore", logTo, "inherit", "ipc"],
   });
   const ready = new Promise<T>((done, fail) => {
-    child.on("message", (m: any) => m?.ready && done(m as T));
+    child.on("message", (m: unknown) => {
+      if (typeof m === "object" && m !== null && "ready" in m && m.ready) done(m as T);
+    });
     child.on("exit", (code) => fail(new Error(`${script} exited with ${code}`)));
   });
   return { child, ready };
@@ -98,6 +100,22 @@ interface Run {
   errors: number;
 }
 
+/** What one autocannon connection carries from its draw (GET) to its answers (POST). */
+interface DrawState {
+  learner: number;
+  drawn?: { attemptId: string; questions: { id: string }[] };
+}
+const drawStates = new WeakMap<object, DrawState>();
+function drawState(context: object): DrawState {
+  const known = drawStates.get(context);
+  if (known) return known;
+  const state: DrawState = { learner: 0 };
+  drawStates.set(context, state);
+  return state;
+}
+/** autocannon starts a connection's list again when setupRequest returns a falsy value (its README); its types leave that out. */
+const RESTART = null as unknown as autocannon.Request;
+
 /** Writes rotate over learners (and lessons), so every request writes a new row for a learner with a short history. */
 let nextWrite = 100;
 type Side = "app" | "bare" | "sqlite";
@@ -127,25 +145,26 @@ function load(key: string, target: Side, seconds: number, rate?: number): Promis
             {
               method: "GET",
               path: r.url,
-              setupRequest: (req: any, context: any) => {
-                context.learner = 100 + nextWrite++;
-                return { ...req, headers: { ...req.headers, cookie: info.cookie(context.learner % info.learners) } };
+              setupRequest: (req: autocannon.Request, context: object) => {
+                const state = drawState(context);
+                state.learner = 100 + nextWrite++;
+                return { ...req, headers: { ...req.headers, cookie: info.cookie(state.learner % info.learners) } };
               },
-              onResponse: (_status: number, body: string, context: any) => {
-                context.drawn = JSON.parse(body);
+              onResponse: (_status: number, body: string, context: object) => {
+                drawState(context).drawn = JSON.parse(body);
               },
             },
             {
               method: "POST",
               path: r.url,
-              setupRequest: (req: any, context: any) => {
-                const drawn = context.drawn as { attemptId: string; questions: { id: string }[] } | undefined;
-                if (!drawn?.questions) return null; // restart from the draw
+              setupRequest: (req: autocannon.Request, context: object) => {
+                const { drawn, learner } = drawState(context);
+                if (!drawn?.questions) return RESTART;
                 const answers = Object.fromEntries(drawn.questions.map((q) => [q.id, info.answerKey[q.id]]));
                 return {
                   ...req,
                   body: JSON.stringify({ attemptId: drawn.attemptId, answers }),
-                  headers: { ...req.headers, cookie: info.cookie(context.learner % info.learners) },
+                  headers: { ...req.headers, cookie: info.cookie(learner % info.learners) },
                 };
               },
             },
@@ -156,7 +175,7 @@ function load(key: string, target: Side, seconds: number, rate?: number): Promis
       ? {
           requests: [
             {
-              setupRequest: (req: any) => {
+              setupRequest: (req: autocannon.Request) => {
                 const n = nextWrite++;
                 const lessons = info.openLessons;
                 const learner = 100 + Math.floor(n / lessons.length);

@@ -6,6 +6,7 @@ import { ContentError, loadContent } from "#server/content/content-files.ts";
 import { importContent, importContentIfChanged } from "#server/content/content-import.ts";
 import { sanitizeLessonHtml } from "#server/content/sanitize.ts";
 import { takeAssessment } from "../setup/assessments.ts";
+import { must } from "../setup/must.ts";
 import { createTestApp, enrol, FIXTURE_CONTENT, request, signUpUser, type TestApp } from "../setup/test-app.ts";
 
 function copyFixtures(): string {
@@ -15,9 +16,22 @@ function copyFixtures(): string {
 }
 const edit = (file: string, change: (text: string) => string) =>
   writeFileSync(file, change(readFileSync(file, "utf8")));
-const editJson = (file: string, change: (value: any) => void) =>
+/** A content file's JSON, loose enough to break on purpose (drop a field, set a wrong value). */
+interface ContentJson {
+  [field: string]: unknown;
+  blueprint?: Record<string, number>;
+  questions: {
+    id: string;
+    lesson: string;
+    correctAnswer: string;
+    explanation?: string;
+    options: { id: string; text: string }[];
+  }[];
+}
+const question = (v: ContentJson, index: number) => must(v.questions[index], `question ${index}`);
+const editJson = (file: string, change: (value: ContentJson) => void) =>
   edit(file, (text) => {
-    const value = JSON.parse(text);
+    const value: ContentJson = JSON.parse(text);
     change(value);
     return JSON.stringify(value);
   });
@@ -36,7 +50,7 @@ describe("content validation", () => {
     },
     {
       name: "a blueprint that does not add up to the draw",
-      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => (v.blueprint.alpha = 3)),
+      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => (v.blueprint = { ...v.blueprint, alpha: 3 })),
       message: /exam\.json: blueprint: the modules' items add up to 6, but each exam draws 5/,
     },
     {
@@ -45,8 +59,7 @@ describe("content validation", () => {
         editJson(`${d}/fixture-basics/exam.json`, (v) => {
           v.blueprint = { alpha: 2, beta: 1, gamma: 2 };
           // Two of gamma's three exam questions move to alpha: one is left for two places.
-          for (const q of v.questions.filter((x: { lesson: string }) => x.lesson === "gamma-one").slice(0, 2))
-            q.lesson = "alpha-one";
+          for (const q of v.questions.filter((x) => x.lesson === "gamma-one").slice(0, 2)) q.lesson = "alpha-one";
         }),
       message: /exam\.json: blueprint: module 'gamma' has 1 questions in the bank, fewer than the 2 each exam draws/,
     },
@@ -78,13 +91,13 @@ describe("content validation", () => {
     {
       name: "a correct answer that is not an option",
       mutate: (d) =>
-        editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (v.questions[1].correctAnswer = "z")),
+        editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (question(v, 1).correctAnswer = "z")),
       message: /01-alpha\/quiz\.json: questions\.1\.correctAnswer: 'z' is not one of the options/,
     },
     {
       name: "a question without an explanation",
       mutate: (d) =>
-        editJson(`${d}/fixture-basics/modules/02-beta/quiz.json`, (v) => delete v.questions[0].explanation),
+        editJson(`${d}/fixture-basics/modules/02-beta/quiz.json`, (v) => delete question(v, 0).explanation),
       message: /02-beta\/quiz\.json: questions\.0\.explanation:/,
     },
     {
@@ -99,36 +112,36 @@ describe("content validation", () => {
     },
     {
       name: "a question id used twice in a bank",
-      mutate: (d) => editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (v.questions[2].id = "q1")),
+      mutate: (d) => editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (question(v, 2).id = "q1")),
       message: /01-alpha\/quiz\.json: questions\.2\.id: duplicate question id 'q1'/,
     },
     {
       name: "a question with three options",
-      mutate: (d) => editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => v.questions[3].options.pop()),
+      mutate: (d) => editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => question(v, 3).options.pop()),
       message: /01-alpha\/quiz\.json: questions\.3\.options:/,
     },
     {
       name: "a question with five options",
       mutate: (d) =>
         editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) =>
-          v.questions[3].options.push({ id: "e", text: "Option e" }),
+          question(v, 3).options.push({ id: "e", text: "Option e" }),
         ),
       message: /01-alpha\/quiz\.json: questions\.3\.options:/,
     },
     {
       name: "a quiz question testing a lesson of another module",
       mutate: (d) =>
-        editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (v.questions[0].lesson = "beta-one")),
+        editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => (question(v, 0).lesson = "beta-one")),
       message: /01-alpha\/quiz\.json: questions\.0\.lesson: 'beta-one' is not a lesson of this module/,
     },
     {
       name: "an exam question testing a lesson the course does not have",
-      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => (v.questions[4].lesson = "delta-one")),
+      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => (question(v, 4).lesson = "delta-one")),
       message: /fixture-basics\/exam\.json: questions\.4\.lesson: 'delta-one' is not a lesson of this course/,
     },
     {
       name: "an exam question without an explanation",
-      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => (v.questions[0].explanation = " ")),
+      mutate: (d) => editJson(`${d}/fixture-basics/exam.json`, (v) => (question(v, 0).explanation = " ")),
       message: /fixture-basics\/exam\.json: questions\.0\.explanation:/,
     },
     {
@@ -283,13 +296,13 @@ describe("figures and videos", () => {
       const track = /<track kind="captions" src="(\/media\/fixture-basics\/clip\.en\.vtt\?v=[a-f0-9]+)"/.exec(html);
       expect(html).toMatch(/<video controls(="")? preload="none" playsinline(="")? width="640" height="360"/);
 
-      const svg = await request(t.app, "GET", img![1]);
+      const svg = await request(t.app, "GET", must(img?.[1], "the image URL"));
       expect(svg.statusCode).toBe(200);
       expect(svg.headers["content-type"]).toMatch(/^image\/svg\+xml/);
       expect(svg.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
       expect(svg.headers["content-security-policy"]).toMatch(/default-src 'none'.*sandbox/);
       expect(svg.body).toContain("<svg");
-      const vtt = await request(t.app, "GET", track![1]);
+      const vtt = await request(t.app, "GET", must(track?.[1], "the captions URL"));
       expect(vtt.statusCode).toBe(200);
       expect(vtt.body).toMatch(/^WEBVTT/);
     });

@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:http";
 export interface FakeStripe {
   url: string;
   port: number;
-  intents: Map<string, Record<string, any>>;
-  sessions: Map<string, Record<string, any>>;
+  intents: Map<string, FakeIntent>;
+  sessions: Map<string, FakeSession>;
   /** Every request received since the start or the last `forgetRequests()`. */
   requests: { method: string; path: string; idempotencyKey?: string }[];
   /** Empties `requests` and ends an outage, so each test counts only its own calls. */
@@ -21,27 +21,62 @@ export interface FakeStripe {
   close(): Promise<void>;
 }
 
-function parseForm(body: string): Record<string, any> {
-  const out: Record<string, any> = {};
+/** Stripe's form encoding, where `a[b][c]=v` nests. */
+interface Form {
+  [key: string]: string | Form;
+}
+const text = (value: string | Form | undefined) => (typeof value === "string" ? value : undefined);
+const nested = (value: string | Form | undefined) => (typeof value === "object" ? value : undefined);
+
+interface FakeIntent {
+  id: string;
+  object: "payment_intent";
+  amount: number;
+  currency: string | undefined;
+  status: string;
+  client_secret: string;
+  metadata: Form;
+  description: string | null;
+  last_payment_error: null;
+}
+interface FakeSession {
+  id: string;
+  object: "checkout.session";
+  url: string;
+  status: string;
+  payment_status: string;
+  amount_total: number;
+  currency: string;
+  metadata: Form;
+  payment_intent: string | null;
+  success_url: string | undefined;
+}
+
+function parseForm(body: string): Form {
+  const out: Form = {};
   for (const [rawKey, value] of new URLSearchParams(body)) {
     const parts = rawKey.replace(/\]/g, "").split("[");
     let node = out;
     parts.forEach((part, i) => {
       if (i === parts.length - 1) node[part] = value;
-      else node = node[part] ??= {};
+      else {
+        const child = nested(node[part]) ?? {};
+        node[part] = child;
+        node = child;
+      }
     });
   }
   return out;
 }
 
 export async function startFakeStripe(): Promise<FakeStripe> {
-  const intents = new Map<string, Record<string, any>>();
-  const sessions = new Map<string, Record<string, any>>();
+  const intents = new Map<string, FakeIntent>();
+  const sessions = new Map<string, FakeSession>();
   const byKey = new Map<string, unknown>();
   const requests: FakeStripe["requests"] = [];
   const id = (prefix: string) => `${prefix}_${randomBytes(10).toString("hex")}`;
-  const newIntent = (params: Record<string, any>) => {
-    const pi = {
+  const newIntent = (params: { amount: unknown; currency?: string; metadata?: Form; description?: string }) => {
+    const pi: FakeIntent = {
       id: id("pi"),
       object: "payment_intent",
       amount: Number(params.amount),
@@ -62,7 +97,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
-      const path = (req.url ?? "").split("?")[0];
+      const [path = ""] = (req.url ?? "").split("?");
       const key = req.headers["idempotency-key"] as string | undefined;
       requests.push({ method: req.method ?? "", path, idempotencyKey: key });
       const send = (status: number, json: unknown) => {
@@ -76,29 +111,37 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (req.method === "POST" && key && byKey.has(`${path}:${key}`)) return send(200, byKey.get(`${path}:${key}`));
       const params = parseForm(body);
       let result: unknown;
-      if (req.method === "POST" && path === "/v1/payment_intents") result = newIntent(params);
-      else if (req.method === "GET" && path.startsWith("/v1/payment_intents/"))
-        return intents.has(path.split("/")[3]) ? send(200, intents.get(path.split("/")[3])) : missing();
-      else if (req.method === "POST" && path === "/v1/checkout/sessions") {
-        const item = params.line_items?.["0"];
-        const cs = {
+      if (req.method === "POST" && path === "/v1/payment_intents")
+        result = newIntent({
+          amount: params.amount,
+          currency: text(params.currency),
+          metadata: nested(params.metadata),
+          description: text(params.description),
+        });
+      else if (req.method === "GET" && path.startsWith("/v1/payment_intents/")) {
+        const intent = intents.get(path.split("/")[3] ?? "");
+        return intent ? send(200, intent) : missing();
+      } else if (req.method === "POST" && path === "/v1/checkout/sessions") {
+        const price = nested(nested(nested(params.line_items)?.["0"])?.price_data);
+        const cs: FakeSession = {
           id: id("cs"),
           object: "checkout.session",
           url: "",
           status: "open",
           payment_status: "unpaid",
-          amount_total: Number(item?.price_data?.unit_amount ?? 0),
-          currency: item?.price_data?.currency ?? "usd",
-          metadata: params.metadata ?? {},
-          payment_intent: null as string | null,
-          success_url: params.success_url,
+          amount_total: Number(price?.unit_amount ?? 0),
+          currency: text(price?.currency) ?? "usd",
+          metadata: nested(params.metadata) ?? {},
+          payment_intent: null,
+          success_url: text(params.success_url),
         };
         cs.url = `https://checkout.stripe.test/pay/${cs.id}`;
         sessions.set(cs.id, cs);
         result = cs;
-      } else if (req.method === "GET" && path.startsWith("/v1/checkout/sessions/"))
-        return sessions.has(path.split("/")[4]) ? send(200, sessions.get(path.split("/")[4])) : missing();
-      else if (req.method === "POST" && path === "/v1/refunds")
+      } else if (req.method === "GET" && path.startsWith("/v1/checkout/sessions/")) {
+        const session = sessions.get(path.split("/")[4] ?? "");
+        return session ? send(200, session) : missing();
+      } else if (req.method === "POST" && path === "/v1/refunds")
         result = {
           id: id("re"),
           object: "refund",

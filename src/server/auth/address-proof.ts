@@ -26,6 +26,6 @@ export async function endAccessOpenedBeforeProof(db: Kysely<DB>, userId: string,
 /** A password reset proves the address too. */
 export async function markAddressVerified(db: Kysely<DB>, userId: string) {
   // SQLite keeps booleans as 1 and 0.
-  const verified = engineOf(db as unknown as Kysely<unknown>) === "sqlite" ? 1 : true;
+  const verified = engineOf(db) === "sqlite" ? 1 : true;
   await db.updateTable("user").set({ emailVerified: verified }).where("id", "=", userId).execute();
 }

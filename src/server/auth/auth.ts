@@ -5,6 +5,7 @@ import { BRAND_NAME } from "#shared/constants.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#shared/format.ts";
 import { signInInputSchema } from "#shared/schemas/auth.ts";
 import { nameInputSchema } from "#shared/schemas/certificates.ts";
+import { firstIssue } from "#shared/schemas/common.ts";
 import { emailAddressSchema } from "#shared/schemas/email.ts";
 import type { Background } from "../background.ts";
 import type { Config } from "../config.ts";
@@ -46,7 +47,7 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
     baseURL: config.appUrl,
     basePath: "/api/auth",
     secret: config.authSecret,
-    database: { db: db as Kysely<any>, type: engine },
+    database: { db, type: engine },
     trustedOrigins: config.env === "development" ? [config.appUrl, "http://localhost:5173"] : [config.appUrl],
     user: {
       additionalFields: {
@@ -136,17 +137,17 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
         // The sign-in form's own schema: the browser checks the same before sending.
         if (ctx.path === "/sign-in/email") {
           const input = signInInputSchema.safeParse(body);
-          if (!input.success) throw new APIError("BAD_REQUEST", { message: input.error.issues[0].message });
+          if (!input.success) throw new APIError("BAD_REQUEST", { message: firstIssue(input.error).message });
         }
         // The same address rule as everywhere else an address is written (admin enrolment, bulk CSV).
         if (ctx.path === "/sign-up/email") {
           const email = emailAddressSchema.safeParse(body.email);
-          if (!email.success) throw new APIError("BAD_REQUEST", { message: email.error.issues[0].message });
+          if (!email.success) throw new APIError("BAD_REQUEST", { message: firstIssue(email.error).message });
         }
         // Any Better Auth endpoint that writes a name gets the same rules as the profile route.
         if (ctx.path === "/sign-up/email" || "firstName" in body || "lastName" in body || "name" in body) {
           const names = nameInputSchema.safeParse({ firstName: body.firstName, lastName: body.lastName });
-          if (!names.success) throw new APIError("BAD_REQUEST", { message: names.error.issues[0].message });
+          if (!names.success) throw new APIError("BAD_REQUEST", { message: firstIssue(names.error).message });
           const { firstName, lastName } = names.data;
           if (ctx.path === "/sign-up/email") await refuseRegisteredAddress(ctx, body.email);
           return { context: { body: { ...body, firstName, lastName, name: `${firstName} ${lastName}` } } };

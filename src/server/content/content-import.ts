@@ -56,7 +56,7 @@ async function writeContent(
   const imported = await db.transaction().execute(async (trx) => {
     // Instances starting together import one at a time (SQLite: BEGIN IMMEDIATE already; PostgreSQL:
     // a transaction lock), and the later ones find the content already there.
-    if (engineOf(trx as Kysely<any>) === "postgres") {
+    if (engineOf(trx) === "postgres") {
       await sql`select pg_advisory_xact_lock(hashtext(${CONTENT_CHANNEL}))`.execute(trx);
     }
     if (onlyIfChanged && (await lastImportedHash(trx)) === content.hash) return false;
@@ -161,7 +161,7 @@ async function writeContent(
       result.courses++;
     }
     await trx.insertInto("contentImport").values({ contentHash: content.hash, importedAt: now }).execute();
-    if (engineOf(trx as Kysely<any>) === "postgres") await sql`select pg_notify(${CONTENT_CHANNEL}, '')`.execute(trx);
+    if (engineOf(trx) === "postgres") await sql`select pg_notify(${CONTENT_CHANNEL}, '')`.execute(trx);
     return true;
   });
   if (!imported) return null;

@@ -156,7 +156,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   return { db, engine: "postgres", url, schema: options.schema, queryCount: () => count, close: () => db.destroy() };
 }
 
-export function engineOf(db: Kysely<unknown>): Engine {
+export function engineOf<T>(db: Kysely<T>): Engine {
   return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }
 

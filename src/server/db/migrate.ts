@@ -56,7 +56,7 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * `schema` (PostgreSQL) names the schema the connection's search_path points at, so the migrator
  * looks for its own tables there and not in another schema that shares the database.
  */
-function migratorFor(db: Kysely<any>, options: { schema?: string }) {
+function migratorFor<T>(db: Kysely<T>, options: { schema?: string }) {
   return new Migrator({
     db,
     provider,
@@ -66,7 +66,7 @@ function migratorFor(db: Kysely<any>, options: { schema?: string }) {
   });
 }
 
-export async function migrateToLatest(db: Kysely<any>, options: { schema?: string } = {}): Promise<string[]> {
+export async function migrateToLatest<T>(db: Kysely<T>, options: { schema?: string } = {}): Promise<string[]> {
   const migrator = migratorFor(db, options);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
@@ -74,7 +74,7 @@ export async function migrateToLatest(db: Kysely<any>, options: { schema?: strin
 }
 
 /** Names of this build's migrations the database has not applied yet. */
-export async function pendingMigrations(db: Kysely<any>, options: { schema?: string } = {}): Promise<string[]> {
+export async function pendingMigrations<T>(db: Kysely<T>, options: { schema?: string } = {}): Promise<string[]> {
   const infos = await migratorFor(db, options).getMigrations();
   return infos.filter((m) => !m.executedAt).map((m) => m.name);
 }

@@ -1,8 +1,8 @@
 import { render, toPlainText } from "@react-email/render";
 import { BRAND_NAME } from "#shared/constants.ts";
 import type { Config } from "../config.ts";
-import type { EmailSite, EmailTemplate, RenderedEmail } from "./email-template.ts";
-import { type EmailData, type EmailTemplateName, emailTemplates } from "./templates/index.ts";
+import type { EmailSite, RenderedEmail } from "./email-template.ts";
+import { type EmailData, type EmailTemplateName, templateByName, templateNames } from "./templates/index.ts";
 
 export type { EmailData, EmailSite, EmailTemplateName, RenderedEmail };
 
@@ -21,7 +21,7 @@ export async function renderEmail<Name extends EmailTemplateName>(
   data: EmailData<Name>,
   site: EmailSite,
 ): Promise<RenderedEmail> {
-  const template = emailTemplates[name] as EmailTemplate<EmailData<Name>>;
+  const template = templateByName[name];
   const html = await render(template.body(data, site));
   const text = toPlainText(html, {
     // React Email's defaults already write links as "Label https://..." (no brackets glued to the URL).
@@ -43,11 +43,9 @@ export async function renderEmail<Name extends EmailTemplateName>(
 
 /** Every template with its sample data (for `npm run mail:preview` and the tests). */
 export async function renderSamples(site: EmailSite): Promise<{ name: EmailTemplateName; email: RenderedEmail }[]> {
-  const names = Object.keys(emailTemplates) as EmailTemplateName[];
-  return Promise.all(
-    names.map(async (name) => {
-      const template = emailTemplates[name] as EmailTemplate<any>;
-      return { name, email: await renderEmail(name, template.sample(site), site) };
-    }),
-  );
+  const renderSample = async <Name extends EmailTemplateName>(name: Name) => ({
+    name,
+    email: await renderEmail(name, templateByName[name].sample(site), site),
+  });
+  return Promise.all(templateNames.map(renderSample));
 }

@@ -17,3 +17,10 @@ export const textFileSchema = z.string();
 
 /** A bodiless POST: no body at all (no content type either), or `{}`. */
 export const emptyBodySchema = z.strictObject({}).nullish();
+
+/** The first thing wrong in a failed parse: zod reports at least one issue on every failure. */
+export function firstIssue(error: z.ZodError): z.core.$ZodIssue {
+  const [issue] = error.issues;
+  if (!issue) throw new Error("A failed parse reported no issue.");
+  return issue;
+}

@@ -21,8 +21,14 @@ export const emailTemplates = {
   "certificate-renewed": certificateRenewed,
   "practical-feedback": practicalFeedback,
   receipt,
-} satisfies Record<string, EmailTemplate<any>>;
+} satisfies Record<string, EmailTemplate<unknown>>;
 
 export type EmailTemplateName = keyof typeof emailTemplates;
 export type EmailData<Name extends EmailTemplateName> =
   (typeof emailTemplates)[Name] extends EmailTemplate<infer Data> ? Data : never;
+
+/** The same templates, typed so that a template picked by a generic name takes that name's data. */
+export const templateByName: { [Name in EmailTemplateName]: EmailTemplate<EmailData<Name>> } = emailTemplates;
+export const templateNames = Object.keys(templateByName).filter(
+  (name): name is EmailTemplateName => name in templateByName,
+);

@@ -225,7 +225,7 @@ async function recountGaps(db: Kysely<DB>) {
 
 /** One turn of the job: brings the rollup up to the start of today (UTC). */
 export async function rollUpAnalytics(db: Kysely<DB>, now = new Date()): Promise<{ days: number }> {
-  const engine = engineOf(db as Kysely<any>);
+  const engine = engineOf(db);
   const today = Math.floor(now.getTime() / DAY_MS);
   const small = await smallFigures(db, engine, dayStartIso(today));
   await db.transaction().execute(async (trx) => {

@@ -215,7 +215,7 @@ async function salesFigures(db: Kysely<DB>, until: number | null, range: Range):
 }
 
 async function salesSeries(db: Kysely<DB>, until: number | null, period: Period) {
-  const engine = engineOf(db as Kysely<any>);
+  const engine = engineOf(db);
   const { size, dates } = bucketDates(period);
   const part = splitRange(period.current, until);
   const [a, b] = await Promise.all([
@@ -314,7 +314,7 @@ async function activeLearners(
   range: Range,
   buckets?: { period: Period; size: number },
 ): Promise<Map<string, number>> {
-  const engine = engineOf(db as Kysely<any>);
+  const engine = engineOf(db);
   const part = splitRange(range, until);
   const start = sql.lit(dayNumber(range.from));
   const size = sql.lit(buckets?.size ?? 1);
@@ -372,7 +372,7 @@ async function learnerFigures(db: Kysely<DB>, until: number | null, range: Range
 }
 
 async function learnerSeries(db: Kysely<DB>, until: number | null, period: Period) {
-  const engine = engineOf(db as Kysely<any>);
+  const engine = engineOf(db);
   const { size, dates } = bucketDates(period);
   const range = period.current;
   const key = {

@@ -28,7 +28,7 @@ interface OptionRow {
  */
 function optionRows(db: Kysely<DB>, courseId: string) {
   const answers =
-    engineOf(db as Kysely<any>) === "postgres"
+    engineOf(db) === "postgres"
       ? sql`cross join lateral jsonb_each_text(a.answers::jsonb) as j`
       : sql`cross join json_each(a.answers) as j`;
   return sql<OptionRow>`

@@ -4,15 +4,17 @@ import type { DB } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 
+/** The tables whose rows belong to one learner through a `userId` column. */
+type UserTable = { [T in keyof DB & string]: DB[T] extends { userId: unknown } ? T : never }[keyof DB & string];
+
 /**
  * Everything the academy keeps about one learner, as one JSON document ('Download my data'):
  * account, enrolments, progress, attempts, orders, certificates and directory listing. Secrets
  * (password hash, session tokens) and other people's data are left out.
  */
 export async function exportAccountData(db: Kysely<DB>, userId: string) {
-  const byUser = <T extends keyof DB & string>(table: T) =>
-    // biome-ignore lint/suspicious/noExplicitAny: every table listed below has a userId column
-    (db.selectFrom(table as any).selectAll() as any).where("userId", "=", userId).execute() as Promise<unknown[]>;
+  const byUser = (table: UserTable): Promise<unknown[]> =>
+    db.selectFrom(table).selectAll().where("userId", "=", userId).execute();
   const account = await db
     .selectFrom("user")
     .select(["id", "email", "emailVerified", "firstName", "lastName", "nameOrder", "role", "createdAt", "updatedAt"])
@@ -85,7 +87,6 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
     const user = await trx.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirstOrThrow();
     const submissions = trx.selectFrom("practicalSubmission").select("id").where("userId", "=", userId);
     await trx.deleteFrom("practicalFile").where("submissionId", "in", submissions).execute();
-    // biome-ignore lint/suspicious/noExplicitAny: each listed table has a userId column
     for (const table of [
       "session",
       "account",
@@ -101,11 +102,8 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
       "practitionerListing",
       "emailOptOut",
       "activeLearnerDay",
-    ] as const)
-      await trx
-        .deleteFrom(table as any)
-        .where("userId", "=", userId)
-        .execute();
+    ] satisfies UserTable[])
+      await trx.deleteFrom(table).where("userId", "=", userId).execute();
     await trx.deleteFrom("verification").where("identifier", "=", user.email).execute();
     await trx.deleteFrom("pendingEnrollment").where("email", "=", user.email).execute();
     // Unsent receipts would go to an address that no longer belongs to anyone here.
