@@ -311,7 +311,7 @@ export async function buildApp({
       .where("certificateId", "=", certificateId)
       .executeTakeFirst());
   app.setNotFoundHandler(async (request, reply) => {
-    const path = request.url.split("?")[0];
+    const [path = ""] = request.url.split("?");
     if (
       path.startsWith("/api/") ||
       path === "/api" ||

@@ -4,6 +4,7 @@ import { join, relative, resolve } from "node:path";
 import { Marked } from "marked";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { firstIssue } from "#shared/schemas/common.ts";
 import { levelSchema } from "#shared/schemas/courses.ts";
 import {
   MEDIA_FILE,
@@ -170,7 +171,7 @@ export const practicalFileSchema = z
         });
       ids.add(criterion.id);
       const points = criterion.levels.map((l) => l.points);
-      if (points.some((p, j) => j > 0 && p <= points[j - 1]))
+      if (points.some((p, j) => j > 0 && p <= (points[j - 1] ?? Number.NEGATIVE_INFINITY)))
         ctx.addIssue({
           code: "custom",
           path: ["criteria", i, "levels"],
@@ -231,7 +232,7 @@ function fail(root: string, file: string, message: string): never {
 function parseWith<T>(root: string, file: string, schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (!result.success) {
-    const issue = result.error.issues[0];
+    const issue = firstIssue(result.error);
     fail(root, file, `${issue.path.length ? issue.path.join(".") : "(file)"}: ${issue.message}`);
   }
   return result.data;
@@ -246,12 +247,18 @@ function readJson(root: string, file: string): unknown {
   }
 }
 
-function sortedEntries(dir: string, pattern: RegExp): { name: string; match: RegExpExecArray }[] {
-  return readdirSync(dir)
-    .map((name) => ({ name, match: pattern.exec(name) }))
-    .filter((e): e is { name: string; match: RegExpExecArray } => e.match !== null)
-    .sort((a, b) => Number(a.match[1]) - Number(b.match[1]) || a.name.localeCompare(b.name));
+/** A folder's entries named `NN-slug` (with PREFIXED or LESSON_FILE), in their numbers' order. */
+function sortedEntries(dir: string, pattern: RegExp): { name: string; slug: string; extension?: string }[] {
+  const entries: { name: string; position: number; slug: string; extension?: string }[] = [];
+  for (const name of readdirSync(dir)) {
+    const [, position, slug, extension] = pattern.exec(name) ?? [];
+    if (position !== undefined && slug !== undefined)
+      entries.push({ name, position: Number(position), slug, ...(extension ? { extension } : {}) });
+  }
+  return entries.sort((a, b) => a.position - b.position || a.name.localeCompare(b.name));
 }
+
+const isLessonFormat = (extension: string | undefined) => extension === "md" || extension === "html";
 
 /** Markdown with `figure` and `video` blocks (lesson-media.ts) to sanitised HTML. Throws MediaError on a bad block. */
 export function renderLessonBody(body: string, format: "md" | "html", media?: MediaContext): string {
@@ -274,9 +281,10 @@ export function renderLessonBody(body: string, format: "md" | "html", media?: Me
 function readFrontMatter(root: string, file: string): { meta: unknown; body: string } {
   const raw = readFileSync(file, "utf8").replace(/\r\n/g, "\n");
   const fm = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(raw);
-  if (!fm) fail(root, file, "front matter (--- ... ---) is missing");
+  const [, yaml, body] = fm ?? [];
+  if (yaml === undefined || body === undefined) fail(root, file, "front matter (--- ... ---) is missing");
   try {
-    return { meta: parseYaml(fm[1]), body: fm[2].trim() };
+    return { meta: parseYaml(yaml), body: body.trim() };
   } catch (error) {
     fail(root, file, `front matter is not valid YAML (${(error as Error).message})`);
   }
@@ -293,8 +301,8 @@ function loadLesson(root: string, file: string, id: string, format: "md" | "html
     if (error instanceof MediaError) fail(root, file, error.message);
     throw error;
   }
-  const problems = mediaProblems(html);
-  if (problems.length > 0) fail(root, file, problems[0]);
+  const [problem] = mediaProblems(html);
+  if (problem !== undefined) fail(root, file, problem);
   return {
     id,
     title: front.title,
@@ -339,12 +347,13 @@ function checkBlueprint(root: string, file: string, exam: ExamFile, modules: Loa
       fail(root, file, `questions.${i}.lesson: an exam question names its lesson (the blueprint needs its module)`);
   });
   for (const id of moduleIds) {
-    const pool = exam.questions.filter((q) => moduleOf.get(q.lesson!) === id).length;
-    if (pool < exam.blueprint[id])
+    const pool = exam.questions.filter((q) => q.lesson !== undefined && moduleOf.get(q.lesson) === id).length;
+    const wanted = exam.blueprint[id] ?? 0;
+    if (pool < wanted)
       fail(
         root,
         file,
-        `blueprint: module '${id}' has ${pool} questions in the bank, fewer than the ${exam.blueprint[id]} each exam draws`,
+        `blueprint: module '${id}' has ${pool} questions in the bank, fewer than the ${wanted} each exam draws`,
       );
   }
 }
@@ -368,19 +377,20 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
     const lessonIds = new Map<string, string>();
     const modulesDir = join(courseDir, "modules");
     if (existsSync(modulesDir)) {
-      for (const { name, match } of sortedEntries(modulesDir, PREFIXED)) {
+      for (const { name, slug: moduleId } of sortedEntries(modulesDir, PREFIXED)) {
         const moduleDir = join(modulesDir, name);
         const moduleFile = join(moduleDir, "module.json");
         const mod = parseWith(root, moduleFile, moduleFileSchema, readJson(root, moduleFile));
         hash.update(relative(root, moduleFile)).update(readFileSync(moduleFile));
-        if (modules.some((m) => m.id === match[2])) fail(root, moduleDir, `duplicate module id '${match[2]}'`);
+        if (modules.some((m) => m.id === moduleId)) fail(root, moduleDir, `duplicate module id '${moduleId}'`);
         const lessons: LoadedLesson[] = [];
         for (const entry of sortedEntries(moduleDir, LESSON_FILE)) {
           const file = join(moduleDir, entry.name);
-          const id = entry.match[2];
+          const { slug: id, extension } = entry;
           if (lessonIds.has(id)) fail(root, file, `lesson id '${id}' is already used by ${lessonIds.get(id)}`);
           lessonIds.set(id, relative(root, file));
-          lessons.push(loadLesson(root, file, id, entry.match[3] as "md" | "html", { courseId, courseDir }));
+          if (!isLessonFormat(extension)) fail(root, file, "a lesson file ends in .md or .html");
+          lessons.push(loadLesson(root, file, id, extension, { courseId, courseDir }));
           hash.update(relative(root, file)).update(readFileSync(file));
         }
         const quizPath = join(moduleDir, "quiz.json");
@@ -391,7 +401,7 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
         }
         if (lessons.length === 0) fail(root, moduleDir, "a module needs at least one lesson");
         if (quiz) checkQuestionLessons(root, quizPath, quiz, new Set(lessons.map((l) => l.id)), "this module");
-        modules.push({ id: match[2], title: mod.title, description: mod.description, lessons, quiz });
+        modules.push({ id: moduleId, title: mod.title, description: mod.description, lessons, quiz });
       }
     }
     // Lessons embed a hash of each media file they use; hashing the folder makes a changed file re-import.

@@ -5,6 +5,7 @@ import { DomUtils, parseDocument } from "htmlparser2";
 import { marked } from "marked";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { firstIssue } from "#shared/schemas/common.ts";
 
 /**
  * Figures and videos in lessons (decision 0029). A lesson writes them as fenced blocks whose body is YAML:
@@ -95,7 +96,7 @@ function parseBlock<T>(kind: string, yaml: string, schema: z.ZodType<T>): T {
   }
   const result = schema.safeParse(value ?? {});
   if (!result.success) {
-    const issue = result.error.issues[0];
+    const issue = firstIssue(result.error);
     throw new MediaError(`${kind} block: ${issue.path.join(".") || "(block)"}: ${issue.message}`);
   }
   return result.data;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
+import { firstIssue } from "#shared/schemas/common.ts";
 import {
   landingContentSchema,
   practitionerAppContentSchema,
@@ -25,7 +26,7 @@ function readFile<T>(dir: string, name: string, schema: z.ZodType<T>): T | undef
   }
   const result = schema.safeParse(value);
   if (!result.success) {
-    const issue = result.error.issues[0];
+    const issue = firstIssue(result.error);
     throw new ContentError(`site/${name}: ${issue.path.length ? issue.path.join(".") : "(file)"}: ${issue.message}`);
   }
   return result.data;

@@ -46,12 +46,15 @@ class GroupCommitter {
     this.scheduled = false;
     this.running = true;
     const batch = this.queue.splice(0, MAX_BATCH);
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    // Each job's answer, given only once the whole batch has committed.
+    const settle: (() => void)[] = [];
     try {
       await this.db.transaction().execute(async (trx) => {
-        if (batch.length === 1) {
+        const [only] = batch;
+        if (only && batch.length === 1) {
           // Alone in its batch: the transaction itself is the savepoint.
-          outcomes.push({ ok: true, value: await batch[0].work(trx) });
+          const value = await only.work(trx);
+          settle.push(() => only.resolve(value));
           return;
         }
         for (const job of batch) {
@@ -59,20 +62,16 @@ class GroupCommitter {
           try {
             const value = await job.work(trx);
             await sql`release grouped_write`.execute(trx);
-            outcomes.push({ ok: true, value });
+            settle.push(() => job.resolve(value));
           } catch (error) {
             await sql`rollback to grouped_write`.execute(trx);
             await sql`release grouped_write`.execute(trx);
-            outcomes.push({ ok: false, error });
+            settle.push(() => job.reject(error));
           }
         }
       });
       this.commits++;
-      batch.forEach((job, i) => {
-        const outcome = outcomes[i];
-        if (outcome.ok) job.resolve(outcome.value);
-        else job.reject(outcome.error);
-      });
+      for (const answer of settle) answer();
     } catch (error) {
       // The commit itself failed (or a lone write threw): nothing of this batch is stored.
       for (const job of batch) job.reject(error);

@@ -319,10 +319,10 @@ function ReviewStep({
                   {i + 1}. {q.question}
                 </p>
                 <p
-                  className={`mt-1 text-sm ${statuses[i] === "answered" ? "text-muted" : "font-semibold text-amber-800"}`}
+                  className={`mt-1 text-sm ${statusOf(q.id) === "answered" ? "text-muted" : "font-semibold text-amber-800"}`}
                 >
-                  {statuses[i] === "flagged" && <Flag className="mr-1 inline" size={14} aria-hidden="true" />}
-                  {statusText[statuses[i]]}
+                  {statusOf(q.id) === "flagged" && <Flag className="mr-1 inline" size={14} aria-hidden="true" />}
+                  {statusText[statusOf(q.id)]}
                 </p>
               </div>
               <Button variant="secondary" size="sm" onClick={() => onGoTo(i)}>
@@ -468,6 +468,7 @@ export function AssessmentRunner({
 
   const question = quiz.questions[index];
   const total = quiz.questions.length;
+  if (!question) throw new Error(`Question ${index + 1} is not one of this attempt's ${total} questions.`);
   const answered = answers[question.id] !== undefined;
   const last = index === total - 1;
   const isFlagged = flagged.has(question.id);

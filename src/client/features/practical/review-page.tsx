@@ -31,14 +31,15 @@ function ReviewForm({ submission }: { submission: ReviewSubmission }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     form.clear();
-    const missing = submission.rubric.criteria.find((c) => points[c.id] === undefined || !comments[c.id]?.trim());
-    if (missing) return form.show(`Choose a level and write a comment for "${missing.title}".`, "feedback");
+    const scores = [];
+    for (const c of submission.rubric.criteria) {
+      const [chosen, comment] = [points[c.id], comments[c.id]];
+      if (chosen === undefined || !comment?.trim())
+        return form.show(`Choose a level and write a comment for "${c.title}".`, "feedback");
+      scores.push({ criterionId: c.id, points: chosen, comment });
+    }
     review.mutate({
-      scores: submission.rubric.criteria.map((c) => ({
-        criterionId: c.id,
-        points: points[c.id],
-        comment: comments[c.id],
-      })),
+      scores,
       feedback,
       decision,
     });

@@ -67,7 +67,7 @@ export async function listOrders(
         ]),
       ),
     );
-  const [{ total }] = await base.select((eb) => eb.fn.countAll().as("total")).execute();
+  const { total } = await base.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
   const rows = await base
     .select([
       "order.id",
@@ -126,7 +126,7 @@ export async function listLearners(
         ]),
       ),
     );
-  const [{ total }] = await base.select((eb) => eb.fn.countAll().as("total")).execute();
+  const { total } = await base.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
   const users = await base
     .select(["id", "email", "firstName", "lastName", "role", "createdAt"])
     .orderBy("createdAt", "desc")
@@ -207,7 +207,7 @@ export async function listAudit(db: Kysely<DB>, page: { q?: string; page: number
         ]),
       ),
     );
-  const [{ total }] = await base.select((eb) => eb.fn.countAll().as("total")).execute();
+  const { total } = await base.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
   const rows = await base
     .selectAll()
     .orderBy("createdAt", "desc")

@@ -89,9 +89,9 @@ export function createTagger(pdf: PDFDocument, page: PDFPage, lang: string) {
         documentRef,
         context.obj({ Type: "StructElem", S: "Document", P: rootRef, K: refs, T: PDFString.of(title) }),
       );
-      const link = elements.findIndex((e) => e.annotation);
+      const linkRef = refs[elements.findIndex((e) => e.annotation)];
       const nums: (number | PDFRef | ReturnType<typeof context.obj>)[] = [0, context.obj(refs)];
-      if (link >= 0) nums.push(1, refs[link]);
+      if (linkRef) nums.push(1, linkRef);
       context.assign(
         rootRef,
         context.obj({ Type: "StructTreeRoot", K: documentRef, ParentTree: { Nums: nums }, ParentTreeNextKey: 2 }),

@@ -44,8 +44,8 @@ function scriptFont(char: string): FontKey {
 export function scriptRuns(text: string): { font: FontKey; text: string }[] {
   const runs: { font: FontKey; text: string }[] = [];
   for (const char of text) {
-    const font = /\s/.test(char) && runs.length ? runs[runs.length - 1].font : scriptFont(char);
-    const last = runs[runs.length - 1];
+    const last = runs.at(-1);
+    const font = /\s/.test(char) && last ? last.font : scriptFont(char);
     if (last && last.font === font) last.text += char;
     else runs.push({ font, text: char });
   }
@@ -122,8 +122,9 @@ export function fitLines(
     const wrapped = wrap(chars, widthOfChar, maxWidth / size, maxLines + 1);
     if (wrapped.length <= maxLines) return { lines: wrapped, size, truncated: false };
     if (size === min) {
-      const lines = wrapped.slice(0, maxLines);
-      lines[maxLines - 1] = ellipsize(lines[maxLines - 1], widthOfChar, maxWidth / size);
+      const lines = wrapped.slice(0, maxLines - 1);
+      const cut = wrapped[maxLines - 1];
+      if (cut !== undefined) lines.push(ellipsize(cut, widthOfChar, maxWidth / size));
       return { lines, size, truncated: true };
     }
   }
@@ -145,7 +146,10 @@ function wrap(chars: string[], widthOf: (c: string) => number, limit: number, st
       if (lines.length === stopAfter) return lines;
       line = line.slice(space > 0 ? space + 1 : breakAt);
       lineWidth = space > 0 ? lineWidth - widthThroughSpace : 0;
-      while (line.length && /\s/.test(line[0])) lineWidth -= widthOf(line.shift() as string);
+      for (let first = line[0]; first !== undefined && /\s/.test(first); first = line[0]) {
+        line.shift();
+        lineWidth -= widthOf(first);
+      }
       space = -1;
     }
     if (/\s/.test(char) && !line.length) continue;

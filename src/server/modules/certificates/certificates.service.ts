@@ -199,12 +199,12 @@ export async function getOwnCertificate(
 export function preferCurrentPerCourse<T extends Pick<CertificateRow, "courseId" | "revokedAt" | "issuedAt">>(
   rows: T[],
 ): T[] {
-  const rank = (r: T) => [r.revokedAt ? 1 : 0, -new Date(toIso(r.issuedAt)).getTime()];
+  const rank = (r: T): [number, number] => [r.revokedAt ? 1 : 0, -new Date(toIso(r.issuedAt)).getTime()];
   const best = new Map<string, T>();
   for (const r of rows) {
     const held = best.get(r.courseId);
     const [a, b] = rank(r);
-    const [c, d] = held ? rank(held) : [2, 0];
+    const [c, d]: [number, number] = held ? rank(held) : [2, 0];
     if (a < c || (a === c && b < d)) best.set(r.courseId, r);
   }
   return rows.filter((r) => best.get(r.courseId) === r);

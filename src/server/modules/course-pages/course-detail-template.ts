@@ -12,6 +12,14 @@ export interface CourseDetailTemplate {
   holes: Field[];
 }
 
+/** Item `index` of the reader's page, which has the same outline as the visitor's page the template came from. */
+function nth<T>(items: T[], index: number): T {
+  const item = items[index];
+  if (item === undefined)
+    throw new Error(`The reader's course page has no item ${index}: it does not match its template.`);
+  return item;
+}
+
 const MARK = "\u0000hole:";
 const MARKED = /"\\u0000hole:(\d+)"/g;
 
@@ -44,17 +52,17 @@ export function courseDetailTemplate(visitor: CourseDetail): CourseDetailTemplat
     isCompleted: hole((d) => d.isCompleted),
     modules: visitor.modules.map((m, i) => ({
       ...m,
-      state: hole((d) => d.modules[i].state),
+      state: hole((d) => nth(d.modules, i).state),
       lessons: m.lessons.map((l, j) => ({
         ...l,
-        accessible: hole((d) => d.modules[i].lessons[j].accessible),
-        completed: hole((d) => d.modules[i].lessons[j].completed),
+        accessible: hole((d) => nth(nth(d.modules, i).lessons, j).accessible),
+        completed: hole((d) => nth(nth(d.modules, i).lessons, j).completed),
       })),
       quiz: m.quiz && {
         ...m.quiz,
-        accessible: hole((d) => d.modules[i].quiz?.accessible),
-        bestScore: hole((d) => d.modules[i].quiz?.bestScore),
-        passed: hole((d) => d.modules[i].quiz?.passed),
+        accessible: hole((d) => nth(d.modules, i).quiz?.accessible),
+        bestScore: hole((d) => nth(d.modules, i).quiz?.bestScore),
+        passed: hole((d) => nth(d.modules, i).quiz?.passed),
       },
     })),
   };
@@ -62,10 +70,10 @@ export function courseDetailTemplate(visitor: CourseDetail): CourseDetailTemplat
   const pieces = JSON.stringify(marked).split(MARKED);
   const parts: string[] = [];
   const holes: Field[] = [];
-  for (let k = 0; k < pieces.length; k++) {
-    if (k % 2 === 0) parts.push(pieces[k]);
-    else holes.push(fields[Number(pieces[k])]);
-  }
+  pieces.forEach((piece, k) => {
+    if (k % 2 === 0) parts.push(piece);
+    else holes.push(nth(fields, Number(piece)));
+  });
   return { parts, holes };
 }
 
@@ -74,9 +82,11 @@ const encode = (value: unknown) =>
 
 /** The reader's page: the template with this reader's values in its holes. */
 export function fillCourseDetail(template: CourseDetailTemplate, detail: CourseDetail): string {
-  const { parts, holes } = template;
-  let out = parts[0];
-  for (let i = 0; i < holes.length; i++) out += encode(holes[i](detail)) + parts[i + 1];
+  const [first = "", ...rest] = template.parts;
+  let out = first;
+  template.holes.forEach((hole, i) => {
+    out += encode(hole(detail)) + (rest[i] ?? "");
+  });
   return out;
 }
 

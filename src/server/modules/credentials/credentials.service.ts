@@ -80,6 +80,7 @@ function ownDocumentLoader(db: Kysely<DB>, config: Config) {
 async function sign(db: Kysely<DB>, config: Config, credential: Json): Promise<Json> {
   const did = issuerDid(config);
   const [key] = await issuerKeys(db);
+  if (!key) throw new Error("The issuer has no signing key (issuerKeys creates one when none is active).");
   const suite = new DataIntegrityProof({ signer: await signerFor(did, key), cryptosuite });
   return vc.issue({ credential, suite, documentLoader: ownDocumentLoader(db, config) });
 }

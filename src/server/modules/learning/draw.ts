@@ -12,11 +12,14 @@ export interface DrawnQuestion {
   options: string[];
 }
 
-function shuffle<T>(items: T[]): T[] {
+function shuffle<T extends {}>(items: T[]): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = randomInt(i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
+    const [last, picked] = [out[i], out[j]];
+    if (last === undefined || picked === undefined)
+      throw new RangeError(`Cannot swap items ${i} and ${j} of ${out.length}.`);
+    [out[i], out[j]] = [picked, last];
   }
   return out;
 }

@@ -45,10 +45,12 @@ export function mediaRoutes(contentDir: string): FastifyPluginAsyncZod {
         const relativePath = `${courseId}/${MEDIA_FOLDER}/${file}`;
         if (!existsSync(join(contentDir, relativePath))) throw notFound("No such media file.");
         const extension = file.slice(file.lastIndexOf(".") + 1);
+        const type = MEDIA_TYPES[extension];
+        if (!type) throw new Error(`MEDIA_FILE lets .${extension} through, and MEDIA_TYPES has no type for it.`);
         reply
           .header("content-security-policy", MEDIA_POLICY)
           .header("cache-control", request.query.v ? "public, max-age=31536000, immutable" : "no-cache")
-          .type(MEDIA_TYPES[extension]);
+          .type(type);
         return reply.sendFile(relativePath, contentDir);
       },
     );
