@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { must } from "../tests/setup/must.ts";
 
 interface Node {
   id: number;
@@ -12,12 +13,14 @@ interface Node {
   children?: number[];
 }
 const dir = "bench/profiles";
-const file =
+const file = must(
   process.argv[2] ??
-  readdirSync(dir)
-    .filter((f) => f.endsWith(".cpuprofile"))
-    .map((f) => join(dir, f))
-    .sort((a, b) => statSync(b).size - statSync(a).size)[0];
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".cpuprofile"))
+      .map((f) => join(dir, f))
+      .sort((a, b) => statSync(b).size - statSync(a).size)[0],
+  `a .cpuprofile in ${dir}`,
+);
 const count = Number(process.argv[3] ?? 25);
 const profile = JSON.parse(readFileSync(file, "utf8")) as {
   nodes: Node[];
@@ -55,9 +58,9 @@ const packages = new Map<string, number>();
 for (const [id, us] of self) {
   const { functionName, url } = byId.get(id)!.callFrame;
   if (functionName === "(idle)" || functionName === "(program)") continue;
-  const m = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-  const pkg = m
-    ? m[1]
+  const [, packageName] = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/) ?? [];
+  const pkg = packageName
+    ? packageName
     : url.startsWith("node:")
       ? "node internals"
       : url

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
+import { must } from "../tests/setup/must.ts";
 
 const quick = process.env.BENCH_QUICK === "1" || process.argv.includes("--quick");
 const DURATION = Number(process.env.BENCH_DURATION ?? (quick ? 1.5 : 3));
@@ -120,7 +121,7 @@ const RESTART = null as unknown as autocannon.Request;
 let nextWrite = 100;
 type Side = "app" | "bare" | "sqlite";
 function load(key: string, target: Side, seconds: number, rate?: number): Promise<Run> {
-  const r = info.requests[key];
+  const r = must(info.requests[key], `the ${key} request`);
   const url =
     target === "app" ? `${info.url}${r.url}` : target === "sqlite" ? `${sqliteInfo!.url}${r.url}` : `${bareUrl}/${key}`;
   const isApp = target !== "bare";
@@ -288,19 +289,26 @@ if (!existsSync(manifestPath)) {
     { file: string; imports?: string[]; isEntry?: boolean }
   >;
   const collect = (key: string, seen = new Set<string>()) => {
-    if (seen.has(key) || !manifest[key]) return seen;
+    const chunk = manifest[key];
+    if (seen.has(key) || !chunk) return seen;
     seen.add(key);
-    for (const dep of manifest[key].imports ?? []) collect(dep, seen);
+    for (const dep of chunk.imports ?? []) collect(dep, seen);
     return seen;
   };
-  const entry = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
+  const entry = must(
+    Object.keys(manifest).find((k) => manifest[k]?.isEntry),
+    "the entry chunk in dist/client/.vite/manifest.json",
+  );
   const size = (keys: Set<string>) =>
-    [...keys].reduce((sum, k) => sum + gzipSync(readFileSync(join("dist/client", manifest[k].file))).length, 0);
+    [...keys].reduce(
+      (sum, k) => sum + gzipSync(readFileSync(join("dist/client", must(manifest[k], k).file))).length,
+      0,
+    );
   console.log("\nFirst-load JS (gzip):");
   for (const [label, page] of [
     ["landing (/ signed out)", "src/client/features/landing/landing-page.tsx"],
     ["catalogue (/ signed in)", "src/client/features/catalogue/catalogue-page.tsx"],
-  ]) {
+  ] as const) {
     const keys = collect(entry);
     collect(page, keys);
     console.log(`  ${label.padEnd(26)} ${(size(keys) / 1024).toFixed(1)} kB`);

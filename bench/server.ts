@@ -17,6 +17,7 @@ import { importContent } from "#server/content/content-import.ts";
 import { openDatabase } from "#server/db/database.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
 import { itemStatistics } from "#server/modules/admin/item-statistics.service.ts";
+import { must } from "../tests/setup/must.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3900);
 const engine = process.env.BENCH_DB === "postgres" ? "postgres" : "sqlite";
@@ -75,7 +76,7 @@ const lessons = await db
   .where("courseId", "=", course)
   .orderBy("position")
   .execute();
-const module = modules[0].id;
+const module = must(modules[0], "a module of the course").id;
 const quiz = JSON.parse(
   (
     await db
@@ -90,6 +91,7 @@ const quiz = JSON.parse(
 const answerKey = Object.fromEntries(quiz.map((q) => [q.id, q.correctAnswer]));
 /** Lessons the write benchmark completes (first module: open to every enrolled learner). */
 const openLessons = lessons.filter((l) => l.moduleId === module).map((l) => l.id);
+const firstOpenLesson = must(openLessons[0], "an open lesson");
 /** Seeded learners' history sits in the last module, so the open lessons stay new to them. */
 const seededLessons = lessons.filter((l) => l.moduleId !== module).slice(-3);
 
@@ -101,7 +103,7 @@ function seededAnswers(i: number) {
   const right = i % 5;
   const answers: Record<string, string> = {};
   for (let k = 0; k < 6; k++) {
-    const q = quiz[(i * 7 + k * 3) % quiz.length];
+    const q = must(quiz[(i * 7 + k * 3) % quiz.length], "a quiz question");
     answers[q.id] =
       k < right
         ? q.correctAnswer
@@ -243,12 +245,12 @@ async function drawFor(learner: number): Promise<string> {
   });
 }
 
-function inject(key: RouteKey, learner = 0, lesson = openLessons[0], body?: string) {
+function inject(key: RouteKey, learner = 0, lesson = firstOpenLesson, body?: string) {
   const r = requests[key] as { method: "GET" | "POST" | "PUT"; url: string; signedIn: boolean; body?: string };
   const payload = body ?? r.body;
   return app.inject({
     method: r.method,
-    url: key === "lessonComplete" ? r.url.replace(openLessons[0], lesson) : r.url,
+    url: key === "lessonComplete" ? r.url.replace(firstOpenLesson, lesson) : r.url,
     headers: {
       origin: appUrl,
       ...(r.signedIn ? { cookie: cookieFor(`seed-token-${learner}`) } : {}),
@@ -298,7 +300,7 @@ async function timeItemStatistics() {
     times.push(performance.now() - started);
     responses = stats.items.reduce((sum, item) => sum + item.responses, 0);
   }
-  return { ms: Math.round(times.sort((a, b) => a - b)[1]), responses };
+  return { ms: Math.round(must(times.sort((a, b) => a - b)[1], "the median of three runs")), responses };
 }
 const itemStats = await timeItemStatistics();
 

@@ -10,12 +10,13 @@ const COMMANDS = {
   "grant-assessor": { role: "assessor", action: "role.assessor.grant", done: "is now an assessor" },
   "revoke-assessor": { role: "learner", action: "role.assessor.revoke", done: "is no longer an assessor" },
 } as const;
+const isCommand = (name: string | undefined): name is keyof typeof COMMANDS => name !== undefined && name in COMMANDS;
 const [command, rawEmail] = process.argv.slice(2);
-if (!(command in COMMANDS) || !rawEmail) {
+if (!isCommand(command) || !rawEmail) {
   console.error("Usage: npm run admin -- grant|revoke|grant-assessor|revoke-assessor EMAIL");
   process.exit(2);
 }
-const { role, action, done } = COMMANDS[command as keyof typeof COMMANDS];
+const { role, action, done } = COMMANDS[command];
 const forAssessor = command.endsWith("-assessor");
 const email = rawEmail.trim().toLowerCase();
 const config = loadConfig();

@@ -53,6 +53,7 @@ async function servedDocument(env: Record<string, string>): Promise<OpenAPI3> {
 /** One document with every path the app serves under any payment provider. */
 export async function completeOpenApiDocument(): Promise<OpenAPI3> {
   const [first, ...others] = await Promise.all(Object.values(PROVIDERS).map(servedDocument));
+  if (!first) throw new Error("No payment provider to serve a document with.");
   for (const other of others) first.paths = { ...first.paths, ...other.paths };
   return first;
 }

@@ -51,17 +51,22 @@ for (let i = 0; ; i++) {
 
 const courses = (await (await fetch(`${base}/api/courses`)).json()) as { id: string; comingSoon?: boolean }[];
 const course = courses.find((c) => !c.comingSoon) ?? courses[0];
+if (!course) throw new Error("The catalogue is empty: no course page to measure.");
 const detail = (await (await fetch(`${base}/api/courses/${course.id}`)).json()) as {
   modules: { lessons: { id: string }[] }[];
 };
+const firstLesson = detail.modules[0]?.lessons[0];
+if (!firstLesson) throw new Error(`${course.id} has no lesson: no lesson page to measure.`);
 const only = process.env.LIGHTHOUSE_PAGES?.split(",").map((name) => name.trim());
-const pages = [
-  ["landing", "/"],
-  ["sign-in", "/login"],
-  ["course", `/course/${course.id}`],
-  ["lesson", `/course/${course.id}/lesson/${detail.modules[0].lessons[0].id}`],
-  ["practitioners", "/practitioners"],
-].filter(([name]) => !only || only.includes(name));
+const pages = (
+  [
+    ["landing", "/"],
+    ["sign-in", "/login"],
+    ["course", `/course/${course.id}`],
+    ["lesson", `/course/${course.id}/lesson/${firstLesson.id}`],
+    ["practitioners", "/practitioners"],
+  ] as const
+).filter(([name]) => !only || only.includes(name));
 
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -86,7 +91,7 @@ try {
       for (const item of shifts ?? [])
         console.error(`  ${name}: shift ${item.score?.toFixed(3)} ${item.node?.selector}`);
     console.log(
-      `| ${name} (${path.replace(course.id, "{course}")}) | ${Math.round((lhr.categories.performance.score ?? 0) * 100)} | ${(audit("largest-contentful-paint") / 1000).toFixed(2)} | ${audit("cumulative-layout-shift").toFixed(3)} | ${audit("total-blocking-time").toFixed(0)} | ${(audit("first-contentful-paint") / 1000).toFixed(2)} |`,
+      `| ${name} (${path.replace(course.id, "{course}")}) | ${Math.round((lhr.categories.performance?.score ?? 0) * 100)} | ${(audit("largest-contentful-paint") / 1000).toFixed(2)} | ${audit("cumulative-layout-shift").toFixed(3)} | ${audit("total-blocking-time").toFixed(0)} | ${(audit("first-contentful-paint") / 1000).toFixed(2)} |`,
     );
   }
 } finally {

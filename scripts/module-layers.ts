@@ -55,6 +55,7 @@ export const moduleFolders = (root = ".") =>
 /** The modules a module may not import, as import patterns (relative and aliased). */
 function forbiddenFor(name: string): string[] {
   const own = MODULE_LAYERS[name];
+  if (own === undefined) throw new Error(`${name} has no layer in MODULE_LAYERS.`);
   return Object.entries(MODULE_LAYERS)
     .filter(([other, layer]) => other !== name && (own === ROUTES_ONLY || layer === ROUTES_ONLY || layer >= own))
     .flatMap(([other]) => [`../${other}/**`, `*server/modules/${other}/**`]);

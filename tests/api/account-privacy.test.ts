@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nth } from "../setup/must.ts";
 import { createTestApp, request, signUpUser, type TestApp } from "../setup/test-app.ts";
 import { startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
 
@@ -51,6 +52,6 @@ describe("password reset does not reveal which addresses are registered", () => 
     await expect.poll(() => smtp.held()).toBe(1);
     release();
     await expect.poll(() => delivered.length).toBe(1);
-    expect(delivered[0].to).toEqual([user.email]);
+    expect(nth(delivered, 0).to).toEqual([user.email]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { must, nth } from "../setup/must.ts";
 import { cookieFrom, createTestApp, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
 import { resetLinkIn, startTestSmtp, type TestSmtp, verificationLinkIn } from "../setup/test-smtp.ts";
 
@@ -46,7 +47,7 @@ async function resetPassword(email: string, newPassword: string) {
     payload: { email, redirectTo: "/reset-password" },
   });
   const mails = (await mailTo(email)).filter((m) => /reset-password\//.test(m.raw));
-  const link = new URL(resetLinkIn(mails[mails.length - 1]));
+  const link = new URL(resetLinkIn(must(mails.at(-1), "a reset mail")));
   const open = await request(t.app, "GET", link.pathname + link.search);
   const token = new URL(String(open.headers.location), t.config.appUrl).searchParams.get("token");
   const reset = await request(t.app, "POST", "/api/auth/reset-password", { payload: { token, newPassword } });
@@ -79,7 +80,7 @@ describe("sign-up", () => {
     expect(again.headers["set-cookie"]).toBeUndefined();
     const toOwner = await mailTo(owner.email);
     expect(toOwner).toHaveLength(1);
-    expect(toOwner[0].raw).toMatch(/tried to create/i);
+    expect(nth(toOwner, 0).raw).toMatch(/tried to create/i);
     // The account is untouched: the owner's password works, the stranger's does not.
     expect((await signIn(owner.email, "owner-secret-71")).statusCode).toBe(200);
     expect((await signIn(owner.email, "other-secret-72")).statusCode).toBe(401);

@@ -70,7 +70,7 @@ function verifierDocumentLoader() {
   return async (url: string) => {
     if (contexts.has(url)) return { contextUrl: null, documentUrl: url, document: contexts.get(url) };
     if (url.startsWith("did:web:")) {
-      const [did, fragment] = url.split("#");
+      const [did = "", fragment] = url.split("#");
       const host = decodeURIComponent(did.slice("did:web:".length));
       expect(host).toBe(origin.host);
       const res = await request(t.app, "GET", "/.well-known/did.json");
@@ -136,7 +136,7 @@ describe("Open Badges 3.0 credential", () => {
     const result = await verify(credential);
     expect(result.error?.errors ?? result.error).toBeUndefined();
     expect(result.verified).toBe(true);
-    expect(result.statusResult?.results?.[0].status).toBe(false);
+    expect(result.statusResult?.results?.[0]?.status).toBe(false);
 
     const tampered = JSON.parse(JSON.stringify(credential).replace("Ada Lovelace", "Ada Lovelacf"));
     expect((await verify(tampered)).verified).toBe(false);
@@ -160,7 +160,7 @@ describe("Open Badges 3.0 credential", () => {
     const credential = (
       await request(t.app, "GET", `/api/certificates/${cert.certificateId}/credential`, { cookie: user.cookie })
     ).json();
-    expect((await verify(credential)).statusResult?.results?.[0].status).toBe(false);
+    expect((await verify(credential)).statusResult?.results?.[0]?.status).toBe(false);
 
     const revoke = await request(t.app, "POST", `/api/admin/certificates/${cert.certificateId}/revoke`, {
       cookie: admin.cookie,
@@ -169,7 +169,7 @@ describe("Open Badges 3.0 credential", () => {
     expect(revoke.statusCode).toBe(200);
 
     const after = await verify(credential);
-    expect(after.statusResult?.results?.[0].status).toBe(true);
+    expect(after.statusResult?.results?.[0]?.status).toBe(true);
     const check = (await request(t.app, "GET", `/api/verify/${cert.certificateId}/credential`)).json();
     expect(check).toMatchObject({ signatureVerified: true, revoked: true });
   });
@@ -180,7 +180,7 @@ describe("Open Badges 3.0 credential", () => {
     const credential = (
       await request(t.app, "GET", `/api/certificates/${cert.certificateId}/credential`, { cookie: user.cookie })
     ).json();
-    expect((await verify(credential)).statusResult?.results?.[0].status).toBe(false);
+    expect((await verify(credential)).statusResult?.results?.[0]?.status).toBe(false);
     const orders = (
       await request(t.app, "GET", `/api/admin/orders?q=${encodeURIComponent(email)}`, { cookie: admin.cookie })
     ).json();
@@ -189,7 +189,7 @@ describe("Open Badges 3.0 credential", () => {
       payload: {},
     });
     expect(refund.statusCode).toBe(200);
-    expect((await verify(credential)).statusResult?.results?.[0].status).toBe(true);
+    expect((await verify(credential)).statusResult?.results?.[0]?.status).toBe(true);
   });
 
   it("travels inside the certificate PDF as an attached file that still verifies", async (ctx) => {

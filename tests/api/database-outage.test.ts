@@ -3,6 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "#server/db/database.ts";
 import { createJobRunner } from "#server/jobs/job-runner.ts";
+import { nth } from "../setup/must.ts";
 import { startTcpProxy, type TcpProxy } from "../setup/tcp-proxy.ts";
 import { createTestApp, enrol, signUpUser, TEST_ORIGIN, type TestApp, type TestUser } from "../setup/test-app.ts";
 import { testEngine } from "../setup/test-database.ts";
@@ -120,7 +121,7 @@ async function terminateAppConnections(): Promise<number> {
 
 async function expectServiceResumes() {
   await expect.poll(async () => (await call("/readyz")).status, { timeout: 20_000, interval: 200 }).toBe(200);
-  const learner = learners[0];
+  const learner = nth(learners, 0);
   const again = await call(`/api/progress/fixture-basics`, { cookie: learner.cookie });
   expect(again.status).toBe(200);
 }
@@ -135,35 +136,35 @@ async function expectAcknowledgedWritesKept() {
 describe.skipIf(testEngine !== "postgres")("losing the database", () => {
   it("survives its connections being terminated in the middle of requests", async () => {
     // Warm the pool so idle connections exist to be terminated.
-    expectOnlySuccessOr503(await writeWave(LESSONS[0]));
+    expectOnlySuccessOr503(await writeWave(nth(LESSONS, 0)));
     let terminated = 0;
-    const outcomes = await writeWave(LESSONS[1], async () => {
+    const outcomes = await writeWave(nth(LESSONS, 1), async () => {
       terminated = await terminateAppConnections();
     });
     expect(terminated).toBeGreaterThan(0);
     expectOnlySuccessOr503(outcomes);
     // The idle connections the pool still held were terminated too; the next requests find that out.
     terminated = await terminateAppConnections();
-    expectOnlySuccessOr503(await writeWave(LESSONS[0]));
+    expectOnlySuccessOr503(await writeWave(nth(LESSONS, 0)));
     await expectServiceResumes();
     await expectAcknowledgedWritesKept();
   }, 60_000);
 
   it("answers 503 while the database is away, reports not ready, and resumes by itself when it is back", async () => {
-    const outcomes = await writeWave(LESSONS[1], async () => {
+    const outcomes = await writeWave(nth(LESSONS, 1), async () => {
       proxy.cut();
     });
     expectOnlySuccessOr503(outcomes);
     const ready = await call("/readyz");
     expect(ready.status).toBe(503);
     expect(ready.message).toBeTruthy();
-    const during = await call(`/api/progress/fixture-basics`, { cookie: learners[0].cookie });
+    const during = await call(`/api/progress/fixture-basics`, { cookie: nth(learners, 0).cookie });
     expect(during).toEqual({ status: 503, message: expect.stringMatching(/try again/i) });
     // Sign-in goes through Better Auth: the same answer.
     const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
       method: "POST",
       headers: { origin: TEST_ORIGIN, "content-type": "application/json" },
-      body: JSON.stringify({ email: learners[1].email, password: learners[1].password }),
+      body: JSON.stringify({ email: nth(learners, 1).email, password: nth(learners, 1).password }),
     });
     expect(signIn.status).toBe(503);
     expect(((await signIn.json()) as { message: string }).message).toMatch(/try again/i);
@@ -171,7 +172,7 @@ describe.skipIf(testEngine !== "postgres")("losing the database", () => {
 
     proxy.restore();
     await expectServiceResumes();
-    expectOnlySuccessOr503(await writeWave(LESSONS[0]));
+    expectOnlySuccessOr503(await writeWave(nth(LESSONS, 0)));
     await expectAcknowledgedWritesKept();
     expect(acknowledged.length).toBeGreaterThan(0);
   }, 60_000);

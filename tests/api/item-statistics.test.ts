@@ -2,14 +2,16 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ItemStatistics } from "#shared/schemas/item-statistics.ts";
 import { answerKey } from "../setup/assessments.ts";
+import { must, take } from "../setup/must.ts";
 import { createTestApp, request, signUpUser, type TestApp, type TestUser, verifyEmail } from "../setup/test-app.ts";
 
 let t: TestApp;
 let admin: TestUser;
 let learner: TestUser;
 const key = answerKey("fixture-basics", "alpha");
-const [X, Y, Z, W] = [...key.keys()];
-const wrong = (q: string, i = 0) => ["a", "b", "c", "d"].filter((o) => o !== key.get(q))[i];
+const [X, Y, Z, W] = take([...key.keys()], 4, "alpha questions");
+const right = (q: string) => must(key.get(q), `the key of ${q}`);
+const wrong = (q: string, i = 0) => must(["a", "b", "c", "d"].filter((o) => o !== key.get(q))[i], `wrong option ${i}`);
 
 /** Stores attempts of the alpha quiz that answered `question` with `option` and scored `score`. */
 async function seed(count: number, question: string, option: string, score: number) {
@@ -39,18 +41,18 @@ beforeAll(async () => {
   await verifyEmail(t, admin);
   learner = await signUpUser(t.app);
   // X: 20 right (score 80), 20 wrong (score 40: 10, 6 and 4 on the three distractors).
-  await seed(20, X, key.get(X)!, 80);
+  await seed(20, X, right(X), 80);
   await seed(10, X, wrong(X, 0), 40);
   await seed(6, X, wrong(X, 1), 40);
   await seed(4, X, wrong(X, 2), 40);
   // Y: 38 of 40 right, every score 50 (no variance).
-  await seed(38, Y, key.get(Y)!, 50);
+  await seed(38, Y, right(Y), 50);
   await seed(2, Y, wrong(Y), 50);
   // Z: 8 of 40 right, and those scored lower (30) than the rest (70).
-  await seed(8, Z, key.get(Z)!, 30);
+  await seed(8, Z, right(Z), 30);
   await seed(32, Z, wrong(Z), 70);
   // W: 29 responses, one short of the minimum.
-  await seed(29, W, key.get(W)!, 90);
+  await seed(29, W, right(W), 90);
 });
 afterAll(async () => t?.close());
 
@@ -61,11 +63,15 @@ describe("item statistics from stored attempts", () => {
     });
     expect(res.statusCode).toBe(200);
     const stats = res.json() as ItemStatistics;
-    const item = (q: string) => stats.items.find((i) => i.assessment === "alpha" && i.questionId === q)!;
+    const item = (q: string) =>
+      must(
+        stats.items.find((i) => i.assessment === "alpha" && i.questionId === q),
+        `statistics of ${q}`,
+      );
     // X: p = 20/40; scores mean 60, SD 20; (80 - 40) / 20 x sqrt(0.5 x 0.5) = 1.
     expect(item(X)).toMatchObject({ responses: 40, difficulty: 0.5, discrimination: 1, flags: [], enoughData: true });
     const counts = Object.fromEntries(item(X).options.map((o) => [o.id, o.count]));
-    expect(counts).toEqual({ [key.get(X)!]: 20, [wrong(X, 0)]: 10, [wrong(X, 1)]: 6, [wrong(X, 2)]: 4 });
+    expect(counts).toEqual({ [right(X)]: 20, [wrong(X, 0)]: 10, [wrong(X, 1)]: 6, [wrong(X, 2)]: 4 });
     // Y: p = 0.95 (too easy); no score variance, so no correlation.
     expect(item(Y)).toMatchObject({ responses: 40, difficulty: 0.95, discrimination: null, flags: ["too-easy"] });
     // Z: p = 0.2; mean 62, SD 16; (30 - 70) / 16 x sqrt(0.2 x 0.8) = -1.

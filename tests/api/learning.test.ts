@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerKey, answersFor, completeCourse, questionLessons, takeAssessment } from "../setup/assessments.ts";
 import { completeLessons, newLearner, passQuiz } from "../setup/factories.ts";
+import { nth } from "../setup/must.ts";
 import { createTestApp, request, type TestApp } from "../setup/test-app.ts";
 
 let t: TestApp;
@@ -188,7 +189,7 @@ describe("quizzes graded on the server", () => {
 
     const { quiz, result: pass } = await takeAssessment(t.app, student.cookie, "fixture-basics", "alpha", 4);
     expect(pass).toMatchObject({ score: 80, correctCount: 4, passed: true, bestScore: 80, lessonsToRevisit: [] });
-    const first = quiz.questions[0].id;
+    const first = nth(quiz.questions, 0).id;
     expect(pass.review[0]).toEqual({
       questionId: first,
       correct: true,

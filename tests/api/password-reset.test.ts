@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nth } from "../setup/must.ts";
 import { createTestApp, request, signUpUser, type TestApp } from "../setup/test-app.ts";
 import { resetLinkIn as resetLink, startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
 
@@ -37,7 +38,7 @@ describe("password reset by e-mail", () => {
     expect(unknown.statusCode).toBe(known.statusCode);
     expect(unknown.body).toBe(known.body);
     await expect.poll(() => inbox.length).toBe(1);
-    expect(inbox[0].to).toEqual([user.email]);
+    expect(nth(inbox, 0).to).toEqual([user.email]);
   });
 
   it("resets with a single-use link that expires within an hour and ends every session", async () => {
@@ -46,7 +47,7 @@ describe("password reset by e-mail", () => {
       payload: { email: user.email, redirectTo: "/reset-password" },
     });
     await expect.poll(() => inbox.length).toBe(1);
-    const link = new URL(resetLink(inbox[0]));
+    const link = new URL(resetLink(nth(inbox, 0)));
 
     const row = await t.testDb.database.db
       .selectFrom("verification")
@@ -98,7 +99,7 @@ describe("password reset by e-mail", () => {
     const open = await request(
       t.app,
       "GET",
-      new URL(resetLink(inbox[0])).pathname + new URL(resetLink(inbox[0])).search,
+      new URL(resetLink(nth(inbox, 0))).pathname + new URL(resetLink(nth(inbox, 0))).search,
     );
     const token = new URL(String(open.headers.location), t.config.appUrl).searchParams.get("token");
     const res = await request(t.app, "POST", "/api/auth/reset-password", {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LearnerPractical, ReviewQueue, ReviewSubmission } from "#shared/schemas/practical.ts";
 import { completeCourse } from "../setup/assessments.ts";
 import { type FakeS3, startFakeS3 } from "../setup/fake-s3.ts";
+import { nth } from "../setup/must.ts";
 import { mailSubjectsTo, SAMPLE_FILES, submitPractical } from "../setup/practical.ts";
 import {
   createTestApp,
@@ -152,7 +153,7 @@ describe("the practical loop", () => {
     expect(ok.statusCode, ok.body).toBe(200);
     const practical = ok.json() as LearnerPractical;
     expect(practical.state).toBe("waiting");
-    expect(practical.submissions[0].files.map((f) => [f.name, f.contentType])).toEqual([
+    expect(nth(practical.submissions, 0).files.map((f) => [f.name, f.contentType])).toEqual([
       ["notes.txt", "text/plain"],
       ["plan.pdf", "application/pdf"],
       ["session.mp3", "audio/mpeg"],
@@ -198,7 +199,7 @@ describe("the practical loop", () => {
     for (const body of [JSON.stringify(queue), claimed.body])
       for (const secret of ["Rosalind", "Rarename", "Quentin", "Queueworth", second.email, second.id])
         expect(body).not.toContain(secret);
-    expect((claimed.json() as ReviewSubmission).files[0].name).toBe(`submission-${n2}-file-1.txt`);
+    expect(nth((claimed.json() as ReviewSubmission).files, 0).name).toBe(`submission-${n2}-file-1.txt`);
   });
 
   it("lets exactly one of two assessors racing for a submission claim it", async () => {
@@ -259,7 +260,7 @@ describe("the practical loop", () => {
 
     let mine = (await get(`/api/practical/${COURSE}`, user.cookie)).json() as LearnerPractical;
     expect(mine).toMatchObject({ state: "resubmit", submissionsLeft: 2 });
-    expect(mine.submissions[0].review).toMatchObject({
+    expect(nth(mine.submissions, 0).review).toMatchObject({
       decision: "resubmit",
       feedback: "Please revise the scope section.",
       points: 5,
@@ -319,7 +320,7 @@ describe("the practical loop", () => {
     const sent = await submitPractical(t.app, owner.cookie, COURSE, { text: "With a file", ...CONSENT }, [
       { name: "my plan.pdf", data: pdf },
     ]);
-    const file = (sent.json() as LearnerPractical).submissions[0].files[0];
+    const file = nth(nth((sent.json() as LearnerPractical).submissions, 0).files, 0);
     expect(bucketObjects().filter(([, data]) => data.equals(pdf))).toHaveLength(1);
     const url = `/api/practical-files/${file.id}`;
     const mine = await get(url, owner.cookie);

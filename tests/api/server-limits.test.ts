@@ -2,6 +2,7 @@ import { connect, type Socket } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "#server/db/database.ts";
+import { nth } from "../setup/must.ts";
 import { createTestApp, type TestApp } from "../setup/test-app.ts";
 import { testEngine } from "../setup/test-database.ts";
 
@@ -58,7 +59,7 @@ describe("connection limits", () => {
 describe.skipIf(testEngine !== "postgres")("statement timeout", () => {
   it("has PostgreSQL cancel a statement that runs longer than the limit", async () => {
     const fallback = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(t.testDb.database.db);
-    expect(fallback.rows[0].statement_timeout).toBe("15s");
+    expect(nth(fallback.rows, 0).statement_timeout).toBe("15s");
     const quick = openDatabase(t.testDb.url, { schema: t.testDb.schema, poolSize: 1, statementTimeoutMs: 200 });
     try {
       await expect(sql`select pg_sleep(5)`.execute(quick.db)).rejects.toMatchObject({ code: "57014" });

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type LoadedCourse, loadContent } from "#server/content/content-files.ts";
 import { drawExamByBlueprint, type ExamSource } from "#server/modules/learning/draw.ts";
+import { must, nth } from "../setup/must.ts";
 import {
   bankProblems,
   banksOf,
@@ -57,7 +58,10 @@ const words = (markdown: string) =>
     .replace(/[#*_>|`-]+/g, " ")
     .split(/\s+/)
     .filter(Boolean).length;
-const headings = (markdown: string) => [...markdown.matchAll(/^##\s+(.+)$/gm)].map((m) => m[1].trim());
+const quizOf = (c: LoadedCourse, i: number) => must(nth(c.modules, i).quiz, `module ${i + 1}'s quiz`).questions;
+const examOf = (c: LoadedCourse) => must(c.exam, `${c.id}'s exam`).questions;
+const headings = (markdown: string) =>
+  [...markdown.matchAll(/^##\s+(.+)$/gm)].map((m) => must(m[1], "a heading's text").trim());
 
 describe("course records", () => {
   it("has the six courses of the decisions page and nothing else", () => {
@@ -161,7 +165,7 @@ describe.each(FULL.map((c) => [c.id]))("%s content", (courseId) => {
   });
 
   it("says what coaches may not do and carries the medical disclaimer", () => {
-    const first = course.modules[0].lessons[0].markdown;
+    const first = nth(nth(course.modules, 0).lessons, 0).markdown;
     expect(first).toMatch(/## Scope of practice/i);
     expect(first).toMatch(/not medical[^.]*advice/i);
     expect(first).toMatch(/diagnose/i);
@@ -311,7 +315,10 @@ function examSource(course: LoadedCourse): ExamSource {
       draw: exam.draw ?? 6,
       timeLimitMinutes: exam.timeLimitMinutes ?? null,
       questions: exam.questions,
-      blueprint: course.modules.map((m) => ({ moduleId: m.id, count: exam.blueprint[m.id] })),
+      blueprint: course.modules.map((m) => ({
+        moduleId: m.id,
+        count: must(exam.blueprint[m.id], `${m.id} in the blueprint`),
+      })),
     },
     lessonsById: new Map(course.modules.flatMap((m) => m.lessons.map((l) => [l.id, { moduleId: m.id }]))),
   };
@@ -388,25 +395,25 @@ describe("the item-writing rules", () => {
   });
 
   it("catch a small bank", () => {
-    expect(mutated((c) => c.modules[0].quiz!.questions.splice(5))).toMatch(/quiz\.json: 5 questions, fewer than 18/);
+    expect(mutated((c) => quizOf(c, 0).splice(5))).toMatch(/quiz\.json: 5 questions, fewer than 18/);
     expect(mutated((c) => c.exam!.questions.splice(30))).toMatch(/exam\.json: 30 questions, fewer than 60/);
   });
 
   it("catch a question without its lesson, or whose explanation does not name it", () => {
-    expect(mutated((c) => delete c.modules[1].quiz!.questions[0].lesson)).toMatch(/'lesson' is missing/);
-    expect(mutated((c) => (c.modules[1].quiz!.questions[0].lesson = c.modules[0].lessons[0].id))).toMatch(
+    expect(mutated((c) => delete nth(quizOf(c, 1), 0).lesson)).toMatch(/'lesson' is missing/);
+    expect(mutated((c) => (nth(quizOf(c, 1), 0).lesson = nth(nth(c.modules, 0).lessons, 0).id))).toMatch(
       /not a lesson of this module/,
     );
-    expect(mutated((c) => (c.exam!.questions[3].explanation = "Because it is right."))).toMatch(
+    expect(mutated((c) => (nth(examOf(c), 3).explanation = "Because it is right."))).toMatch(
       /exam\.json .*: the explanation does not name its lesson/,
     );
   });
 
   it("catch 'all of the above' and 'none of the above'", () => {
-    expect(mutated((c) => (c.modules[0].quiz!.questions[2].options[3].text = "All of the above"))).toMatch(
+    expect(mutated((c) => (nth(nth(quizOf(c, 0), 2).options, 3).text = "All of the above"))).toMatch(
       /all\/none of the above/,
     );
-    expect(mutated((c) => (c.exam!.questions[0].options[1].text = "None of the above."))).toMatch(
+    expect(mutated((c) => (nth(nth(examOf(c), 0).options, 1).text = "None of the above."))).toMatch(
       /all\/none of the above/,
     );
   });
@@ -434,7 +441,7 @@ describe("the item-writing rules", () => {
   it("catch a bank where naming a professional is the safe answer", () => {
     expect(
       mutated((c) => {
-        for (const q of c.modules[2].quiz!.questions) correctOption(q).text = "Refer the client to their doctor first";
+        for (const q of quizOf(c, 2)) correctOption(q).text = "Refer the client to their doctor first";
       }),
     ).toMatch(/quiz\.json: always picking the option naming a professional scores/);
   });

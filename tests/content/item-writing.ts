@@ -1,4 +1,5 @@
 import type { LoadedCourse, QuizFile } from "#server/content/content-files.ts";
+import { nth } from "../setup/must.ts";
 
 /**
  * Item-writing rules for a course's question banks (module quizzes and the final exam), so that a
@@ -69,12 +70,12 @@ export const shortestOption = (q: Question) =>
   q.options.reduce((best, o) => (o.text.length < best.text.length ? o : best)).id;
 /** The option a learner picks by always choosing the one naming a professional (else the first). */
 export const professionalOption = (q: Question) =>
-  (q.options.find((o) => NAMES_A_PROFESSIONAL.test(o.text)) ?? q.options[0]).id;
+  (q.options.find((o) => NAMES_A_PROFESSIONAL.test(o.text)) ?? nth(q.options, 0)).id;
 
 /** Absolute wording: the option a test-wise learner rules out first. */
 export const SOUNDS_ABSOLUTE =
   /\b(always|never|only|all|every|none|no one|nothing|must|guarantees?|completely|entirely|any|solely|cannot|impossible)\b/i;
-const firstOr = (q: Question, options: Question["options"]) => (options[0] ?? q.options[0]).id;
+const firstOr = (q: Question, options: Question["options"]) => (options[0] ?? nth(q.options, 0)).id;
 const longestOf = (options: Question["options"]) =>
   options.reduce((best, o) => (o.text.length > best.text.length ? o : best));
 /** The option a learner picks by ruling out every option with absolute wording (first of those left). */

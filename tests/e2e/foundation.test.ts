@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { nth } from "../setup/must.ts";
 import { resetLinkIn } from "../setup/test-smtp.ts";
 import { expectFocused } from "./focus.ts";
 import { expectAccessible, signInInBrowser, signUpInBrowser, toastText, useE2E } from "./harness.ts";
@@ -249,7 +250,7 @@ describe("accounts in the browser", () => {
     // Only the reset mail counts here (sign-up also mailed an e-mail verification link).
     const resets = () => e2e.inbox.filter((m) => m.raw.includes("reset-password"));
     await expect.poll(() => resets().length, { timeout: 10_000 }).toBe(1);
-    const link = resetLinkIn(resets()[0]);
+    const link = resetLinkIn(nth(resets(), 0));
     expect(link.startsWith(e2e.baseUrl)).toBe(true);
 
     await page.goto(link!);

@@ -214,9 +214,8 @@ export function toastText(page: Page) {
 /** Completes fixture-basics through the same API the pages use, from inside the signed-in page: every
  * lesson, both quizzes and (unless `exam` is false) the final exam. Returns each call's HTTP status. */
 export async function completeFixtureCourse(page: Page, { exam = true } = {}): Promise<number[]> {
-  const keys = Object.fromEntries(
-    ["alpha", "beta", "exam"].map((a) => [a, Object.fromEntries(answerKey("fixture-basics", a))]),
-  );
+  const keyOf = (assessment: string) => Object.fromEntries(answerKey("fixture-basics", assessment));
+  const keys = { alpha: keyOf("alpha"), beta: keyOf("beta"), exam: keyOf("exam") };
   return page.evaluate(
     async ({ keys, exam }) => {
       const call = (method: string, url: string, body?: unknown) =>

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { answerKey } from "../setup/assessments.ts";
+import { must } from "../setup/must.ts";
 import { completeFixtureCourse, expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
 import { expectNoSideScrollAt200, setTextSize200 } from "./large-text.ts";
 
@@ -92,7 +93,7 @@ async function renderedFont(page: Page, selector: string) {
   const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector });
   const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
   await cdp.detach();
-  return fonts[0];
+  return must(fonts[0], `a font drawing ${selector}`);
 }
 
 describe("heading type", () => {

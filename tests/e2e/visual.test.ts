@@ -9,15 +9,18 @@ const e2e = useE2E();
 const COURSES = fileURLToPath(new URL("../../content/courses", import.meta.url));
 
 /** WCAG relative luminance of an sRGB colour (0-255 channels). */
-function luminance([r, g, b]: number[]) {
+type Rgb = [number, number, number];
+
+function luminance([r, g, b]: Rgb) {
   const lin = (c: number) => {
     const s = c / 255;
     return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
   };
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
-const contrast = (a: number[], b: number[]) => {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+const contrast = (a: Rgb, b: Rgb) => {
+  const [la, lb] = [luminance(a), luminance(b)];
+  const [hi, lo] = [Math.max(la, lb), Math.min(la, lb)];
   return (hi + 0.05) / (lo + 0.05);
 };
 
@@ -69,8 +72,8 @@ async function lowestTextContrast(page: Page, selector: string, minTexts = 3) {
           Math.max(1, Math.floor(t.w * scale)),
           Math.max(1, Math.floor(t.h * scale)),
         ).data;
-        const pixels: number[][] = [];
-        for (let i = 0; i < data.length; i += 4) pixels.push([data[i], data[i + 1], data[i + 2]]);
+        const pixels: [number, number, number][] = [];
+        for (let i = 0; i + 2 < data.length; i += 4) pixels.push([data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0]);
         return { text: t.text, pixels };
       });
     },

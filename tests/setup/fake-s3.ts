@@ -45,13 +45,13 @@ function signatureProblem(req: IncomingMessage, body: Buffer, accessKeyId: strin
       auth,
     );
   if (!match) return "missing or malformed Authorization header";
-  const [, keyId, date, region, signedHeaders, signature] = match;
+  const [, keyId, date = "", region = "", signedHeaders = "", signature] = match;
   if (keyId !== accessKeyId) return "unknown access key";
   const payloadHash = String(req.headers["x-amz-content-sha256"] ?? "");
   if (payloadHash !== "UNSIGNED-PAYLOAD" && payloadHash !== sha256(body)) return "payload hash does not match";
   const url = new URL(req.url ?? "/", "http://fake");
   const query = [...url.searchParams]
-    .map(([k, v]) => [encode(k), encode(v)])
+    .map(([k, v]): [string, string] => [encode(k), encode(v)])
     .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1))
     .map(([k, v]) => `${k}=${v}`)
     .join("&");

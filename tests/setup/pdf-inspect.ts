@@ -25,7 +25,7 @@ export interface Word {
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ENTITIES[e]);
+const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|apos);/g, (entity, e: string) => ENTITIES[e] ?? entity);
 
 /** The page's words with their boxes (`pdftotext -bbox`). */
 export function pdfWords(bytes: Uint8Array): Word[] {
@@ -33,12 +33,12 @@ export function pdfWords(bytes: Uint8Array): Word[] {
   const pageHeight = Number(/<page width="[\d.]+" height="([\d.]+)"/.exec(html)?.[1]);
   return [
     ...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
-  ].map((m) => ({
-    text: decode(m[5]).normalize("NFC"),
-    xMin: Number(m[1]),
-    xMax: Number(m[3]),
-    yMin: pageHeight - Number(m[4]),
-    yMax: pageHeight - Number(m[2]),
+  ].map(([, xMin, yMin, xMax, yMax, text = ""]) => ({
+    text: decode(text).normalize("NFC"),
+    xMin: Number(xMin),
+    xMax: Number(xMax),
+    yMin: pageHeight - Number(yMax),
+    yMax: pageHeight - Number(yMin),
   }));
 }
 
@@ -48,7 +48,7 @@ export function pdfFontNames(bytes: Uint8Array): string[] {
   return out
     .split("\n")
     .slice(2)
-    .map((line) => line.split(/\s+/)[0])
+    .map((line) => line.split(/\s+/)[0] ?? "")
     .filter(Boolean);
 }
 

@@ -14,12 +14,13 @@ export function registeredRoutes(app: FastifyInstance): RegisteredRoute[] {
   const prefixes: string[] = [];
   for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
     const match = /^(.*?)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = match[1].length / 4;
-    const url = (depth > 0 ? prefixes[depth - 1] : "") + match[2];
+    const [, indent, segment, methods = ""] = match ?? [];
+    if (indent === undefined || segment === undefined) continue;
+    const depth = indent.length / 4;
+    const url = (depth > 0 ? (prefixes[depth - 1] ?? "") : "") + segment;
     prefixes[depth] = url;
     prefixes.length = depth + 1;
-    for (const method of (match[3] ?? "").split(", ").filter(Boolean)) {
+    for (const method of methods.split(", ").filter(Boolean)) {
       if (method !== "HEAD") routes.push({ method, url });
     }
   }

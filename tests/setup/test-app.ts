@@ -92,7 +92,7 @@ export function cookieFrom(response: LightMyRequestResponse): string {
   const list = Array.isArray(raw) ? raw : raw ? [raw] : [];
   // As a browser does: a later cookie of the same name replaces an earlier one, and an emptied one is dropped.
   const jar = new Map<string, string>();
-  for (const pair of list.map((c) => c.split(";")[0])) {
+  for (const [pair = ""] of list.map((c) => c.split(";"))) {
     const name = pair.slice(0, pair.indexOf("="));
     if (pair.endsWith("=")) jar.delete(name);
     else jar.set(name, pair);

@@ -59,15 +59,15 @@ export async function startTestSmtp(options: { hold?: boolean } = {}): Promise<T
 /** The password-reset link in a received message (quoted-printable soft breaks undone). */
 export function resetLinkIn(mail: ReceivedMail): string {
   const unfolded = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-  const match = /(https?:\/\/\S+\/api\/auth\/reset-password\/\S+)/.exec(unfolded);
-  if (!match) throw new Error(`no reset link in mail:\n${mail.raw}`);
-  return match[1];
+  const [link] = /https?:\/\/\S+\/api\/auth\/reset-password\/\S+/.exec(unfolded) ?? [];
+  if (!link) throw new Error(`no reset link in mail:\n${mail.raw}`);
+  return link;
 }
 
 /** The e-mail verification link in a received message (quoted-printable soft breaks undone). */
 export function verificationLinkIn(mail: ReceivedMail): string {
   const unfolded = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-  const match = /(https?:\/\/\S+\/api\/auth\/verify-email\?\S+)/.exec(unfolded);
-  if (!match) throw new Error(`no verification link in mail:\n${mail.raw}`);
-  return match[1];
+  const [link] = /https?:\/\/\S+\/api\/auth\/verify-email\?\S+/.exec(unfolded) ?? [];
+  if (!link) throw new Error(`no verification link in mail:\n${mail.raw}`);
+  return link;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CertificatePdfData, renderCertificatePdf } from "#server/modules/certificates/certificate-pdf.ts";
+import { must, nth, take } from "../setup/must.ts";
 import { pdfFontNames, pdfLines, pdfWords, poppler, type Word } from "../setup/pdf-inspect.ts";
 
 const certificateId = "HWA-ABCDEFGHJKLMNPQR";
@@ -18,7 +19,7 @@ const render = (holderName: string, extra: Partial<CertificatePdfData> = {}) =>
 const only = (words: Word[], text: string) => {
   const found = words.filter((w) => w.text === text);
   expect(found, text).toHaveLength(1);
-  return found[0];
+  return must(found[0], `the word "${text}"`);
 };
 
 /** The name's words: those between "This certifies that" and "has successfully completed the course". */
@@ -35,7 +36,8 @@ async function nameRule(bytes: Uint8Array, words: Word[]) {
   const below = only(words, "successfully").yMax;
   const rules = (await pdfLines(bytes)).filter((l) => l.y1 === l.y2 && l.y1 < lowest + 2 && l.y1 > below);
   expect(rules).toHaveLength(1);
-  return { left: Math.min(rules[0].x1, rules[0].x2), right: Math.max(rules[0].x1, rules[0].x2) };
+  const [rule] = take(rules, 1, "rules under the name");
+  return { left: Math.min(rule.x1, rule.x2), right: Math.max(rule.x1, rule.x2) };
 }
 
 describe.skipIf(!poppler)("the certificate PDF's layout", () => {
@@ -96,7 +98,8 @@ describe.skipIf(!poppler)("the certificate PDF's layout", () => {
     const rule = await nameRule(bytes, words);
     const long = nameWords(words);
     expect(new Set(long.map((w) => Math.round(w.yMin))).size).toBe(1);
-    expect(long[0].yMax - long[0].yMin).toBeLessThan(short[0].yMax - short[0].yMin);
+    const [longWord, shortWord] = [nth(long, 0), nth(short, 0)];
+    expect(longWord.yMax - longWord.yMin).toBeLessThan(shortWord.yMax - shortWord.yMin);
     expect(Math.max(...long.map((w) => w.xMax))).toBeLessThanOrEqual(rule.right);
   });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type PDFArray, type PDFDict, PDFDocument, PDFName, type PDFRef, type PDFString } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { renderCertificatePdf } from "#server/modules/certificates/certificate-pdf.ts";
+import { nth } from "../setup/must.ts";
 import { poppler } from "../setup/pdf-inspect.ts";
 
 const certificateId = "HWA-2026-TAGGED01";
@@ -62,7 +63,7 @@ describe("the certificate PDF is tagged", () => {
       .map((ref) => pdf.context.lookup(ref as PDFRef) as PDFDict);
     const links = annots.filter((a) => String(a.get(PDFName.of("Subtype"))) === "/Link");
     expect(links).toHaveLength(1);
-    const action = lookup<PDFDict>(links[0], "A");
+    const action = lookup<PDFDict>(nth(links, 0), "A");
     expect(lookup<PDFString>(action, "URI").decodeText()).toBe(verifyUrl);
     const linkElement = kids.find((k) => String(k.get(PDFName.of("S"))) === "/Link")!;
     const objr = lookup<PDFArray>(linkElement, "K")

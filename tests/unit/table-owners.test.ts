@@ -62,7 +62,11 @@ function sourceFiles(dir: string): string[] {
 function tableWrites(root = MODULES_DIR) {
   return sourceFiles(root).flatMap((path) => {
     const file = relative(root, path).replaceAll("\\", "/");
-    return [...readFileSync(path, "utf8").matchAll(WRITE)].map((m) => ({ file, operation: m[1], table: m[2] }));
+    return [...readFileSync(path, "utf8").matchAll(WRITE)].map(([, operation = "", table = ""]) => ({
+      file,
+      operation,
+      table,
+    }));
   });
 }
 
