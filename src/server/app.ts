@@ -20,6 +20,7 @@ import { DEFAULT_CONTENT_DIR } from "./content/content-files.ts";
 import { watchContentVersion } from "./content/content-watch.ts";
 import { loadSiteContent } from "./content/site-content.ts";
 import type { Database } from "./db/database.ts";
+import { rollUpItemResponses } from "./db/item-response-tally.ts";
 import { createInvalidation, type Invalidation } from "./invalidation/invalidation.ts";
 import { createDatabaseJobRunner } from "./jobs/database-job-runner.ts";
 import type { JobLog, JobRunner } from "./jobs/job-runner.ts";
@@ -228,6 +229,9 @@ export async function buildApp({
   app.addHook("onClose", async () => background.idle());
   app.addHook("onClose", async () => storage.close?.());
   jobs.every("prune-expired-rows", 60 * 60 * 1000, () => pruneExpiredRows(database.db));
+  // The item statistics' running sums take in new attempts every 10 s (decision 0039), so the part the
+  // read still adds up live stays small even while many learners submit.
+  jobs.every("item-response-rollup", 10 * 1000, () => rollUpItemResponses(database.db));
 
   // JSON only: any other body type is refused with 415; one nested too deeply is refused with 400 before parsing.
   app.removeContentTypeParser("text/plain");

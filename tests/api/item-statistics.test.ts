@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rollUpItemResponses } from "#server/db/item-response-tally.ts";
 import type { ItemStatistics } from "#shared/schemas/item-statistics.ts";
 import { answerKey } from "../setup/assessments.ts";
 import { must, take } from "../setup/must.ts";
@@ -13,17 +14,17 @@ const [X, Y, Z, W] = take([...key.keys()], 4, "alpha questions");
 const right = (q: string) => must(key.get(q), `the key of ${q}`);
 const wrong = (q: string, i = 0) => must(["a", "b", "c", "d"].filter((o) => o !== key.get(q))[i], `wrong option ${i}`);
 
-/** Stores attempts of the alpha quiz that answered `question` with `option` and scored `score`. */
-async function seed(count: number, question: string, option: string, score: number) {
+/** Stores attempts of a quiz (alpha by default) that answered `question` with `option` and scored `score`. */
+async function seed(count: number, question: string, option: string, score: number, by = learner, moduleId = "alpha") {
   const now = new Date().toISOString();
   await t.testDb.database.db
     .insertInto("quizAttempt")
     .values(
       Array.from({ length: count }, () => ({
         id: randomUUID(),
-        userId: learner.id,
+        userId: by.id,
         courseId: "fixture-basics",
-        moduleId: "alpha",
+        moduleId,
         score,
         correctCount: 0,
         total: 6,
@@ -55,6 +56,14 @@ beforeAll(async () => {
   await seed(29, W, right(W), 90);
 });
 afterAll(async () => t?.close());
+
+const statistics = async () => {
+  const res = await request(t.app, "GET", "/api/admin/item-statistics?courseId=fixture-basics", {
+    cookie: admin.cookie,
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json() as ItemStatistics;
+};
 
 describe("item statistics from stored attempts", () => {
   it("computes responses, difficulty, point-biserial, option counts and flags as worked by hand", async () => {
@@ -110,5 +119,38 @@ describe("item statistics from stored attempts", () => {
     expect(
       (await request(t.app, "GET", "/api/admin/item-statistics?courseId=nope", { cookie: admin.cookie })).statusCode,
     ).toBe(404);
+  });
+
+  it("keeps the same figures when the rollup moves attempts into running sums, and drops an erased learner's", async () => {
+    const betaKey = answerKey("fixture-basics", "beta");
+    const V = [...betaKey.keys()][0];
+    const betaWrong = ["a", "b", "c", "d"].find((o) => o !== betaKey.get(V))!;
+    const other = await signUpUser(t.app);
+    const item = (stats: ItemStatistics, assessment: string, q: string) =>
+      stats.items.find((i) => i.assessment === assessment && i.questionId === q)!;
+
+    await seed(12, V, betaKey.get(V)!, 100, other, "beta");
+    const before = await statistics();
+    expect(await rollUpItemResponses(t.testDb.database.db)).toBeGreaterThanOrEqual(12);
+    expect(await statistics()).toEqual(before);
+
+    // Half in the running sums, half not yet: V has 24 right (12 at 100, 12 at 80) and 16 wrong at 40.
+    await seed(12, V, betaKey.get(V)!, 80, other, "beta");
+    await seed(16, V, betaWrong, 40, other, "beta");
+    // p = 0.6; mean 70, variance 222,400 / 40 - 70² = 660; (90 - 40) / sqrt(660) x sqrt(0.6 x 0.4) = 0.953.
+    const mixed = await statistics();
+    expect(item(mixed, "beta", V)).toMatchObject({ responses: 40, difficulty: 0.6, discrimination: 0.953, flags: [] });
+    await rollUpItemResponses(t.testDb.database.db);
+    expect(await statistics()).toEqual(mixed);
+
+    const erased = await request(t.app, "POST", "/api/account/delete", {
+      cookie: other.cookie,
+      payload: { password: other.password },
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const after = await statistics();
+    expect(item(after, "beta", V)).toMatchObject({ responses: 0, difficulty: null, enoughData: false });
+    expect(item(after, "beta", V).options.every((o) => o.count === 0)).toBe(true);
+    expect(item(after, "alpha", X)).toEqual(item(before, "alpha", X));
   });
 });

@@ -208,6 +208,20 @@ export interface QuizAttemptTable {
   passed: number;
   answers: string; // JSON map of question id to option id
   createdAt: Timestamp;
+  /** 1 once the rollup added this attempt's answers to itemResponseTally (decision 0039). */
+  tallied: Generated<number>;
+}
+/** Item statistics' running sums per option of each item (db/item-response-tally.ts, decision 0039). */
+export interface ItemResponseTallyTable {
+  courseId: string;
+  /** A module id, or the final exam's id. */
+  assessmentId: string;
+  questionId: string;
+  optionId: string;
+  responses: number;
+  /** Sum of the scores of the attempts that chose this option, and of their squares. */
+  sumScore: number;
+  sumSquares: number;
 }
 /** One attempt at a module quiz or the final exam: what was drawn, when, and (once graded) the result. */
 export interface AssessmentAttemptTable {
@@ -472,6 +486,7 @@ export interface DB {
   enrollment: EnrollmentTable;
   lessonCompletion: LessonCompletionTable;
   quizAttempt: QuizAttemptTable;
+  itemResponseTally: ItemResponseTallyTable;
   courseProgress: CourseProgressTable;
   assessmentAttempt: AssessmentAttemptTable;
   attemptGrant: AttemptGrantTable;

@@ -1,45 +1,15 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import {
   ITEM_FLAG_RULES,
   ITEM_MIN_RESPONSES,
   type ItemStatistic,
   type ItemStatistics,
 } from "#shared/schemas/item-statistics.ts";
-import { engineOf } from "../../db/database.ts";
+import { courseOptionSums, type OptionSums } from "../../db/item-response-tally.ts";
 import type { DB } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import type { CatalogueCourse, QuestionBank } from "../courses/course-catalogue.ts";
 import { FINAL_EXAM_ID } from "../progress/learner-state.ts";
-
-/** One group of the aggregate: the responses choosing one option of one item, with their attempts' scores. */
-interface OptionRow {
-  assessmentId: string;
-  questionId: string;
-  optionId: string;
-  n: number | string;
-  sumScore: number | string;
-  sumSquares: number | string;
-}
-
-/**
- * One aggregate over every recorded attempt of a course: each answer in each attempt's answers JSON,
- * grouped by item and option, with the count and the sum and sum of squares of the attempts' scores.
- * Everything else (difficulty, point-biserial) follows from these sums.
- */
-function optionRows(db: Kysely<DB>, courseId: string) {
-  const answers =
-    engineOf(db) === "postgres"
-      ? sql`cross join lateral jsonb_each_text(a.answers::jsonb) as j`
-      : sql`cross join json_each(a.answers) as j`;
-  return sql<OptionRow>`
-    select a."moduleId" as "assessmentId", j.key as "questionId", j.value as "optionId",
-           count(*) as n, sum(a.score) as "sumScore", sum(a.score * a.score) as "sumSquares"
-      from "quizAttempt" a ${answers}
-     where a."courseId" = ${courseId}
-     group by a."moduleId", j.key, j.value`
-    .execute(db)
-    .then((r) => r.rows);
-}
 
 /** The banks of a course, keyed as attempts store them: module id, or FINAL_EXAM_ID for the exam. */
 function banksOf(course: CatalogueCourse): { id: string; assessment: string; bank: QuestionBank }[] {
@@ -68,8 +38,10 @@ export function itemFigures(n: number, n1: number, sum: number, sumSquares: numb
 
 export async function itemStatistics(db: Kysely<DB>, course: CatalogueCourse | undefined): Promise<ItemStatistics> {
   if (!course) throw notFound("Course not found.");
-  const rows = await optionRows(db, course.card.id);
-  const byItem = new Map<string, OptionRow[]>();
+  // Per item and option: responses, and the sum and sum of squares of their attempts' scores, over
+  // every stored attempt (the rollup's tally plus the attempts it has not reached yet).
+  const rows = await courseOptionSums(db, course.card.id);
+  const byItem = new Map<string, OptionSums[]>();
   for (const row of rows) {
     const key = `${row.assessmentId}\u0000${row.questionId}`;
     byItem.set(key, [...(byItem.get(key) ?? []), row]);

@@ -1,5 +1,6 @@
 import { verifyPassword } from "better-auth/crypto";
 import type { Kysely } from "kysely";
+import { eraseQuizAttempts } from "../../db/item-response-tally.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
@@ -46,7 +47,11 @@ export async function exportAccountData(db: Kysely<DB>, userId: string) {
       completedLessons: await byUser("lessonCompletion"),
     },
     attempts: {
-      quizzes: await byUser("quizAttempt"),
+      // `tallied` is the item statistics' bookkeeping, not the learner's data.
+      quizzes: (await byUser("quizAttempt")).map((a) => {
+        const { tallied: _tallied, ...attempt } = a as { tallied: number };
+        return attempt;
+      }),
       assessments: await byUser("assessmentAttempt"),
       practicalSubmissions: await byUser("practicalSubmission"),
     },
@@ -87,6 +92,8 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
     const user = await trx.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirstOrThrow();
     const submissions = trx.selectFrom("practicalSubmission").select("id").where("userId", "=", userId);
     await trx.deleteFrom("practicalFile").where("submissionId", "in", submissions).execute();
+    // The attempts leave the item statistics' running sums as they leave the database.
+    await eraseQuizAttempts(trx, userId);
     for (const table of [
       "session",
       "account",
@@ -94,7 +101,6 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
       "practicalGrant",
       "enrollment",
       "lessonCompletion",
-      "quizAttempt",
       "courseProgress",
       "assessmentAttempt",
       "attemptGrant",
