@@ -123,19 +123,23 @@ describe("item statistics from stored attempts", () => {
 
   it("keeps the same figures when the rollup moves attempts into running sums, and drops an erased learner's", async () => {
     const betaKey = answerKey("fixture-basics", "beta");
-    const V = [...betaKey.keys()][0];
-    const betaWrong = ["a", "b", "c", "d"].find((o) => o !== betaKey.get(V))!;
+    const [V] = take([...betaKey.keys()], 1, "beta questions");
+    const betaRight = must(betaKey.get(V), `the key of ${V}`);
+    const betaWrong = must(
+      ["a", "b", "c", "d"].find((o) => o !== betaRight),
+      "a wrong option",
+    );
     const other = await signUpUser(t.app);
     const item = (stats: ItemStatistics, assessment: string, q: string) =>
       stats.items.find((i) => i.assessment === assessment && i.questionId === q)!;
 
-    await seed(12, V, betaKey.get(V)!, 100, other, "beta");
+    await seed(12, V, betaRight, 100, other, "beta");
     const before = await statistics();
     expect(await rollUpItemResponses(t.testDb.database.db)).toBeGreaterThanOrEqual(12);
     expect(await statistics()).toEqual(before);
 
     // Half in the running sums, half not yet: V has 24 right (12 at 100, 12 at 80) and 16 wrong at 40.
-    await seed(12, V, betaKey.get(V)!, 80, other, "beta");
+    await seed(12, V, betaRight, 80, other, "beta");
     await seed(16, V, betaWrong, 40, other, "beta");
     // p = 0.6; mean 70, variance 222,400 / 40 - 70² = 660; (90 - 40) / sqrt(660) x sqrt(0.6 x 0.4) = 0.953.
     const mixed = await statistics();
