@@ -107,6 +107,11 @@ describe("money in the browser", () => {
     await expectFocused(revoke, "Revoke, after Cancel");
     await admin.keyboard.press("Enter");
     await expectFocused(reason, "the reason field again");
+    // No reason: refused by the field, before any request.
+    await admin.keyboard.press("Enter");
+    await admin.getByRole("alert").getByText("Give a reason.").waitFor();
+    expect(await reason.getAttribute("aria-invalid")).toBe("true");
+    await expectFocused(reason, "the reason field, refused");
     await admin.keyboard.type("Issued in error");
     await admin.keyboard.press("Enter");
     await toastText(admin).getByText("Certificate Revoked").waitFor();

@@ -112,9 +112,10 @@ export const grantAttemptInputSchema = z.strictObject({
   /** A module id, or "exam". */
   assessment: z.string().min(1).max(100),
 });
+const MULTIPLIER_RANGE = "Give a multiplier from 1 to 4, e.g. 1.5.";
 export const accommodationInputSchema = z.strictObject({
   /** 1 removes the accommodation; 1.5 gives half as much time again on every timed exam. */
-  timeMultiplier: z.number().min(1).max(4),
+  timeMultiplier: z.number({ error: MULTIPLIER_RANGE }).min(1, MULTIPLIER_RANGE).max(4, MULTIPLIER_RANGE),
 });
 export const accommodationSchema = z.object({ userId: z.string(), timeMultiplier: z.number() });
 

@@ -1,6 +1,6 @@
 import { Eye, EyeOff } from "lucide-react";
 import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useEffect, useId, useState } from "react";
-import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
+import type { FieldValues, Path, RegisterOptions, UseFormReturn } from "react-hook-form";
 
 const inputClass =
   "h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-ink placeholder:text-slate-500 focus:border-brand-600 aria-[invalid=true]:border-danger";
@@ -58,7 +58,8 @@ export function useFormError<Field extends string>() {
  * The same wiring for a react-hook-form form (validated by a shared zod schema): its errors are the
  * form's error text, each invalid field is marked and described by it, and focus goes to the first
  * invalid field (react-hook-form's own focus on a refused submit; `show` for a server's refusal).
- * `field(name)` registers a field and gives it the error's id while the error concerns it.
+ * `field(name, options)` registers a field (e.g. `{ valueAsNumber: true }`) and gives it the error's id while the
+ * error concerns it.
  */
 export function useFormErrors<Values extends FieldValues, Output>(form: UseFormReturn<Values, unknown, Output>) {
   const errorId = `${useId()}-error`;
@@ -79,7 +80,10 @@ export function useFormErrors<Values extends FieldValues, Output>(form: UseFormR
     },
     /** The error's id while it concerns this field (for a field drawn by a Controller). */
     errorIdOf: (name: Path<Values>) => (errorAt(errors, name) ? errorId : undefined),
-    field: (name: Path<Values>) => ({ ...form.register(name), errorId: errorAt(errors, name) ? errorId : undefined }),
+    field: (name: Path<Values>, options?: RegisterOptions<Values, Path<Values>>) => ({
+      ...form.register(name, options),
+      errorId: errorAt(errors, name) ? errorId : undefined,
+    }),
   };
 }
 

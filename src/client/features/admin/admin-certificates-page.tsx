@@ -1,11 +1,13 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
+import { useForm } from "react-hook-form";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
-import { FormError, TextField, useFormError } from "#client/components/ui/form.tsx";
+import { FormError, TextField, useFormErrors } from "#client/components/ui/form.tsx";
 import { Card } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { refusal } from "#client/lib/api-client.ts";
 import { formatLongDate } from "#shared/format.ts";
-import type { ExpiringCertificate } from "#shared/schemas/certificate-lifecycle.ts";
+import { type ExpiringCertificate, extendCertificateInputSchema } from "#shared/schemas/certificate-lifecycle.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { type ExpiringWindow, expiringCsvUrl, useExpiringCertificates, useExtendCertificate } from "./api.ts";
 
@@ -90,41 +92,27 @@ function CertificateRow({ row }: { row: ExpiringCertificate }) {
 function ExtendForm({ row, onDone }: { row: ExpiringCertificate; onDone: () => void }) {
   const extend = useExtendCertificate();
   const toast = useToast();
-  const form = useFormError<"until" | "reason">();
-  const [until, setUntil] = useState("");
-  const [reason, setReason] = useState("");
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    form.clear();
-    if (!until) return form.show("Choose the new expiry date.", "until");
-    if (reason.trim().length < 3) return form.show("Say why the certificate is extended.", "reason");
+  const form = useForm({
+    resolver: zodResolver(extendCertificateInputSchema),
+    defaultValues: { until: "", reason: "" },
+  });
+  const error = useFormErrors(form);
+  const submit = form.handleSubmit((input) =>
     extend.mutate(
-      { certificateId: row.certificateId, until, reason },
+      { certificateId: row.certificateId, ...input },
       {
         onSuccess: (r) => {
           toast({ title: "Certificate extended", description: `Valid until ${formatLongDate(r.expiresAt)}.` });
           onDone();
         },
-        onError: (error) => form.show(refusal(error), "until"),
+        onError: (failure) => error.show(refusal(failure), "until"),
       },
-    );
-  };
+    ),
+  );
   return (
     <form className="mt-3 grid gap-3 sm:grid-cols-[12rem_1fr_auto] sm:items-end" onSubmit={submit} noValidate>
-      <TextField
-        label="New expiry date"
-        type="date"
-        value={until}
-        onChange={(e) => setUntil(e.target.value)}
-        {...form.field("until")}
-      />
-      <TextField
-        label="Reason (kept in the audit log)"
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        maxLength={500}
-        {...form.field("reason")}
-      />
+      <TextField label="New expiry date" type="date" {...error.field("until")} />
+      <TextField label="Reason (kept in the audit log)" maxLength={500} {...error.field("reason")} />
       <div className="flex gap-2">
         <Button type="submit" size="sm" disabled={extend.isPending}>
           Save extension
@@ -134,7 +122,7 @@ function ExtendForm({ row, onDone }: { row: ExpiringCertificate; onDone: () => v
         </Button>
       </div>
       <div className="sm:col-span-3">
-        <FormError id={form.errorId} message={form.message} />
+        <FormError id={error.errorId} message={error.message} />
       </div>
     </form>
   );

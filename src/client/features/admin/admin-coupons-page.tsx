@@ -1,16 +1,18 @@
-import { type FormEvent, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 import { Button } from "#client/components/ui/button.tsx";
 import { ConfirmDialog } from "#client/components/ui/confirm-dialog.tsx";
-import { FormError, SelectField, TextField, useFormError } from "#client/components/ui/form.tsx";
+import { FormError, SelectField, TextField, useFormErrors } from "#client/components/ui/form.tsx";
 import { Card } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { ApiError, refusal } from "#client/lib/api-client.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
-import type { AdminCoupon } from "#shared/schemas/admin.ts";
+import { type AdminCoupon, createCouponInputSchema } from "#shared/schemas/admin.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { AdminTable } from "./admin-table.tsx";
-import { useAdminCoupons, useCreateCoupon, useDeactivateCoupon } from "./api.ts";
+import { type CreateCouponInput, useAdminCoupons, useCreateCoupon, useDeactivateCoupon } from "./api.ts";
 
 function couponStatus(coupon: { active: boolean; expiresAt: string | null }) {
   if (!coupon.active) return "Inactive";
@@ -18,21 +20,59 @@ function couponStatus(coupon: { active: boolean; expiresAt: string | null }) {
   return "Active";
 }
 
-type CouponField = "code" | "value" | "max";
-const EMPTY = { code: "", kind: "percent", value: "", courseId: "", expires: "", max: "" };
+const PERCENT_RANGE = "Give a percent from 1 to 100.";
+const AMOUNT_RANGE = "Give an amount in dollars from 0.01 to 10,000, e.g. 12.50.";
+const MAX_USES = "Maximum uses is a whole number from 1.";
 
-/** What is wrong with the form, and where; null when it can be sent. */
-function problem(form: typeof EMPTY): [string, CouponField] | null {
-  if (!/^[A-Za-z0-9_-]{3,64}$/.test(form.code.trim())) return ["Codes are 3-64 letters, digits, '-' or '_'.", "code"];
-  const value = Number(form.value);
-  if (form.kind === "percent" && !(form.value.trim() && Number.isInteger(value) && value >= 1 && value <= 100))
-    return ["Give a percent from 1 to 100.", "value"];
-  if (form.kind === "amount" && !(form.value.trim() && value >= 0.01 && value <= 10_000))
-    return ["Give an amount in dollars from 0.01 to 10,000, e.g. 12.50.", "value"];
-  const max = Number(form.max);
-  if (form.max.trim() && !(Number.isInteger(max) && max >= 1)) return ["Maximum uses is a whole number from 1.", "max"];
-  return null;
-}
+const EMPTY = { code: "", kind: "percent" as "percent" | "amount", value: "", courseId: "", expires: "", max: "" };
+type CouponForm = typeof EMPTY;
+
+/** Where each of the server's fields is typed in the form, and what the form says when it is refused. */
+const FORM_FIELD = {
+  code: { field: "code" },
+  percentOff: { field: "value", message: PERCENT_RANGE },
+  amountOff: { field: "value", message: AMOUNT_RANGE },
+  maxRedemptions: { field: "max", message: MAX_USES },
+  expiresAt: { field: "expires" },
+} as const satisfies Partial<Record<keyof CreateCouponInput, { field: keyof CouponForm; message?: string }>>;
+
+const asNumber = (text: string) => (text.trim() ? Number(text) : Number.NaN);
+
+/**
+ * The form's text as the create route's body (dollars to cents, a date to the end of its day, UTC),
+ * checked by the route's own schema; each refusal lands on the field it was typed in.
+ */
+const couponFormSchema = z
+  .object({
+    code: z.string(),
+    kind: z.enum(["percent", "amount"]),
+    value: z.string(),
+    courseId: z.string(),
+    expires: z.string(),
+    max: z.string(),
+  })
+  .transform((form, ctx) => {
+    const value = asNumber(form.value);
+    const expires = form.expires ? new Date(`${form.expires}T23:59:59Z`) : null;
+    const parsed = createCouponInputSchema.safeParse({
+      code: form.code,
+      ...(form.kind === "percent" ? { percentOff: value } : { amountOff: Math.round(value * 100) }),
+      ...(form.courseId ? { courseId: form.courseId } : {}),
+      ...(expires ? { expiresAt: Number.isNaN(expires.getTime()) ? form.expires : expires.toISOString() } : {}),
+      ...(form.max.trim() ? { maxRedemptions: asNumber(form.max) } : {}),
+    });
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0];
+      const target = typeof key === "string" && key in FORM_FIELD ? FORM_FIELD[key as keyof typeof FORM_FIELD] : null;
+      ctx.addIssue({
+        code: "custom",
+        message: target && "message" in target ? target.message : issue.message,
+        path: target ? [target.field] : [],
+      });
+    }
+    return z.NEVER;
+  });
 
 export default function AdminCouponsPage() {
   const coupons = useAdminCoupons();
@@ -40,37 +80,27 @@ export default function AdminCouponsPage() {
   const toast = useToast();
   const createCoupon = useCreateCoupon();
   const deactivateCoupon = useDeactivateCoupon();
-  const error = useFormError<CouponField>();
-  const [form, setForm] = useState(EMPTY);
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [k]: e.target.value }));
+  const form = useForm({ resolver: zodResolver(couponFormSchema), defaultValues: EMPTY });
+  const error = useFormErrors(form);
+  const kind = form.watch("kind");
   const courseTitle = (id: string | null) =>
     id === null ? "Any" : (courses.data?.find((c) => c.id === id)?.title ?? id);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const wrong = problem(form);
-    if (wrong) return error.show(...wrong);
-    error.clear();
-    const value = Number(form.value);
-    try {
-      await createCoupon.mutateAsync({
-        code: form.code.trim(),
-        ...(form.kind === "percent" ? { percentOff: value } : { amountOff: Math.round(value * 100) }),
-        ...(form.courseId ? { courseId: form.courseId } : {}),
-        ...(form.expires ? { expiresAt: new Date(`${form.expires}T23:59:59Z`).toISOString() } : {}),
-        ...(form.max ? { maxRedemptions: Number(form.max) } : {}),
-      });
-      toast({ title: "Coupon Created", description: form.code.trim().toUpperCase() });
-      setForm(EMPTY);
-    } catch (failure) {
-      const description = refusal(failure);
-      toast({ title: "Coupon Not Saved", description, variant: "destructive" });
-      // A taken code is the one server refusal the form's own checks cannot foresee.
-      if (failure instanceof ApiError && failure.status === 409) error.show(description, "code");
-      else error.show(description);
-    }
-  };
+  const submit = form.handleSubmit((input) =>
+    createCoupon.mutate(input, {
+      onSuccess: () => {
+        toast({ title: "Coupon Created", description: input.code.toUpperCase() });
+        form.reset();
+      },
+      onError: (failure) => {
+        const description = refusal(failure);
+        toast({ title: "Coupon Not Saved", description, variant: "destructive" });
+        // A taken code is the one server refusal the form's own checks cannot foresee.
+        if (failure instanceof ApiError && failure.status === 409) error.show(description, "code");
+        else error.show(description);
+      },
+    }),
+  );
 
   const deactivate = async (id: string, code: string) => {
     try {
@@ -88,7 +118,7 @@ export default function AdminCouponsPage() {
           New coupon
         </h2>
         <form
-          onSubmit={(e) => void submit(e)}
+          onSubmit={submit}
           noValidate
           aria-labelledby="new-coupon"
           className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3"
@@ -96,23 +126,21 @@ export default function AdminCouponsPage() {
           <div className="empty:hidden sm:col-span-2 lg:col-span-3">
             <FormError id={error.errorId} message={error.message} />
           </div>
-          <TextField {...error.field("code")} label="Code" required value={form.code} onChange={set("code")} />
-          <SelectField label="Discount type" value={form.kind} onChange={set("kind")}>
+          <TextField {...error.field("code")} label="Code" required />
+          <SelectField {...error.field("kind")} label="Discount type">
             <option value="percent">Percent off</option>
             <option value="amount">Dollars off</option>
           </SelectField>
           <TextField
             {...error.field("value")}
-            label={form.kind === "percent" ? "Percent (1-100)" : "Dollars"}
+            label={kind === "percent" ? "Percent (1-100)" : "Dollars"}
             type="number"
-            min={form.kind === "percent" ? 1 : 0.01}
-            max={form.kind === "percent" ? 100 : undefined}
-            step={form.kind === "percent" ? 1 : 0.01}
+            min={kind === "percent" ? 1 : 0.01}
+            max={kind === "percent" ? 100 : undefined}
+            step={kind === "percent" ? 1 : 0.01}
             required
-            value={form.value}
-            onChange={set("value")}
           />
-          <SelectField label="Only for course (optional)" value={form.courseId} onChange={set("courseId")}>
+          <SelectField {...error.field("courseId")} label="Only for course (optional)">
             <option value="">Any course</option>
             {(courses.data ?? []).map((c) => (
               <option key={c.id} value={c.id}>
@@ -120,15 +148,8 @@ export default function AdminCouponsPage() {
               </option>
             ))}
           </SelectField>
-          <TextField label="Expires (optional)" type="date" value={form.expires} onChange={set("expires")} />
-          <TextField
-            {...error.field("max")}
-            label="Maximum uses (optional)"
-            type="number"
-            min={1}
-            value={form.max}
-            onChange={set("max")}
-          />
+          <TextField {...error.field("expires")} label="Expires (optional)" type="date" />
+          <TextField {...error.field("max")} label="Maximum uses (optional)" type="number" min={1} />
           <div className="sm:col-span-2 lg:col-span-3">
             <Button type="submit" disabled={createCoupon.isPending}>
               Create Coupon

@@ -1,8 +1,11 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { type FormEvent, type ReactNode, useState } from "react";
+import { useForm } from "react-hook-form";
 import { Button } from "#client/components/ui/button.tsx";
-import { FormError, TextField, useFormError } from "#client/components/ui/form.tsx";
+import { FormError, TextField, useFormErrors } from "#client/components/ui/form.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { refusal } from "#client/lib/api-client.ts";
+import { accommodationInputSchema, revokeCertificateInputSchema } from "#shared/schemas/admin.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
 import { useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetRole, useSetTimeMultiplier } from "./api.ts";
@@ -64,7 +67,7 @@ function RowForm({
   children,
 }: {
   onSubmit: (event: FormEvent) => Promise<void>;
-  error: { errorId: string; message: string | null };
+  error: { errorId: string; message: readonly string[] };
   className: string;
   children: ReactNode;
 }) {
@@ -80,36 +83,32 @@ function RowForm({
 
 /** The learner's time multiplier on timed exams (an accommodation). */
 function TimeMultiplier({ learner }: { learner: Learner }) {
-  const [value, setValue] = useState(String(learner.timeMultiplier));
   const save = useSetTimeMultiplier();
   const toast = useToast();
-  const error = useFormError<"multiplier">();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const number = Number(value);
-    if (!value.trim() || !Number.isFinite(number) || number < 1 || number > 4)
-      return error.show("Give a multiplier from 1 to 4, e.g. 1.5.", "multiplier");
-    error.clear();
+  const form = useForm({
+    resolver: zodResolver(accommodationInputSchema),
+    defaultValues: { timeMultiplier: learner.timeMultiplier },
+  });
+  const error = useFormErrors(form);
+  const submit = form.handleSubmit(async ({ timeMultiplier }) => {
     try {
-      await save.mutateAsync({ userId: learner.id, timeMultiplier: number });
-      toast({ title: "Exam Time Saved", description: `${learner.email}: ${number}x on timed exams` });
+      await save.mutateAsync({ userId: learner.id, timeMultiplier });
+      toast({ title: "Exam Time Saved", description: `${learner.email}: ${timeMultiplier}x on timed exams` });
     } catch (failure) {
       const description = refusal(failure);
       toast({ title: "Not Saved", description, variant: "destructive" });
-      error.show(description, "multiplier");
+      error.show(description, "timeMultiplier");
     }
-  };
+  });
   return (
     <RowForm onSubmit={submit} error={error} className="mt-2">
       <TextField
-        {...error.field("multiplier")}
+        {...error.field("timeMultiplier", { valueAsNumber: true })}
         label="Exam time multiplier"
         type="number"
         min={1}
         max={4}
         step={0.25}
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
         className="w-36"
       />
       <Button type="submit" size="sm" variant="secondary" disabled={save.isPending}>
@@ -121,17 +120,14 @@ function TimeMultiplier({ learner }: { learner: Learner }) {
 
 function RevokeButton({ certificateId }: { certificateId: string }) {
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState("");
   const toast = useToast();
   const revokeCertificate = useRevokeCertificate();
-  const error = useFormError<"reason">();
+  const form = useForm({ resolver: zodResolver(revokeCertificateInputSchema), defaultValues: { reason: "" } });
+  const error = useFormErrors(form);
   const triggerId = `revoke-${certificateId}`;
   const reasonId = `revoke-reason-${certificateId}`;
   const keepFocusInCell = useInlineFocus(open, triggerId, reasonId);
-  const revoke = async (event: FormEvent) => {
-    event.preventDefault();
-    if (reason.trim().length < 3) return error.show("Give a reason.", "reason");
-    error.clear();
+  const revoke = form.handleSubmit(async ({ reason }) => {
     const focusCell = keepFocusInCell();
     try {
       await revokeCertificate.mutateAsync({ certificateId, reason });
@@ -142,7 +138,7 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
       toast({ title: "Not Revoked", description, variant: "destructive" });
       error.show(description, "reason");
     }
-  };
+  });
   if (!open)
     return (
       <Button id={triggerId} size="sm" variant="secondary" onClick={() => setOpen(true)}>
@@ -151,14 +147,7 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
     );
   return (
     <RowForm onSubmit={revoke} error={error} className="w-full">
-      <TextField
-        {...error.field("reason")}
-        id={reasonId}
-        label="Reason"
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        className="w-48 max-w-full"
-      />
+      <TextField {...error.field("reason")} id={reasonId} label="Reason" className="w-48 max-w-full" />
       <Button type="submit" size="sm" variant="danger" disabled={revokeCertificate.isPending}>
         Confirm revoke
       </Button>
@@ -166,7 +155,7 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
         size="sm"
         variant="ghost"
         onClick={() => {
-          error.clear();
+          form.clearErrors();
           setOpen(false);
         }}
       >
