@@ -5,6 +5,9 @@
  *
  * CHROMIUM_PATH     browser to drive (default /usr/bin/chromium)
  * LIGHTHOUSE_PAGES  only these pages, by name, comma-separated (e.g. course,practitioners)
+ * LIGHTHOUSE_WIDTHS each page at these viewport widths (e.g. 390,1280): up to 600 px a phone
+ *                   (mobile throttling), wider a desktop (Lighthouse's desktop throttling); unset,
+ *                   Lighthouse's default phone
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -67,33 +70,56 @@ const pages = (
     ["practitioners", "/practitioners"],
   ] as const
 ).filter(([name]) => !only || only.includes(name));
+const widths = process.env.LIGHTHOUSE_WIDTHS?.split(",").map(Number) ?? [undefined];
+const emulation = (width: number | undefined) =>
+  width === undefined
+    ? {}
+    : width <= 600
+      ? {
+          formFactor: "mobile" as const,
+          screenEmulation: { mobile: true, width, height: 844, deviceScaleFactor: 3, disabled: false },
+        }
+      : {
+          formFactor: "desktop" as const,
+          screenEmulation: { mobile: false, width, height: 800, deviceScaleFactor: 1, disabled: false },
+          throttling: {
+            rttMs: 40,
+            throughputKbps: 10240,
+            cpuSlowdownMultiplier: 1,
+            requestLatencyMs: 0,
+            downloadThroughputKbps: 0,
+            uploadThroughputKbps: 0,
+          },
+        };
 
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
 });
-console.log("\n| page | performance | LCP (s) | CLS | TBT (ms) | FCP (s) |");
-console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+console.log("\n| page | width | performance | LCP (s) | CLS | TBT (ms) | FCP (s) |");
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
 try {
-  for (const [name, path] of pages) {
-    const result = await lighthouse(`${base}${path}`, {
-      port: chrome.port,
-      onlyCategories: ["performance"],
-      output: "json",
-      logLevel: "error",
-    });
-    const lhr = result!.lhr;
-    const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
-    const shifts = (
-      lhr.audits["layout-shifts"]?.details as { items?: { node?: { selector?: string }; score?: number }[] }
-    )?.items;
-    if (process.env.LIGHTHOUSE_SHIFTS)
-      for (const item of shifts ?? [])
-        console.error(`  ${name}: shift ${item.score?.toFixed(3)} ${item.node?.selector}`);
-    console.log(
-      `| ${name} (${path.replace(course.id, "{course}")}) | ${Math.round((lhr.categories.performance?.score ?? 0) * 100)} | ${(audit("largest-contentful-paint") / 1000).toFixed(2)} | ${audit("cumulative-layout-shift").toFixed(3)} | ${audit("total-blocking-time").toFixed(0)} | ${(audit("first-contentful-paint") / 1000).toFixed(2)} |`,
-    );
-  }
+  for (const [name, path] of pages)
+    for (const width of widths) {
+      const result = await lighthouse(`${base}${path}`, {
+        port: chrome.port,
+        onlyCategories: ["performance"],
+        output: "json",
+        logLevel: "error",
+        ...emulation(width),
+      });
+      const lhr = result!.lhr;
+      const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+      const shifts = (
+        lhr.audits["layout-shifts"]?.details as { items?: { node?: { selector?: string }; score?: number }[] }
+      )?.items;
+      if (process.env.LIGHTHOUSE_SHIFTS)
+        for (const item of shifts ?? [])
+          console.error(`  ${name}: shift ${item.score?.toFixed(3)} ${item.node?.selector}`);
+      console.log(
+        `| ${name} (${path.replace(course.id, "{course}")}) | ${width ?? "default"} | ${Math.round((lhr.categories.performance?.score ?? 0) * 100)} | ${(audit("largest-contentful-paint") / 1000).toFixed(2)} | ${audit("cumulative-layout-shift").toFixed(3)} | ${audit("total-blocking-time").toFixed(0)} | ${(audit("first-contentful-paint") / 1000).toFixed(2)} |`,
+      );
+    }
 } finally {
   await chrome.kill();
   server.kill("SIGTERM");
