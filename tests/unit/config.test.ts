@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "#server/config.ts";
+import { ConfigError, loadConfig, poolSizeFor } from "#server/config.ts";
 
 const dir = () => mkdtempSync(join(tmpdir(), "config-"));
 
@@ -30,6 +30,21 @@ describe("settings", () => {
       testBanner: true,
     });
     expect(loadConfig({}, data).paymentsReconcileSeconds).toBe(60);
+  });
+
+  it("sizes the PostgreSQL pool for the cores shared by the processes, unless DATABASE_POOL_SIZE says otherwise", () => {
+    const data = dir();
+    // About 2 x cores + 1 connections in all, at least 4 per process.
+    expect(poolSizeFor(1, 2)).toBe(5);
+    expect(poolSizeFor(2, 2)).toBe(4);
+    expect(poolSizeFor(1, 8)).toBe(17);
+    expect(poolSizeFor(8, 8)).toBe(4);
+    expect(loadConfig({ WEB_CONCURRENCY: "1" }, data).databasePoolSize).toBe(poolSizeFor(1));
+    expect(loadConfig({ DATABASE_POOL_SIZE: "7" }, data).databasePoolSize).toBe(7);
+    expect(loadConfig({ DATABASE_POOL_SIZE: "" }, data).databasePoolSize).toBe(
+      poolSizeFor(loadConfig({}, data).webConcurrency),
+    );
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: "0" }, data)).toThrow(/DATABASE_POOL_SIZE/);
   });
 
   it("uses Redis only when REDIS_URL is set, with its key prefix; refuses a URL that is not redis:// or rediss://", () => {
