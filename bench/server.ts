@@ -64,7 +64,12 @@ const cookieFor = (token: string) =>
   `better-auth.session_token=${encodeURIComponent(`${token}.${createHmac("sha256", secret).update(token).digest("base64")}`)}`;
 
 const course = (
-  await db.selectFrom("course").select("id").where("comingSoon", "=", 0).orderBy("position").executeTakeFirstOrThrow()
+  await db
+    .selectFrom("course")
+    .select("id")
+    .where("comingSoon", "=", false)
+    .orderBy("position")
+    .executeTakeFirstOrThrow()
 ).id;
 const modules = await db
   .selectFrom("courseModule")
@@ -130,7 +135,7 @@ async function seedLearners(from: number, to: number) {
             id: `seed-${i}`,
             name: `Seed ${i}`,
             email: `seed${i}@example.com`,
-            emailVerified: 0,
+            emailVerified: false,
             image: null,
             firstName: "Seed",
             lastName: String(i),
@@ -174,7 +179,7 @@ async function seedLearners(from: number, to: number) {
             id: `seed-p-${i}`,
             userId: `seed-${i}`,
             courseId: course,
-            isCompleted: 0,
+            isCompleted: false,
             completedAt: null,
             createdAt: now,
             updatedAt: now,
@@ -199,7 +204,7 @@ async function seedLearners(from: number, to: number) {
             moduleId: module,
             ...seededAnswers(i),
             total: 6,
-            passed: 0,
+            passed: false,
             createdAt: now,
           })),
         )

@@ -113,7 +113,7 @@ beforeAll(async () => {
           score: 50 + ((i * 7 + a * 13) % 50),
           correctCount: 0,
           total: 6,
-          passed: (i + a) % 3 === 0 ? 0 : 1,
+          passed: (i + a) % 3 !== 0,
           answers: "{}",
           createdAt: D(Math.max(enrolled - 2 - 3 * a, 0), 6 + a),
         })

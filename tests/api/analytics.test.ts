@@ -87,7 +87,7 @@ const attempt = (user: TestUser, courseId: string, moduleId: string, score: numb
       score,
       correctCount: 0,
       total: 6,
-      passed: score >= 80 ? 1 : 0,
+      passed: score >= 80,
       answers: "{}",
       createdAt,
     })
@@ -157,7 +157,7 @@ beforeAll(async () => {
         expiresAt: null,
         maxRedemptions: null,
         redemptionCount: 1,
-        active: 1,
+        active: true,
         createdAt: D(60),
       })
       .execute();
@@ -178,7 +178,7 @@ beforeAll(async () => {
       id: randomUUID(),
       userId: L1!.id,
       courseId: B,
-      isCompleted: 1,
+      isCompleted: true,
       completedAt: D(21),
       createdAt: D(27),
       updatedAt: D(21),

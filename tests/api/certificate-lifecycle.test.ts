@@ -243,7 +243,7 @@ describe("recertification", () => {
         deadlineAt: null,
         submittedAt: new Date().toISOString(),
         score: 100,
-        passed: 1,
+        passed: true,
         ordinal: 1,
       })
       .execute();

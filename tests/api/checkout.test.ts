@@ -188,11 +188,11 @@ describe("coupons", () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(message);
     }
-    await db().updateTable("coupon").set({ active: 0 }).where("code", "=", "FIVEOFF").execute();
+    await db().updateTable("coupon").set({ active: false }).where("code", "=", "FIVEOFF").execute();
     expect((await post(user, "/api/validate-coupon", { couponCode: "fiveoff" })).json().message).toBe(
       "Invalid coupon code",
     );
-    await db().updateTable("coupon").set({ active: 1 }).where("code", "=", "FIVEOFF").execute();
+    await db().updateTable("coupon").set({ active: true }).where("code", "=", "FIVEOFF").execute();
   });
 
   it("discounts the intent, records the redemption with the order, and takes one coupon per order", async () => {

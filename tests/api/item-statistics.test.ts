@@ -28,7 +28,7 @@ async function seed(count: number, question: string, option: string, score: numb
         score,
         correctCount: 0,
         total: 6,
-        passed: 0,
+        passed: false,
         answers: JSON.stringify({ [question]: option }),
         createdAt: now,
       })),

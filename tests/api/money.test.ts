@@ -347,7 +347,7 @@ describe("money on the sandbox provider", () => {
       await createCoupon(db(), { code: "SOONGONE", percentOff: 25 });
       await createCoupon(db(), { code: "SOONOLD", percentOff: 25 });
       for (const [code, change] of [
-        ["SOONGONE", { active: 0 }],
+        ["SOONGONE", { active: false }],
         ["SOONOLD", { expiresAt: new Date(Date.now() - 1000).toISOString() }],
       ] as const) {
         const user = await signUpUser(t.app);

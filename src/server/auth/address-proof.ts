@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { engineOf } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
 
 /**
@@ -25,7 +24,5 @@ export async function endAccessOpenedBeforeProof(db: Kysely<DB>, userId: string,
 
 /** A password reset proves the address too. */
 export async function markAddressVerified(db: Kysely<DB>, userId: string) {
-  // SQLite keeps booleans as 1 and 0.
-  const verified = engineOf(db) === "sqlite" ? 1 : true;
-  await db.updateTable("user").set({ emailVerified: verified }).where("id", "=", userId).execute();
+  await db.updateTable("user").set({ emailVerified: true }).where("id", "=", userId).execute();
 }

@@ -47,7 +47,9 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
     baseURL: config.appUrl,
     basePath: "/api/auth",
     secret: config.authSecret,
-    database: { db, type: engine },
+    // Without the column-shapes plugin (db/column-shapes.ts): Better Auth converts its own columns and
+    // expects Date objects from PostgreSQL.
+    database: { db: db.withoutPlugins(), type: engine },
     trustedOrigins: config.env === "development" ? [config.appUrl, "http://localhost:5173"] : [config.appUrl],
     user: {
       additionalFields: {

@@ -69,7 +69,7 @@ async function writeContent(
         price: course.price,
         duration: course.duration,
         gradient: course.gradient,
-        comingSoon: course.comingSoon ? 1 : 0,
+        comingSoon: course.comingSoon,
         learningOutcomes: JSON.stringify(course.learningOutcomes),
         seoTitle: course.seo.title,
         seoDescription: course.seo.description,
@@ -153,8 +153,8 @@ async function writeContent(
             briefHtml: practical.briefHtml,
             criteria: JSON.stringify(practical.criteria),
             passMinPercent: practical.passRule.minPercent,
-            passNoLowestLevel: practical.passRule.noCriterionAtLowestLevel ? 1 : 0,
-            requiredForCertificate: practical.requiredForCertificate ? 1 : 0,
+            passNoLowestLevel: practical.passRule.noCriterionAtLowestLevel,
+            requiredForCertificate: practical.requiredForCertificate,
           })
           .execute();
       }

@@ -9,10 +9,13 @@ import {
   Kysely,
   PostgresAdapter,
   PostgresDialect,
+  type QueryCompiler,
   SqliteDialect,
   SqliteDriver,
+  type UnknownRow,
 } from "kysely";
 import pg from "pg";
+import { columnShapesPlugin, PostgresShapesCompiler, SqliteShapesCompiler } from "./column-shapes.ts";
 import { enableGroupCommit } from "./group-commit.ts";
 import { registerDirectReads } from "./prepared.ts";
 import type { DB } from "./schema.ts";
@@ -46,6 +49,14 @@ class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.cfg);
   }
+  override createQueryCompiler(): QueryCompiler {
+    return new SqliteShapesCompiler();
+  }
+}
+class ShapesPostgresDialect extends PostgresDialect {
+  override createQueryCompiler(): QueryCompiler {
+    return new PostgresShapesCompiler();
+  }
 }
 
 /**
@@ -53,14 +64,14 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * a large share of a small query's cost. Kysely runs one statement at a time on this connection.
  */
 function withStatementCache(sqlite: SQLite.Database) {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new Map<string, SQLite.Statement<unknown[], UnknownRow>>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       let statement = cache.get(sql);
       if (!statement) {
         if (cache.size >= 1000) cache.clear();
-        statement = sqlite.prepare(sql);
+        statement = sqlite.prepare<unknown[], UnknownRow>(sql);
         cache.set(sql, statement);
       }
       return statement;
@@ -110,7 +121,11 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     const statements = withStatementCache(sqlite);
-    const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }), log });
+    const db = new Kysely<DB>({
+      dialect: new ImmediateSqliteDialect({ database: statements }),
+      plugins: [columnShapesPlugin],
+      log,
+    });
     enableGroupCommit(db);
     registerDirectReads(db, {
       read: (sql, parameters) => {
@@ -139,7 +154,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const onConnectionError = options.onConnectionError ?? logConnectionError;
   pool.on("error", onConnectionError);
   pool.on("connect", (client) => client.on("error", onConnectionError));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+  const db = new Kysely<DB>({ dialect: new ShapesPostgresDialect({ pool }), plugins: [columnShapesPlugin], log });
   // Prepared reads (db/prepared.ts) as named statements: each connection parses and plans them once.
   const names = new Map<string, string>();
   registerDirectReads(db, {
@@ -158,14 +173,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
 
 export function engineOf<T>(db: Kysely<T>): Engine {
   return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
-}
-
-/** Timestamps are written as ISO strings; PostgreSQL hands back Date objects, SQLite the string. */
-export function toIso(value: Date | string): string;
-export function toIso(value: Date | string | null): string | null;
-export function toIso(value: Date | string | null): string | null {
-  if (value === null) return null;
-  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 }
 
 const UNAVAILABLE_CODES = new Set([

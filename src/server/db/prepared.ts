@@ -1,4 +1,5 @@
-import type { CompiledQuery, Kysely } from "kysely";
+import type { CompiledQuery, Kysely, UnknownRow } from "kysely";
+import { toAppRow, toStoredValue } from "./column-shapes.ts";
 import type { DB } from "./schema.ts";
 
 const SENTINEL = "\u0000param:";
@@ -8,7 +9,7 @@ interface DirectReads {
    * Runs a compiled read at once (SQLite) or as a named prepared statement (PostgreSQL), or answers
    * undefined when it must go through Kysely.
    */
-  read(sql: string, parameters: readonly unknown[]): unknown[] | Promise<unknown[]> | undefined;
+  read(sql: string, parameters: readonly unknown[]): UnknownRow[] | Promise<UnknownRow[]> | undefined;
 }
 const directReads = new WeakMap<Kysely<DB>, DirectReads>();
 
@@ -43,9 +44,14 @@ export function preparedQuery<Args extends unknown[], Row>(
       compiled.set(db, entry);
     }
     const { query, slots } = entry;
-    const parameters = slots.map((s) => (typeof s === "number" ? args[s] : s.value));
-    const rows = directReads.get(db)?.read(query.sql, parameters);
-    if (rows) return (await rows) as Row[];
+    const parameters = slots.map((s) => (typeof s === "number" ? toStoredValue(args[s]) : s.value));
+    const direct = directReads.get(db)?.read(query.sql, parameters);
+    if (direct) {
+      // The same shapes as through Kysely, whose plugin the direct path skips (column-shapes.ts).
+      const rows = await direct;
+      for (const row of rows) toAppRow(row);
+      return rows as Row[];
+    }
     return (await db.executeQuery<Row>({ ...query, parameters })).rows;
   };
 }

@@ -1,15 +1,18 @@
 import type { Generated } from "kysely";
 import type { NameOrder } from "#shared/schemas/text.ts";
 
-/** Timestamps: ISO strings on write; Date (PostgreSQL) or string (SQLite) on read. Use toIso(). */
-type Timestamp = Date | string;
+/**
+ * The shapes the app reads and writes on both engines (db/column-shapes.ts, decision 0040): a
+ * timestamp is an ISO 8601 UTC string (`toISOString()`), a yes/no column a boolean.
+ */
+type Timestamp = string;
 
 // Better Auth's tables (camelCase, as the library names them).
 export interface UserTable {
   id: string;
   name: string;
   email: string;
-  emailVerified: boolean | number;
+  emailVerified: boolean;
   image: string | null;
   firstName: string;
   lastName: string;
@@ -69,7 +72,7 @@ export interface CourseTable {
   price: number;
   duration: string;
   gradient: string;
-  comingSoon: number;
+  comingSoon: boolean;
   learningOutcomes: string; // JSON array
   seoTitle: string;
   seoDescription: string;
@@ -124,8 +127,8 @@ export interface CoursePracticalTable {
   briefHtml: string;
   criteria: string; // JSON PracticalCriterion[]
   passMinPercent: number;
-  passNoLowestLevel: number;
-  requiredForCertificate: number;
+  passNoLowestLevel: boolean;
+  requiredForCertificate: boolean;
 }
 export type PracticalStatus = "submitted" | "in-review" | "passed" | "resubmit";
 export interface PracticalSubmissionTable {
@@ -205,7 +208,7 @@ export interface QuizAttemptTable {
   score: number;
   correctCount: number;
   total: number;
-  passed: number;
+  passed: boolean;
   answers: string; // JSON map of question id to option id
   createdAt: Timestamp;
   /** 1 once the rollup added this attempt's answers to itemResponseTally (decision 0039). */
@@ -234,7 +237,7 @@ export interface AssessmentAttemptTable {
   deadlineAt: Timestamp | null;
   submittedAt: Timestamp | null;
   score: number | null;
-  passed: number | null;
+  passed: boolean | null;
   /** 1, 2, 3... per learner and assessment; unique, so two instances cannot both add the next attempt. */
   ordinal: number | null;
 }
@@ -256,7 +259,7 @@ export interface CourseProgressTable {
   id: string;
   userId: string;
   courseId: string;
-  isCompleted: number;
+  isCompleted: boolean;
   completedAt: Timestamp | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
@@ -327,7 +330,7 @@ export interface CouponTable {
   expiresAt: Timestamp | null;
   maxRedemptions: number | null;
   redemptionCount: number;
-  active: number;
+  active: boolean;
   createdAt: Timestamp;
 }
 export type OrderStatus = "created" | "paid" | "refunding" | "refunded";

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import { toIso } from "../db/database.ts";
 import type { DB, SandboxPaymentTable } from "../db/schema.ts";
 import type {
   CreateCheckoutInput,
@@ -101,7 +100,7 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
     db.selectFrom("sandboxPayment").selectAll().where("id", "=", id).where("kind", "=", kind).executeTakeFirst();
 
   async function settle(row: SandboxPaymentTable): Promise<SandboxPaymentTable> {
-    if (row.status === "processing" && row.settleAt && new Date(toIso(row.settleAt)).getTime() <= Date.now()) {
+    if (row.status === "processing" && row.settleAt && new Date(row.settleAt).getTime() <= Date.now()) {
       await db
         .updateTable("sandboxPayment")
         .set({ status: "succeeded", settleAt: null })

@@ -50,7 +50,7 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   const toCurrentUser = (u: SessionUserRow | null): CurrentUser | null => {
     if (!u) return null;
     // A listed e-mail is admin only once its owner has proved it (verification link): signing up first grants nothing.
-    const listed = adminEmails.has(u.email.toLowerCase()) && (u.emailVerified === true || u.emailVerified === 1);
+    const listed = adminEmails.has(u.email.toLowerCase()) && u.emailVerified;
     const role = u.role === "admin" || listed ? "admin" : u.role === "assessor" ? "assessor" : "learner";
     return {
       id: u.id,

@@ -3,7 +3,6 @@ import type { Kysely } from "kysely";
 import type { AdminLearner, LearnerAttempts } from "#shared/schemas/admin.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Config } from "../../config.ts";
-import { toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
@@ -69,8 +68,8 @@ export async function withAttempts(
           (x) => x.userId === learner.id && x.courseId === courseId && x.assessmentId === a.id,
         );
         const allowance = attemptAllowance(
-          mine.map((x) => new Date(toIso(x.submittedAt!))),
-          granted.map((x) => new Date(toIso(x.createdAt))),
+          mine.map((x) => new Date(x.submittedAt!)),
+          granted.map((x) => new Date(x.createdAt)),
           rules,
           now,
         );
@@ -81,7 +80,7 @@ export async function withAttempts(
           title: a.title,
           attempts: mine.length,
           bestScore: scores.length ? Math.max(...scores) : null,
-          passed: mine.some((x) => x.passed === 1),
+          passed: mine.some((x) => x.passed === true),
           attemptsLeft: allowance.attemptsLeft,
           nextAttemptAt: allowance.nextAttemptAt?.toISOString() ?? null,
         });

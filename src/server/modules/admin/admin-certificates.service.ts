@@ -1,7 +1,6 @@
 import type { Kysely } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { ExpiringCertificate, ExtendCertificateInput } from "#shared/schemas/certificate-lifecycle.ts";
-import { toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { badRequest, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
@@ -64,7 +63,7 @@ export async function listExpiringCertificates(
         .execute()
     : [];
   return rows.map((r) => {
-    const expiresAt = toIso(r.expiresAt);
+    const expiresAt = r.expiresAt;
     return {
       certificateId: r.certificateId,
       holderName: holderNameOf(r),
@@ -74,7 +73,7 @@ export async function listExpiringCertificates(
       expiresAt,
       lifecycle: lifecycleOf({ expiresAt: new Date(expiresAt), revokedAt: r.revokedAt }, now),
       remindersSent: reminders
-        .filter((m) => m.certificateId === r.certificateId && toIso(m.expiresAt) === expiresAt)
+        .filter((m) => m.certificateId === r.certificateId && m.expiresAt === expiresAt)
         .map((m) => m.kind),
       unsubscribed: !!r.optedOut,
     };
@@ -120,7 +119,7 @@ export async function adminExtendCertificate(
     .executeTakeFirst();
   if (!row) throw notFound("Certificate not found.");
   // The new date keeps the time of day of the old expiry, so reminders keep their rhythm.
-  const old = new Date(toIso(row.expiresAt));
+  const old = new Date(row.expiresAt);
   const until = new Date(`${input.until}T${old.toISOString().slice(11)}`);
   if (until.getTime() <= old.getTime())
     throw badRequest(`Choose a date after the current expiry (${old.toISOString().slice(0, 10)}).`);

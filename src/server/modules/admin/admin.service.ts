@@ -2,8 +2,7 @@ import type { Kysely } from "kysely";
 import { REFUND_WINDOW_DAYS } from "#shared/constants.ts";
 import type { AdminCoupon, AdminLearner, AdminOrder } from "#shared/schemas/admin.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
-import { toIso } from "../../db/database.ts";
-import type { CouponTable, DB } from "../../db/schema.ts";
+import type { DB } from "../../db/schema.ts";
 import { badRequest, conflict, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { certificateStatus, preferCurrentPerCourse, revokeCertificate } from "../certificates/certificates.service.ts";
@@ -15,12 +14,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // Search text is matched literally: LIKE wildcards typed by the admin are dropped.
 const like = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, "")}%`;
 
-function toAdminCoupon(c: CouponTable): AdminCoupon {
-  return { ...c, expiresAt: toIso(c.expiresAt), createdAt: toIso(c.createdAt), active: c.active === 1 };
-}
-
 export async function listCoupons(db: Kysely<DB>): Promise<AdminCoupon[]> {
-  return (await db.selectFrom("coupon").selectAll().orderBy("createdAt", "desc").execute()).map(toAdminCoupon);
+  return db.selectFrom("coupon").selectAll().orderBy("createdAt", "desc").execute();
 }
 
 export async function adminCreateCoupon(
@@ -33,7 +28,7 @@ export async function adminCreateCoupon(
     throw badRequest(`There is no course with the id '${input.courseId}'.`);
   const coupon = await createCoupon(db, input);
   await recordAudit(db, actor, "coupon.create", coupon.code, { ...input });
-  return toAdminCoupon(coupon);
+  return coupon;
 }
 
 export async function deactivateCoupon(db: Kysely<DB>, actor: CurrentUser, id: string): Promise<AdminCoupon> {
@@ -43,7 +38,7 @@ export async function deactivateCoupon(db: Kysely<DB>, actor: CurrentUser, id: s
     await deactivateCouponRow(trx, id);
     await recordAudit(trx, actor, "coupon.deactivate", coupon.code);
   });
-  return toAdminCoupon({ ...coupon, active: 0 });
+  return { ...coupon, active: false };
 }
 
 export async function listOrders(
@@ -103,11 +98,10 @@ export async function listOrders(
       provider: r.provider,
       providerPaymentId: r.providerPaymentId,
       status: r.status,
-      createdAt: toIso(r.createdAt),
-      refundedAt: toIso(r.refundedAt),
+      createdAt: r.createdAt,
+      refundedAt: r.refundedAt,
       refundable:
-        r.status === "paid" &&
-        now - new Date(toIso(r.enrolledAt ?? r.createdAt)).getTime() <= REFUND_WINDOW_DAYS * DAY_MS,
+        r.status === "paid" && now - new Date(r.enrolledAt ?? r.createdAt).getTime() <= REFUND_WINDOW_DAYS * DAY_MS,
     })),
   };
 }
@@ -136,7 +130,7 @@ export async function listLearners(
     .execute();
   return {
     total: Number(total),
-    items: users.map((u) => ({ ...u, createdAt: toIso(u.createdAt), timeMultiplier: 1, attempts: [], courses: [] })),
+    items: users.map((u) => ({ ...u, timeMultiplier: 1, attempts: [], courses: [] })),
   };
 }
 
@@ -223,7 +217,7 @@ export async function listAudit(db: Kysely<DB>, page: { q?: string; page: number
       action: r.action,
       target: r.target,
       details: JSON.parse(r.details) as Record<string, unknown>,
-      createdAt: toIso(r.createdAt),
+      createdAt: r.createdAt,
     })),
   };
 }

@@ -10,7 +10,7 @@ import {
   type SalesFigures,
   STALL_DAYS,
 } from "#shared/schemas/analytics.ts";
-import { type Engine, engineOf, toIso } from "../../db/database.ts";
+import { type Engine, engineOf } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
@@ -533,7 +533,7 @@ export async function courseFunnel(
           from cohort c left join passed p on p."userId" = c."userId"
          group by c."userId", c.idle)
       select idle, ${sql.join(flagRefs)}, count(*) as n from per group by idle, ${sql.join(flagRefs)}`.execute(db),
-    sql<{ enrolledAt: Date | string; issuedAt: Date | string }>`
+    sql<{ enrolledAt: string; issuedAt: string }>`
       with cohort as materialized (${enrolments})
       select c."createdAt" as "enrolledAt", min(x."issuedAt") as "issuedAt"
         from cohort c join certificate x on x."userId" = c."userId" and x."courseId" = ${courseId}
@@ -565,7 +565,7 @@ export async function courseFunnel(
     return { moduleId: m.id, title: m.title, reached, stalled, share: ratio(stalled, reached) };
   });
   const days = certified.rows
-    .map((r) => (Date.parse(toIso(r.issuedAt)) - Date.parse(toIso(r.enrolledAt))) / DAY_MS)
+    .map((r) => (Date.parse(r.issuedAt) - Date.parse(r.enrolledAt)) / DAY_MS)
     .sort((a, b) => a - b);
   const mid = Math.floor(days.length / 2);
   const median = days.length === 0 ? null : days.length % 2 ? days[mid]! : (days[mid - 1]! + days[mid]!) / 2;

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { RENEWAL_CLOSES_DAYS_AFTER_EXPIRY } from "#shared/constants.ts";
 import type { Config } from "../../config.ts";
-import { toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
@@ -67,7 +66,7 @@ export async function sweepCertificateReminders(deps: ReminderDeps, now = new Da
   const catalogue = await deps.catalogue();
   let sent = 0;
   for (const row of rows) {
-    const expiresAt = new Date(toIso(row.expiresAt));
+    const expiresAt = new Date(row.expiresAt);
     const kind = dueReminderKind(expiresAt, config.certificateReminderDays, now);
     if (!kind) continue;
     const claimed = await db

@@ -8,7 +8,6 @@ import {
 } from "#shared/schemas/certificates.ts";
 import { binaryFileSchema, emptyBodySchema } from "#shared/schemas/common.ts";
 import { courseParamsSchema } from "#shared/schemas/courses.ts";
-import { toIso } from "../../db/database.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
@@ -76,8 +75,8 @@ export function certificatesRoutes(catalogue: CourseCatalogue, credentialOf?: Cr
           holderName: holderNameOf(row),
           courseTitle,
           certificateId: row.certificateId,
-          completedAt: toIso(row.completedAt),
-          expiresAt: toIso(row.expiresAt),
+          completedAt: row.completedAt,
+          expiresAt: row.expiresAt,
           verifyUrl: verifyUrl(config, row.certificateId),
           status: certificateStatus(row),
           ceHours: ceHoursOf(row, await catalogue.get()),

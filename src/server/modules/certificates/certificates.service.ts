@@ -5,7 +5,6 @@ import { formatPersonName } from "#shared/format.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
 import type { Config } from "../../config.ts";
-import { toIso } from "../../db/database.ts";
 import type { CertificateTable, DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
@@ -42,7 +41,7 @@ export function certificateStatus(
   row: Pick<CertificateRow, "revokedAt" | "expiresAt">,
   now = new Date(),
 ): CertificateStatus {
-  const lifecycle = lifecycleOf({ expiresAt: new Date(toIso(row.expiresAt)), revokedAt: row.revokedAt }, now);
+  const lifecycle = lifecycleOf({ expiresAt: new Date(row.expiresAt), revokedAt: row.revokedAt }, now);
   return lifecycle === "expiring" ? "valid" : lifecycle;
 }
 
@@ -65,7 +64,7 @@ function toCertificate(
   config: Config,
   user?: CurrentUser,
 ): Certificate {
-  const facts = { expiresAt: new Date(toIso(row.expiresAt)), revokedAt: row.revokedAt };
+  const facts = { expiresAt: new Date(row.expiresAt), revokedAt: row.revokedAt };
   const window = renewalWindow(facts.expiresAt);
   const courseTitle = course.title;
   return {
@@ -77,9 +76,9 @@ function toCertificate(
     lastName: row.lastName,
     nameOrder: row.nameOrder,
     holderName: holderNameOf(row),
-    completedAt: toIso(row.completedAt),
-    expiresAt: toIso(row.expiresAt),
-    issuedAt: toIso(row.issuedAt),
+    completedAt: row.completedAt,
+    expiresAt: row.expiresAt,
+    issuedAt: row.issuedAt,
     status: certificateStatus(row),
     verifyUrl: verifyUrl(config, row.certificateId),
     nameDiffersFromProfile: !!user && !sameName(row, user),
@@ -124,7 +123,7 @@ async function mayEarnAnew(trx: Transaction<DB>, revoked: CertificateRow): Promi
     .where("userId", "=", revoked.userId)
     .where("courseId", "=", revoked.courseId)
     .executeTakeFirst();
-  return !!enrollment && new Date(toIso(enrollment.createdAt)).getTime() > new Date(toIso(revoked.revokedAt)).getTime();
+  return !!enrollment && new Date(enrollment.createdAt).getTime() > new Date(revoked.revokedAt).getTime();
 }
 
 /**
@@ -155,7 +154,7 @@ export async function issueCertificate(
     const existing = await currentCertificateQuery(trx, user.id, courseId).executeTakeFirst();
     if (existing && !(await mayEarnAnew(trx, existing))) return existing;
     // A certificate earned anew after a refund dates from now: the earlier completion belonged to the refunded purchase.
-    const completedAt = new Date(existing ? nowIso : (toIso(progress.completedAt) ?? nowIso));
+    const completedAt = new Date(existing ? nowIso : (progress.completedAt ?? nowIso));
     const expiresAt = new Date(completedAt);
     expiresAt.setUTCFullYear(expiresAt.getUTCFullYear() + config.certificateValidYears);
     await trx
@@ -199,7 +198,7 @@ export async function getOwnCertificate(
 export function preferCurrentPerCourse<T extends Pick<CertificateRow, "courseId" | "revokedAt" | "issuedAt">>(
   rows: T[],
 ): T[] {
-  const rank = (r: T): [number, number] => [r.revokedAt ? 1 : 0, -new Date(toIso(r.issuedAt)).getTime()];
+  const rank = (r: T): [number, number] => [r.revokedAt ? 1 : 0, -new Date(r.issuedAt).getTime()];
   const best = new Map<string, T>();
   for (const r of rows) {
     const held = best.get(r.courseId);
@@ -257,17 +256,17 @@ export async function verifyCertificate(
     certificateId: row.certificateId,
     holderName: holderNameOf(row),
     courseTitle: courseTitleOf(catalogue, row.courseId),
-    completedAt: toIso(row.completedAt),
-    expiresAt: toIso(row.expiresAt),
+    completedAt: row.completedAt,
+    expiresAt: row.expiresAt,
     status: certificateStatus(row),
     revokedReason: row.revokedAt ? row.revokedReason : null,
     issuer: BRAND_NAME,
     ceHours: ceHoursOf(row, catalogue),
     history: history.map((h) => ({
       kind: h.kind,
-      at: toIso(h.renewedAt),
-      previousExpiresAt: toIso(h.previousExpiresAt),
-      newExpiresAt: toIso(h.newExpiresAt),
+      at: h.renewedAt,
+      previousExpiresAt: h.previousExpiresAt,
+      newExpiresAt: h.newExpiresAt,
     })),
   };
 }

@@ -3,7 +3,6 @@ import type { Kysely, Transaction } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
 import type { Config } from "../../config.ts";
-import { toIso } from "../../db/database.ts";
 import type { DB, RenewalKind } from "../../db/schema.ts";
 import { conflict, notFound } from "../../errors.ts";
 import type { HitCounter } from "../../limits/hit-counter.ts";
@@ -71,7 +70,7 @@ export async function extendCertificate(db: Kysely<DB>, extension: Extension): P
         id: randomUUID(),
         certificateId: row.certificateId,
         kind: extension.kind,
-        previousExpiresAt: toIso(row.expiresAt),
+        previousExpiresAt: row.expiresAt,
         newExpiresAt: extension.newExpiresAt.toISOString(),
         renewedAt: now,
         attemptId: extension.attemptId ?? null,
@@ -113,7 +112,7 @@ async function renewableCertificate(db: Kysely<DB>, user: CurrentUser, courseId:
   const row = await currentCertificateQuery(db, user.id, courseId).executeTakeFirst();
   if (!row) throw notFound("You hold no certificate for this course.");
   if (row.revokedAt) throw conflict(revokedMessage(row));
-  const facts = { expiresAt: new Date(toIso(row.expiresAt)), revokedAt: row.revokedAt };
+  const facts = { expiresAt: new Date(row.expiresAt), revokedAt: row.revokedAt };
   if (!canRenew(facts)) {
     const { opensAt, closesAt } = renewalWindow(facts.expiresAt);
     throw conflict(
@@ -159,14 +158,14 @@ export async function submitRecertification(
  */
 export async function applyPassedRecertification(deps: RenewalDeps, user: CurrentUser, course: CatalogueCourse) {
   const row = await renewableCertificate(deps.db, user, course.card.id);
-  const expiresAt = new Date(toIso(row.expiresAt));
+  const expiresAt = new Date(row.expiresAt);
   const passed = await deps.db
     .selectFrom("assessmentAttempt")
     .select(["id", "submittedAt"])
     .where("userId", "=", user.id)
     .where("courseId", "=", course.card.id)
     .where("assessmentId", "=", RECERTIFICATION_ID)
-    .where("passed", "=", 1)
+    .where("passed", "=", true)
     .where("submittedAt", ">=", renewalWindow(expiresAt).opensAt.toISOString())
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom("certificateRenewal").select("id").whereRef("attemptId", "=", "assessmentAttempt.id"))),
@@ -174,11 +173,7 @@ export async function applyPassedRecertification(deps: RenewalDeps, user: Curren
     .orderBy("submittedAt", "desc")
     .executeTakeFirst();
   if (!passed) return;
-  const newExpiresAt = renewedExpiry(
-    expiresAt,
-    deps.config.certificateValidYears,
-    new Date(toIso(passed.submittedAt!)),
-  );
+  const newExpiresAt = renewedExpiry(expiresAt, deps.config.certificateValidYears, new Date(passed.submittedAt!));
   const applied = await extendCertificate(deps.db, {
     certificateId: row.certificateId,
     kind: "recertification",

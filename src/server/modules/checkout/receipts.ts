@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
 import type { Purchase } from "#shared/schemas/purchases.ts";
-import { toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import type { Mailer } from "../../mail/mailer.ts";
@@ -36,8 +35,8 @@ export async function toPurchase(order: Order, catalogue: CourseCatalogue): Prom
     currency: order.currency,
     couponCode: order.couponCode,
     kind: order.kind === "free" ? "free" : "card",
-    paidAt: toIso(order.paidAt),
-    refundedAt: toIso(order.refundedAt),
+    paidAt: order.paidAt,
+    refundedAt: order.refundedAt,
   };
 }
 

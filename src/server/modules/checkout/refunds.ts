@@ -1,7 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import { REFUND_WINDOW_DAYS } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
-import { toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
@@ -117,7 +116,7 @@ export async function refundOrder(
     .where("userId", "=", order.userId)
     .where("courseId", "=", order.courseId)
     .executeTakeFirst();
-  const since = new Date(toIso(enrollment?.createdAt ?? order.paidAt ?? order.createdAt)).getTime();
+  const since = new Date(enrollment?.createdAt ?? order.paidAt ?? order.createdAt).getTime();
   if (Date.now() - since > REFUND_WINDOW_DAYS * DAY_MS) {
     throw conflict(
       `Refunds are only possible within ${REFUND_WINDOW_DAYS} days of enrolment; this learner enrolled ${Math.floor((Date.now() - since) / DAY_MS)} days ago.`,

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { CouponSummary } from "#shared/schemas/checkout.ts";
-import { toIso } from "../../db/database.ts";
 import type { CouponTable, DB } from "../../db/schema.ts";
 import { AppError, badRequest } from "../../errors.ts";
 
@@ -24,8 +23,8 @@ export function toCouponSummary(c: CouponTable): CouponSummary {
  * (decision 0011); the redemption limit is enforced for good by `redeemCoupon`'s conditional update.
  */
 export function couponRefusal(coupon: CouponTable | undefined, courseId?: string): keyof typeof COUPON_MESSAGES | null {
-  if (coupon?.active !== 1) return "invalid";
-  if (coupon.expiresAt && new Date(toIso(coupon.expiresAt)).getTime() <= Date.now()) return "expired";
+  if (!coupon?.active) return "invalid";
+  if (coupon.expiresAt && new Date(coupon.expiresAt).getTime() <= Date.now()) return "expired";
   if (coupon.maxRedemptions !== null && coupon.redemptionCount >= coupon.maxRedemptions) return "exhausted";
   if (courseId && coupon.courseId && coupon.courseId !== courseId) return "wrongCourse";
   return null;
@@ -109,7 +108,7 @@ export async function createCoupon(db: Kysely<DB>, input: NewCoupon): Promise<Co
     expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
     maxRedemptions: input.maxRedemptions ?? null,
     redemptionCount: 0,
-    active: 1,
+    active: true,
     createdAt: new Date().toISOString(),
   };
   await db.insertInto("coupon").values(row).execute();
@@ -118,5 +117,5 @@ export async function createCoupon(db: Kysely<DB>, input: NewCoupon): Promise<Co
 
 /** Stops a coupon applying to new checkouts. */
 export async function deactivateCouponRow(db: Kysely<DB> | Transaction<DB>, id: string): Promise<void> {
-  await db.updateTable("coupon").set({ active: 0 }).where("id", "=", id).execute();
+  await db.updateTable("coupon").set({ active: false }).where("id", "=", id).execute();
 }

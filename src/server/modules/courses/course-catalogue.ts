@@ -181,7 +181,7 @@ export class CourseCatalogue {
         moduleCount: modules.length,
         lessonCount: lessons.length,
         gradient: row.gradient,
-        comingSoon: row.comingSoon === 1,
+        comingSoon: row.comingSoon,
         marketplaceUrl: row.marketplaceUrl,
       });
       return {
@@ -213,9 +213,9 @@ export class CourseCatalogue {
               criteria: JSON.parse(practicalRow.criteria) as PracticalCriterion[],
               passRule: {
                 minPercent: practicalRow.passMinPercent,
-                noCriterionAtLowestLevel: practicalRow.passNoLowestLevel === 1,
+                noCriterionAtLowestLevel: practicalRow.passNoLowestLevel,
               },
-              requiredForCertificate: practicalRow.requiredForCertificate === 1,
+              requiredForCertificate: practicalRow.requiredForCertificate,
             }
           : null,
         assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },

@@ -6,7 +6,6 @@ import type { Kysely, Selectable } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { CredentialCheck } from "#shared/schemas/credentials.ts";
 import type { Config } from "../../config.ts";
-import { toIso } from "../../db/database.ts";
 import type { CertificateTable, DB } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import { getOwnCertificateById, holderNameOf } from "../certificates/certificates.service.ts";
@@ -43,7 +42,7 @@ function isCurrent(stored: Json, row: CertificateRow): boolean {
   return (
     stored.id === credentialIdOf(row) &&
     subject?.name === holderNameOf(row) &&
-    String(stored.validUntil).slice(0, 19) === toIso(row.expiresAt).slice(0, 19)
+    String(stored.validUntil).slice(0, 19) === row.expiresAt.slice(0, 19)
   );
 }
 
@@ -115,8 +114,8 @@ export async function credentialFor(
       certificateId: row.certificateId,
       holderName: holderNameOf(row),
       email: holder.email,
-      validFrom: toIso(row.validFrom ?? row.completedAt),
-      expiresAt: toIso(row.expiresAt),
+      validFrom: row.validFrom ?? row.completedAt,
+      expiresAt: row.expiresAt,
       ceHours: row.ceHours ?? course.studyHours ?? null,
       course,
       issuerDid: issuerDid(config),

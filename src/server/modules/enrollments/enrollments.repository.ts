@@ -4,7 +4,6 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { toIso } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 
 export async function listEnrollments(db: Kysely<DB>, userId: string) {
@@ -14,7 +13,7 @@ export async function listEnrollments(db: Kysely<DB>, userId: string) {
     .where("userId", "=", userId)
     .orderBy("createdAt")
     .execute();
-  return rows.map((r) => ({ courseId: r.courseId, createdAt: toIso(r.createdAt) }));
+  return rows.map((r) => ({ courseId: r.courseId, createdAt: r.createdAt }));
 }
 
 export async function isEnrolled(db: Kysely<DB>, userId: string, courseId: string): Promise<boolean> {

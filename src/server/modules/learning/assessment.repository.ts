@@ -1,5 +1,4 @@
 import type { Insertable, Kysely, Transaction } from "kysely";
-import { toIso } from "../../db/database.ts";
 import { preparedQuery } from "../../db/fast-paths.ts";
 import type { DB, QuizAttemptTable } from "../../db/schema.ts";
 import type { DrawnQuestion } from "./draw.ts";
@@ -49,9 +48,9 @@ export async function listAttempts(
   return rows.map((r) => ({
     id: r.id,
     questions: JSON.parse(r.questions) as DrawnQuestion[],
-    startedAt: toIso(r.startedAt),
-    deadlineAt: r.deadlineAt ? toIso(r.deadlineAt) : null,
-    submittedAt: r.submittedAt ? toIso(r.submittedAt) : null,
+    startedAt: r.startedAt,
+    deadlineAt: r.deadlineAt,
+    submittedAt: r.submittedAt,
     score: r.score,
     ordinal: r.ordinal ?? 0,
   }));
@@ -59,7 +58,7 @@ export async function listAttempts(
 
 export async function listGrantTimes(db: Db, userId: string, courseId: string, assessmentId: string) {
   const rows = await grantRows(db, userId, courseId, assessmentId);
-  return rows.map((r) => new Date(toIso(r.createdAt)));
+  return rows.map((r) => new Date(r.createdAt));
 }
 
 export async function timeMultiplierOf(db: Db, userId: string): Promise<number> {
@@ -105,7 +104,7 @@ export async function closeAttempt(
 ): Promise<boolean> {
   const updated = await trx
     .updateTable("assessmentAttempt")
-    .set({ submittedAt: result.submittedAt, score: result.score, passed: result.passed ? 1 : 0 })
+    .set({ submittedAt: result.submittedAt, score: result.score, passed: result.passed })
     .where("id", "=", id)
     .where("submittedAt", "is", null)
     .executeTakeFirst();

@@ -187,7 +187,7 @@ export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: Q
       score: graded.score,
       correctCount: graded.correctCount,
       total: graded.questions.length,
-      passed: graded.passed ? 1 : 0,
+      passed: graded.passed,
       answers: JSON.stringify(body.answers),
       createdAt: submittedAt,
     });

@@ -32,7 +32,7 @@ async function closeOverdue(deps: AssessmentDeps, a: Assessment, attempts: Store
         score: 0,
         correctCount: 0,
         total: attempt.questions.length,
-        passed: 0,
+        passed: false,
         answers: "{}",
         createdAt: at,
       });

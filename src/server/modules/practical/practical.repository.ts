@@ -1,6 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
 import type { PracticalSubmission } from "#shared/schemas/practical.ts";
-import { toIso } from "../../db/database.ts";
 import type { DB, PracticalStatus } from "../../db/schema.ts";
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -75,9 +74,9 @@ function toStored(row: Row, files: StoredFile[]): StoredSubmission {
     attempt: row.attempt,
     body: row.body,
     status: row.status,
-    submittedAt: toIso(row.submittedAt),
+    submittedAt: row.submittedAt,
     claimedBy: row.claimedBy,
-    reviewedAt: row.reviewedAt ? toIso(row.reviewedAt) : null,
+    reviewedAt: row.reviewedAt,
     scores: row.scores ? JSON.parse(row.scores) : null,
     feedback: row.feedback,
     points: row.points,
@@ -129,7 +128,7 @@ export async function listQueue(db: Db) {
     .orderBy("id")
     .limit(500)
     .execute();
-  return rows.map((r) => ({ ...r, number: Number(r.id), submittedAt: toIso(r.submittedAt) }));
+  return rows.map((r) => ({ ...r, number: Number(r.id) }));
 }
 
 export async function insertSubmission(

@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { ModuleState } from "#shared/schemas/courses.ts";
 import { type SessionUserRow, selectSessionUser } from "../../auth/session-cookie.ts";
-import { engineOf, toIso } from "../../db/database.ts";
+import { engineOf } from "../../db/database.ts";
 import { preparedQuery } from "../../db/fast-paths.ts";
 import type { DB } from "../../db/schema.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
@@ -53,12 +53,12 @@ interface RecordRow {
   courseId: string;
   /** Lesson id, module id (attempt) or progress row id. */
   item: string | null;
-  /** Attempt score, or the progress row's isCompleted. */
+  /** Attempt score. */
   num: number | null;
-  /** The attempt's stored pass (1 or 0), set once when it was graded. */
-  passed: number | null;
-  at: Date | string | null;
-  completedAt: Date | string | null;
+  /** The attempt's stored pass, set once when it was graded, or the progress row's isCompleted. */
+  passed: boolean | null;
+  at: string | null;
+  completedAt: string | null;
   seq: string | null;
 }
 
@@ -72,7 +72,7 @@ function recordsSql(scope: RawBuilder<unknown>, session?: RawBuilder<unknown>) {
     select 'q' as kind, "courseId", "moduleId" as item, score as num, passed, "createdAt" as at, null as "completedAt", id as seq${session ? sql`, null::json as session` : sql``}
       from "quizAttempt" where ${scope}
     union all
-    select 'p', "courseId", id, "isCompleted", null, "createdAt", "completedAt", null${session ? sql`, null` : sql``} from "courseProgress" where ${scope}
+    select 'p', "courseId", id, null, "isCompleted", "createdAt", "completedAt", null${session ? sql`, null` : sql``} from "courseProgress" where ${scope}
     union all
     select 'l', "courseId", "lessonId", null, null, null, null, null${session ? sql`, null` : sql``} from "lessonCompletion" where ${scope}
     union all
@@ -162,14 +162,14 @@ function recordsByCourse(rows: RecordRow[]): Map<string, LearnerRecords> {
         bestScore,
         attempts: (prev?.attempts ?? 0) + 1,
         // Grading stores the pass (learning/grading.ts); it is read here, never recomputed.
-        passed: (prev?.passed ?? false) || Number(row.passed) === 1,
+        passed: (prev?.passed ?? false) || row.passed === true,
       });
     } else {
       records.progress = {
         id: row.item!,
-        isCompleted: Number(row.num) === 1,
-        completedAt: toIso(row.completedAt),
-        createdAt: toIso(row.at!),
+        isCompleted: row.passed === true,
+        completedAt: row.completedAt,
+        createdAt: row.at!,
       };
     }
   }

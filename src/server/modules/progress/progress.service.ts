@@ -55,7 +55,15 @@ export async function ensureProgressRow(
 ) {
   await db
     .insertInto("courseProgress")
-    .values({ id: randomUUID(), userId, courseId, isCompleted: 0, completedAt: null, createdAt: now, updatedAt: now })
+    .values({
+      id: randomUUID(),
+      userId,
+      courseId,
+      isCompleted: false,
+      completedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    })
     .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
     .execute();
 }
@@ -70,10 +78,10 @@ export async function recordCourseCompleted(
   await ensureProgressRow(db, userId, courseId, now);
   await db
     .updateTable("courseProgress")
-    .set({ isCompleted: 1, completedAt: now, updatedAt: now })
+    .set({ isCompleted: true, completedAt: now, updatedAt: now })
     .where("userId", "=", userId)
     .where("courseId", "=", courseId)
-    .where("isCompleted", "=", 0)
+    .where("isCompleted", "=", false)
     .execute();
 }
 
