@@ -53,7 +53,7 @@ async function seed(db: Kysely<DB & SeedTables>, engine: Engine) {
   const courses = await db
     .selectFrom("course")
     .select(["id", "price"])
-    .where("comingSoon", "=", 0)
+    .where("comingSoon", "=", false)
     .orderBy("position")
     .execute();
   const modules = await db.selectFrom("courseModule").select(["courseId", "id", "position"]).execute();
@@ -140,7 +140,7 @@ async function seed(db: Kysely<DB & SeedTables>, engine: Engine) {
       id: "bench-admin",
       name: "Bench Admin",
       email: "bench-admin@example.com",
-      emailVerified: engine === "postgres" ? true : 1,
+      emailVerified: true,
       image: null,
       firstName: "Bench",
       lastName: "Admin",
