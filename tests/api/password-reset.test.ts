@@ -90,6 +90,32 @@ describe("password reset by e-mail", () => {
     expect(again.statusCode).toBe(400);
   });
 
+  it("refuses a reset link whose hour has passed, and the password stays", async () => {
+    const user = await signedUpWithEmptyInbox();
+    await request(t.app, "POST", "/api/auth/request-password-reset", {
+      payload: { email: user.email, redirectTo: "/reset-password" },
+    });
+    await expect.poll(() => inbox.length).toBe(1);
+    const link = new URL(resetLink(nth(inbox, 0)));
+    const open = await request(t.app, "GET", link.pathname + link.search);
+    const token = new URL(String(open.headers.location), t.config.appUrl).searchParams.get("token");
+    expect(token).toBeTruthy();
+
+    await t.testDb.database.db
+      .updateTable("verification")
+      .set({ expiresAt: new Date(Date.now() - 60_000).toISOString() })
+      .where("identifier", "=", `reset-password:${token}`)
+      .execute();
+    const reset = await request(t.app, "POST", "/api/auth/reset-password", {
+      payload: { token, newPassword: "late-quiet-forest-8" },
+    });
+    expect(reset.statusCode).toBe(400);
+    const signIn = await request(t.app, "POST", "/api/auth/sign-in/email", {
+      payload: { email: user.email, password: user.password },
+    });
+    expect(signIn.statusCode).toBe(200);
+  });
+
   it("refuses a common password on reset", async () => {
     const user = await signedUpWithEmptyInbox();
     await request(t.app, "POST", "/api/auth/request-password-reset", {
