@@ -252,6 +252,18 @@ describe("admin on a phone and at a desk", () => {
     await create.click();
     await expectErrorOn(form, "A coupon with the code TAKEN10 already exists.", code, [percent]);
     await expectAccessible(page, "coupon form with an error");
+    // Dollars off is checked in dollars, and a maximum of no uses is refused by its own field.
+    await code.fill("DOLLARS5");
+    await page.getByLabel("Discount type").selectOption("amount");
+    const dollars = page.getByLabel("Dollars");
+    await dollars.fill("0.001");
+    await create.click();
+    await expectErrorOn(form, "Give an amount in dollars from 0.01 to 10,000, e.g. 12.50.", dollars, [code]);
+    const maxUses = page.getByLabel("Maximum uses (optional)");
+    await dollars.fill("5");
+    await maxUses.fill("0");
+    await create.click();
+    await expectErrorOn(form, "Maximum uses is a whole number from 1.", maxUses, [dollars, code]);
 
     // A learner's exam time out of range.
     await page.goto("/admin/learners");

@@ -101,7 +101,14 @@ describe("recertification in the browser", () => {
 
     await row.getByRole("button", { name: `Extend certificate ${certificateId}` }).click();
     await row.getByRole("button", { name: "Save extension" }).click();
-    await row.getByText("Choose the new expiry date.").waitFor();
+    // Both fields are named in the form's alert; the first is marked and takes focus.
+    const alert = row.getByRole("alert");
+    await alert.getByText("Choose the new expiry date.").waitFor();
+    await alert.getByText("Say why the certificate is extended.").waitFor();
+    const date = row.getByLabel("New expiry date");
+    await expect.poll(() => date.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await date.getAttribute("aria-invalid")).toBe("true");
+    expect(await row.getByLabel(/^Reason/).getAttribute("aria-invalid")).toBe("true");
     const until = new Date(Date.now() + 400 * DAY).toISOString().slice(0, 10);
     await row.getByLabel("New expiry date").fill(until);
     await row.getByLabel(/^Reason/).fill("Parental leave during the renewal window");
