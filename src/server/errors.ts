@@ -17,3 +17,11 @@ export const conflict = (message: string) => new AppError(409, message);
 export const badRequest = (message: string) => new AppError(400, message);
 export const tooManyAttempts = (message: string, nextAttemptAt: string) =>
   new AppError(429, message, { nextAttemptAt });
+
+/** A thrown value's message, whatever was thrown. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** A field of a thrown object (Node's `code`, Fastify's `statusCode`, the AWS SDK's `name`), when it has one. */
+export function errorField(error: unknown, field: string): unknown {
+  return typeof error === "object" && error !== null && field in error ? Reflect.get(error, field) : undefined;
+}

@@ -1,4 +1,5 @@
 import createClient from "openapi-fetch";
+import { isRecord } from "#shared/guards.ts";
 import type { paths } from "./api-types.gen.ts";
 
 /** An API error whose message is the spec's '{status}: {body text}'. */
@@ -13,8 +14,8 @@ export class ApiError extends Error {
   /** The server's `message` field, when the body is our JSON error shape. */
   get serverMessage(): string | undefined {
     try {
-      const parsed = JSON.parse(this.body) as { message?: unknown };
-      return typeof parsed.message === "string" ? parsed.message : undefined;
+      const parsed: unknown = JSON.parse(this.body);
+      return isRecord(parsed) && typeof parsed.message === "string" ? parsed.message : undefined;
     } catch {
       return undefined;
     }

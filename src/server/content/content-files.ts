@@ -6,6 +6,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { firstIssue } from "#shared/schemas/common.ts";
 import { levelSchema } from "#shared/schemas/courses.ts";
+import { messageOf } from "../errors.ts";
 import {
   MEDIA_FILE,
   MEDIA_FOLDER,
@@ -243,7 +244,7 @@ function readJson(root: string, file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    fail(root, file, `invalid JSON (${(error as Error).message})`);
+    fail(root, file, `invalid JSON (${messageOf(error)})`);
   }
 }
 
@@ -286,7 +287,7 @@ function readFrontMatter(root: string, file: string): { meta: unknown; body: str
   try {
     return { meta: parseYaml(yaml), body: body.trim() };
   } catch (error) {
-    fail(root, file, `front matter is not valid YAML (${(error as Error).message})`);
+    fail(root, file, `front matter is not valid YAML (${messageOf(error)})`);
   }
 }
 

@@ -6,6 +6,7 @@ import { marked } from "marked";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { firstIssue } from "#shared/schemas/common.ts";
+import { messageOf } from "../errors.ts";
 
 /**
  * Figures and videos in lessons (decision 0029). A lesson writes them as fenced blocks whose body is YAML:
@@ -92,7 +93,7 @@ function parseBlock<T>(kind: string, yaml: string, schema: z.ZodType<T>): T {
   try {
     value = parseYaml(yaml);
   } catch (error) {
-    throw new MediaError(`${kind} block is not valid YAML (${(error as Error).message})`);
+    throw new MediaError(`${kind} block is not valid YAML (${messageOf(error)})`);
   }
   const result = schema.safeParse(value ?? {});
   if (!result.success) {

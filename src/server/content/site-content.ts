@@ -9,6 +9,7 @@ import {
   type SiteContent,
   testimonialsContentSchema,
 } from "#shared/schemas/site-content.ts";
+import { messageOf } from "../errors.ts";
 import { ContentError } from "./content-files.ts";
 import { DEFAULT_SITE_CONTENT } from "./site-content-defaults.ts";
 
@@ -22,7 +23,7 @@ function readFile<T>(dir: string, name: string, schema: z.ZodType<T>): T | undef
   try {
     value = parseYaml(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new ContentError(`site/${name}: invalid YAML (${(error as Error).message.split("\n")[0]})`);
+    throw new ContentError(`site/${name}: invalid YAML (${messageOf(error).split("\n")[0]})`);
   }
   const result = schema.safeParse(value);
   if (!result.success) {

@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import { CURRENCY } from "#shared/constants.ts";
+import { messageOf } from "../errors.ts";
 import type {
   CreateCheckoutInput,
   CreatePaymentInput,
@@ -133,7 +134,7 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
           settings.webhookToleranceSeconds ?? 300,
         );
       } catch (error) {
-        throw new WebhookSignatureError((error as Error).message);
+        throw new WebhookSignatureError(messageOf(error));
       }
       // Stripe's check only bounds a signature's age; one dated ahead of our clock is refused too.
       const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1] ?? Number.NaN);

@@ -2,6 +2,7 @@ import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import { z } from "zod";
+import { isRecord } from "#shared/guards.ts";
 import { type CurrentUser, passwordResetRequestedSchema, passwordResetRequestSchema } from "#shared/schemas/auth.ts";
 import { type Auth, CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { captureAuthFailure } from "../auth/auth-failures.ts";
@@ -109,7 +110,8 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
       // Better Auth errors carry `message`; keep that shape, and give one to the errors that have none.
       const fallback = response.statusText || (response.status === 404 ? "Not found" : "Request refused");
       try {
-        const body = JSON.parse(text) as { message?: unknown };
+        const parsed: unknown = JSON.parse(text);
+        const body = isRecord(parsed) ? parsed : {};
         const message = typeof body.message === "string" && body.message ? body.message : fallback;
         return reply.type("application/json").send({ ...body, message });
       } catch {
@@ -120,7 +122,8 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   }
 
   async function forwardToBetterAuth(request: FastifyRequest, reply: FastifyReply) {
-    const email = (request.params as { "*": string })["*"] === "sign-in/email" ? emailOf(request.body) : null;
+    const params: unknown = request.params;
+    const email = isRecord(params) && params["*"] === "sign-in/email" ? emailOf(request.body) : null;
     if (!email) return sendAuthResponse(reply, await callBetterAuth(request));
     // Guesses per account, counted in the shared counters (Redis or the database) whatever address or
     // instance they come from; the
@@ -196,14 +199,17 @@ export function asciiRedirect(value: string): string {
 }
 
 function withAsciiRedirects(body: unknown): unknown {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
-  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-  for (const key of REDIRECT_KEYS) if (typeof out[key] === "string") out[key] = asciiRedirect(out[key] as string);
+  if (!isRecord(body)) return body;
+  const out = { ...body };
+  for (const key of REDIRECT_KEYS) {
+    const value = out[key];
+    if (typeof value === "string") out[key] = asciiRedirect(value);
+  }
   return out;
 }
 
 function emailOf(body: unknown): string | null {
-  const email = (body as { email?: unknown } | null)?.email;
+  const email = isRecord(body) ? body.email : undefined;
   return typeof email === "string" && email.length > 0 && email.length <= 320 ? email : null;
 }
 

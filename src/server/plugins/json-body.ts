@@ -48,7 +48,7 @@ export function registerJsonBody(app: FastifyInstance) {
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    if (nestsDeeperThan(body as string)) {
+    if (nestsDeeperThan(body)) {
       done(badRequest(TOO_DEEP_MESSAGE), undefined);
       return;
     }

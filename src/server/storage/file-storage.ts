@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
+import { errorField } from "../errors.ts";
 
 /**
  * Where uploaded files live. One interface, two implementations chosen by configuration
@@ -50,7 +51,7 @@ export function folderStorage(root: string): FileStorage {
       try {
         return await readFile(pathOf(key));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new FileMissingError(key);
+        if (errorField(error, "code") === "ENOENT") throw new FileMissingError(key);
         throw error;
       }
     },

@@ -1,5 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { StorageConfig } from "../config.ts";
+import { errorField } from "../errors.ts";
 import { checkedKey, FileMissingError, type FileStorage } from "./file-storage.ts";
 
 type S3Config = Extract<StorageConfig, { kind: "s3" }>;
@@ -41,8 +42,7 @@ export function s3Storage(config: S3Config): FileStorage & { close(): void } {
         if (!object.Body) throw new FileMissingError(key);
         return Buffer.from(await object.Body.transformToByteArray());
       } catch (error) {
-        if (error instanceof NoSuchKey || (error as { name?: string }).name === "NoSuchKey")
-          throw new FileMissingError(key);
+        if (error instanceof NoSuchKey || errorField(error, "name") === "NoSuchKey") throw new FileMissingError(key);
         throw error;
       }
     },

@@ -36,17 +36,16 @@ function pathOf(visit: Visit): (string | number)[] {
  */
 export function findControlCharacter(value: unknown): (string | number)[] | null {
   const stack: Visit[] = [{ value, key: "", parent: null }];
-  while (stack.length > 0) {
-    const visit = stack.pop() as Visit;
+  for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
     const current = visit.value;
     if (typeof current === "string") {
       if (!isPlainText(current)) return pathOf(visit);
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: visit });
     } else if (current !== null && typeof current === "object") {
-      for (const key of Object.keys(current)) {
+      for (const [key, child] of Object.entries(current)) {
         if (!isPlainText(key)) return [...pathOf(visit), key];
-        stack.push({ value: (current as Record<string, unknown>)[key], key, parent: visit });
+        stack.push({ value: child, key, parent: visit });
       }
     }
   }
@@ -82,11 +81,10 @@ const isTag = (cp: number) => cp >= 0xe0020 && cp <= 0xe007f;
  */
 export function hasHiddenCharacter(value: string): boolean {
   const cps = Array.from(value);
-  for (let i = 0; i < cps.length; i++) {
-    const char = cps[i] as string;
+  for (const [i, char] of cps.entries()) {
     if (BLANK_LETTER.test(char)) return true;
     if (!FORMAT.test(char)) continue;
-    const cp = char.codePointAt(0) as number;
+    const cp = char.codePointAt(0) ?? 0;
     const before = cps[i - 1] ?? "";
     const after = cps[i + 1] ?? "";
     if (ZERO_WIDTH_JOINERS.has(cp) && SHOWN.test(before) && SHOWN.test(after)) continue;

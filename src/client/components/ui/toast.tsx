@@ -39,7 +39,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const track = (event: FocusEvent) => {
-      const target = event.target as HTMLElement | null;
+      const target = event.target instanceof HTMLElement ? event.target : null;
       if (target && !region.current?.contains(target)) lastFocusOutside.current = target;
     };
     document.addEventListener("focusin", track);

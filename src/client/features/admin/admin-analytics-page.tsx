@@ -25,6 +25,8 @@ const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** A period of whole UTC days ending today (both days included), or the custom one when it is valid. */
+const isChoice = (value: string): value is Choice => CHOICES.some((c) => c.value === value);
+
 function periodFor(choice: Choice, custom: { from: string; to: string }) {
   const today = Date.parse(`${isoDay(Date.now())}T00:00:00Z`);
   if (choice === "year") return { from: `${isoDay(today).slice(0, 4)}-01-01`, to: isoDay(today) };
@@ -402,7 +404,11 @@ export default function AdminAnalyticsPage() {
   return (
     <AdminLayout title="Analytics">
       <div className="flex flex-wrap items-end gap-4">
-        <SelectField label="Period" value={choice} onChange={(e) => setChoice(e.target.value as Choice)}>
+        <SelectField
+          label="Period"
+          value={choice}
+          onChange={(e) => isChoice(e.target.value) && setChoice(e.target.value)}
+        >
           {CHOICES.map((c) => (
             <option key={c.value} value={c.value}>
               {c.label}

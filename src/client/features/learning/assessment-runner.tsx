@@ -9,7 +9,7 @@ import { paths } from "#client/config/paths.ts";
 import { ApiError, refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
-import type { Quiz, QuizResult } from "#shared/schemas/learning.ts";
+import { attemptRefusedSchema, type Quiz, type QuizResult } from "#shared/schemas/learning.ts";
 import { RECERTIFICATION, useAssessment, useStartNewAttempt, useSubmitAssessment } from "./api.ts";
 import type { NextStep } from "./next-step.ts";
 
@@ -251,7 +251,8 @@ export function ErrorScreen({ error, kind, courseId }: { error: Error; kind: "qu
       </Screen>
     );
   if (status === 429 && error instanceof ApiError) {
-    const { nextAttemptAt } = JSON.parse(error.body) as { nextAttemptAt?: string };
+    const refusal = attemptRefusedSchema.safeParse(JSON.parse(error.body));
+    const nextAttemptAt = refusal.success ? refusal.data.nextAttemptAt : undefined;
     return (
       <Screen
         title="No Attempts Left"

@@ -167,7 +167,11 @@ function wrap(chars: string[], widthOf: (c: string) => number, limit: number, st
 function ellipsize(line: string, widthOf: (c: string) => number, limit: number): string {
   const chars = [...line];
   let width = chars.reduce((sum, c) => sum + widthOf(c), widthOf(ELLIPSIS));
-  while (chars.length && width > limit) width -= widthOf(chars.pop() as string);
+  while (width > limit) {
+    const last = chars.pop();
+    if (last === undefined) break;
+    width -= widthOf(last);
+  }
   return `${chars.join("").trimEnd()}${ELLIPSIS}`;
 }
 

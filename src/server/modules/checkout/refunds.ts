@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import { REFUND_WINDOW_DAYS } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { DB } from "../../db/schema.ts";
-import { AppError, conflict, notFound } from "../../errors.ts";
+import { AppError, conflict, messageOf, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { REFUND_REVOKE_REASON, revokeCertificate } from "../certificates/certificates.service.ts";
@@ -132,7 +132,7 @@ export async function refundOrder(
     // The provider refused: nothing was refunded, so the order is paid again.
     await moveOrder(db, order.id, ["refunding"], "paid", { refundReason: null });
     if (error instanceof AppError) throw error;
-    throw new AppError(502, `The payment provider did not refund: ${(error as Error).message}`);
+    throw new AppError(502, `The payment provider did not refund: ${messageOf(error)}`);
   }
   await completeRefund(db, order.id, { refundId, reason: "admin", actor });
   return { id: order.id, status: "refunded" as const, refundId };

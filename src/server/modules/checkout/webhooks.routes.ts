@@ -21,7 +21,7 @@ export function webhookRoutes(provider: PaymentProvider): FastifyPluginAsync {
     // The signature is checked over the exact bytes Stripe sent.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) =>
-      nestsDeeperThan(body as Buffer) ? done(badRequest(TOO_DEEP_MESSAGE), undefined) : done(null, body),
+      nestsDeeperThan(body) ? done(badRequest(TOO_DEEP_MESSAGE), undefined) : done(null, body),
     );
     const schema = {
       summary: "Stripe's signed webhook events",

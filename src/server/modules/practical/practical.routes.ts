@@ -1,7 +1,7 @@
 import multipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { binaryFileSchema, emptyBodySchema } from "#shared/schemas/common.ts";
+import { binaryFileSchema, emptyBodySchema, firstIssue } from "#shared/schemas/common.ts";
 import {
   learnerPracticalSchema,
   PRACTICAL_MAX_FILES,
@@ -13,7 +13,7 @@ import {
   reviewSubmissionSchema,
   submissionParamsSchema,
 } from "#shared/schemas/practical.ts";
-import { AppError, badRequest, forbidden, notFound } from "../../errors.ts";
+import { AppError, badRequest, errorField, forbidden, notFound } from "../../errors.ts";
 import { requireAssessor, requireUser } from "../../plugins/auth.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import { requireCourse } from "../courses/course-access.ts";
@@ -42,16 +42,16 @@ async function readSubmission(request: FastifyRequest, maxFileBytes: number) {
       }
     }
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    const code = errorField(error, "code");
     if (code === "FST_REQ_FILE_TOO_LARGE")
       throw new AppError(413, `Each file is at most ${Math.round((maxFileBytes / MB) * 10) / 10} MB.`);
     if (code === "FST_FILES_LIMIT") throw new AppError(413, `Attach at most ${PRACTICAL_MAX_FILES} files.`);
-    if (error instanceof AppError || (error as { statusCode?: number }).statusCode) throw error;
+    if (error instanceof AppError || errorField(error, "statusCode")) throw error;
     // A body busboy cannot read (no boundary, cut short): the sender's fault, not ours.
     throw badRequest("The submission could not be read as multipart/form-data.");
   }
   const parsed = practicalSubmissionFieldsSchema.safeParse(fields);
-  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid submission.");
+  if (!parsed.success) throw badRequest(firstIssue(parsed.error).message);
   return { text: parsed.data.text, files };
 }
 

@@ -119,7 +119,7 @@ export async function currentLearner(
   db: Kysely<DB>,
   courseId: string,
 ): Promise<{ user: CurrentUser | null; records: LearnerRecords }> {
-  const token = engineOf(db as unknown as Kysely<unknown>) === "postgres" ? request.sessionToken() : undefined;
+  const token = engineOf(db) === "postgres" ? request.sessionToken() : undefined;
   if (token === undefined) {
     const user = await request.currentUser();
     return { user, records: user ? await loadLearnerRecords(db, user.id, courseId) : NO_RECORDS };
