@@ -6,7 +6,7 @@ import { createJobRunner } from "#server/jobs/job-runner.ts";
 import { nth } from "../setup/must.ts";
 import { startTcpProxy, type TcpProxy } from "../setup/tcp-proxy.ts";
 import { createTestApp, enrol, signUpUser, TEST_ORIGIN, type TestApp, type TestUser } from "../setup/test-app.ts";
-import { testEngine } from "../setup/test-database.ts";
+import { dropTestSchema, testEngine } from "../setup/test-database.ts";
 
 // Losing PostgreSQL (a restart, terminated connections) must cost no process and no acknowledged write:
 // requests meanwhile get a 503 with a message, /readyz says not ready, and service resumes by itself.
@@ -49,10 +49,7 @@ afterAll(async () => {
   proxy?.restore();
   await t?.close();
   if (t?.testDb.schema && pgUrl) {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    await client.query(`drop schema if exists ${t.testDb.schema}_jobs cascade`);
-    await client.end();
+    await dropTestSchema(pgUrl, `${t.testDb.schema}_jobs`);
   }
   await proxy?.close();
 });

@@ -1,7 +1,6 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJobRunner, type JobRunner } from "#server/jobs/job-runner.ts";
-import { createTestDatabase, type TestDatabase } from "../setup/test-database.ts";
+import { createTestDatabase, dropTestSchema, type TestDatabase } from "../setup/test-database.ts";
 
 // The runner main.ts uses on this run's engine (pg-boss on PostgreSQL, the table runner on SQLite),
 // two of them on one database standing for two app instances.
@@ -15,10 +14,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const runner of runners) await runner.stop();
   if (testDb?.schema) {
-    const client = new pg.Client({ connectionString: testDb.url });
-    await client.connect();
-    await client.query(`drop schema if exists ${testDb.schema}_jobs cascade`);
-    await client.end();
+    await dropTestSchema(testDb.url, `${testDb.schema}_jobs`);
   }
   await testDb?.drop();
 }, 60_000);

@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BOOLEAN_COLUMNS } from "#server/db/column-shapes.ts";
 import { preparedQuery } from "#server/db/fast-paths.ts";
-import { createTestDatabase, type TestDatabase, testEngine } from "../setup/test-database.ts";
+import { createTestDatabase, type TestDatabase, testEngine, whileNoSchemaIsDropped } from "../setup/test-database.ts";
 
 /**
  * `src/server/db/schema.ts` is written by hand; the migrations make the database. This holds them
@@ -116,7 +116,10 @@ afterAll(async () => {
 async function migratedTables(): Promise<Tables> {
   const tables: Tables = {};
   const db = testDb.database.db;
-  for (const table of await db.introspection.getTables()) {
+  const introspected = testDb.schema
+    ? await whileNoSchemaIsDropped(testDb.url, () => db.introspection.getTables())
+    : await db.introspection.getTables();
+  for (const table of introspected) {
     if (MIGRATOR_TABLES.has(table.name)) continue;
     if (testDb.schema && table.schema !== testDb.schema) continue;
     // SQLite lets a primary key that is not an INTEGER hold NULL (a documented quirk kept for

@@ -11,11 +11,12 @@ import { loadContent } from "#server/content/content-files.ts";
 import { importContent } from "#server/content/content-import.ts";
 import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { answerKey } from "../setup/assessments.ts";
+import { testBrowserPath } from "../setup/browser-path.ts";
 import { FIXTURE_CONTENT } from "../setup/test-app.ts";
 import { createTestDatabase, type TestDatabase, testEngine } from "../setup/test-database.ts";
 import { type ReceivedMail, startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM = testBrowserPath() ?? "/usr/bin/chromium";
 const TRACE = process.env.E2E_TRACE === "1";
 // One folder per engine: .ci/run runs both suites at once.
 const RESULTS = resolve("test-results/e2e", testEngine);

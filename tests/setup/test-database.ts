@@ -45,12 +45,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const schema = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
   const database = openDatabase(pgUrl, { schema, poolSize: 5, durableCommits: false });
-  await migrateToLatest(database.db, { schema });
+  await whileNoSchemaIsDropped(pgUrl, async (admin) => {
+    await admin.query(`create schema ${schema}`);
+    await migrateToLatest(database.db, { schema });
+  });
   return {
     database,
     url: pgUrl,
@@ -58,11 +57,46 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     dir,
     drop: async () => {
       await database.close();
-      const client = new pg.Client({ connectionString: pgUrl });
-      await client.connect();
-      await client.query(`drop schema ${schema} cascade`);
-      await client.end();
+      await dropTestSchema(pgUrl, schema);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Files run side by side on one PostgreSQL database. Kysely's introspection (the migrator's "does
+ * the migration table exist?") reads every schema and calls has_schema_privilege on each, which
+ * fails with "schema ... does not exist" when another file drops its schema in between. So schema
+ * drops take this advisory lock exclusively, and migrations and introspection take it shared.
+ */
+const SCHEMA_DROP_LOCK = 2_026_112_601;
+
+async function withAdvisoryLock<T>(
+  pgUrl: string,
+  mode: "shared" | "exclusive",
+  work: (admin: pg.Client) => Promise<T>,
+): Promise<T> {
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  try {
+    await admin.query(mode === "shared" ? "select pg_advisory_lock_shared($1)" : "select pg_advisory_lock($1)", [
+      SCHEMA_DROP_LOCK,
+    ]);
+    return await work(admin);
+  } finally {
+    // Ending the session releases its advisory locks.
+    await admin.end();
+  }
+}
+
+/** Runs `work` (migrations, introspection) while no test schema can be dropped. */
+export function whileNoSchemaIsDropped<T>(pgUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  return withAdvisoryLock(pgUrl, "shared", work);
+}
+
+/** Drops a schema a test made (its own, or one a library made beside it, such as the job queue's). */
+export function dropTestSchema(pgUrl: string, schema: string): Promise<void> {
+  return withAdvisoryLock(pgUrl, "exclusive", async (admin) => {
+    await admin.query(`drop schema if exists ${schema} cascade`);
+  });
 }
