@@ -46,6 +46,7 @@ export default defineConfig({
                 name: "e2e",
                 include: ["tests/e2e/**/*.test.ts"],
                 environment: "node",
+                isolate: false,
                 testTimeout: 180_000,
                 hookTimeout: 180_000,
                 fileParallelism: false,
