@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
 import { learnerWithCourseComplete, newLearner } from "../setup/factories.ts";
 import { registeredRoutes } from "../setup/routes.ts";
-import { createTestApp, enrol, request, signUpUser, type TestUser, verifyEmail } from "../setup/test-app.ts";
+import {
+  buyInSandbox,
+  createTestApp,
+  enrol,
+  request,
+  signUpUser,
+  type TestUser,
+  verifyEmail,
+} from "../setup/test-app.ts";
 
 // Created while the file is collected, so the matrix below can list the routes the app registered.
 const t = await createTestApp({ env: { ADMIN_EMAILS: "head@academy.example" } });
@@ -28,17 +35,6 @@ const auditCount = async () =>
         .executeTakeFirstOrThrow()
     ).n,
   );
-
-async function buy(user: TestUser, courseId: string) {
-  const intent = (await as(user, "POST", "/api/create-payment-intent", { courseId })).json();
-  await as(user, "POST", `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
-    clientSecret: intent.clientSecret,
-    card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" },
-  });
-  expect(
-    (await as(user, "POST", "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode,
-  ).toBe(200);
-}
 
 describe("authorisation matrix over every admin endpoint", () => {
   // Every /api/admin route Fastify has, so a new one cannot be left out. Writes need a valid body to
@@ -220,7 +216,7 @@ describe("coupons, orders and refunds", () => {
 
   it("searches and pages orders, refunds within 7 days, and the refund ends access", async () => {
     const buyer = await signUpUser(t.app, { email: `refund-me-${Date.now()}@example.com` });
-    await buy(buyer, "fixture-basics");
+    await buyInSandbox(t, buyer, "fixture-basics");
     expect((await as(buyer, "GET", "/api/courses/fixture-basics/lessons/alpha-two")).statusCode).toBe(200);
     const found = (
       await as(admin, "GET", `/api/admin/orders?q=${encodeURIComponent("refund-me")}&page=1&pageSize=5`)
@@ -253,7 +249,7 @@ describe("coupons, orders and refunds", () => {
 
   it("refuses a refund past 7 days with a message", async () => {
     const buyer = await signUpUser(t.app);
-    await buy(buyer, "fixture-other");
+    await buyInSandbox(t, buyer, "fixture-other");
     const { items } = (await as(admin, "GET", `/api/admin/orders?q=${encodeURIComponent(buyer.email)}`)).json();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date(Date.now() + 8 * 24 * 3600 * 1000));
@@ -303,7 +299,7 @@ describe("learners, certificates and the audit log", () => {
     ).json();
     await as(admin, "POST", `/api/admin/coupons/${coupon.id}/deactivate`);
     const buyer = await newLearner(t);
-    await buy(buyer, "fixture-basics");
+    await buyInSandbox(t, buyer, "fixture-basics");
     const { items } = (await as(admin, "GET", `/api/admin/orders?q=${encodeURIComponent(buyer.email)}`)).json();
     expect((await as(admin, "POST", `/api/admin/orders/${items[0].id}/refund`)).statusCode).toBe(200);
     const grad = await learnerWithCourseComplete(t);

@@ -1,8 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollUpAnalytics } from "#server/modules/admin/analytics-rollup.ts";
-import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
-import { createTestApp, request, signUpUser, type TestApp, type TestUser, verifyEmail } from "../setup/test-app.ts";
+import {
+  buyInSandbox,
+  createTestApp,
+  request,
+  signUpUser,
+  type TestApp,
+  type TestUser,
+  verifyEmail,
+} from "../setup/test-app.ts";
 
 /**
  * The dashboard's daily rollup (docs/decisions/0038) gives the same figures as the raw rows, for any
@@ -58,17 +65,6 @@ async function fromRawRows() {
   return everything();
 }
 
-async function buy(user: TestUser, courseId: string) {
-  const intent = (await as(user, "POST", "/api/create-payment-intent", { courseId })).json();
-  await as(user, "POST", `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
-    clientSecret: intent.clientSecret,
-    card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" },
-  });
-  expect(
-    (await as(user, "POST", "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode,
-  ).toBe(200);
-}
-
 beforeAll(async () => {
   t = await createTestApp({ env: { ADMIN_EMAILS: "owner@academy.example" } });
   admin = await signUpUser(t.app, { email: "owner@academy.example" });
@@ -80,7 +76,7 @@ beforeAll(async () => {
   for (const [i, learner] of learners.entries()) {
     const courseId = i % 3 === 2 ? O : B;
     const enrolled = 5 * i + 1;
-    await buy(learner, courseId);
+    await buyInSandbox(t, learner, courseId);
     await db()
       .updateTable("order")
       .set({ paidAt: D(enrolled, 23), createdAt: D(enrolled, 23), couponId: null })

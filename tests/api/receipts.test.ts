@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendDueReceipts } from "#server/modules/checkout/receipts.ts";
 import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
-import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
-import { createTestApp, request, signUpUser, type TestUser, verifyEmail } from "../setup/test-app.ts";
+import { buyInSandbox, createTestApp, request, signUpUser, type TestUser, verifyEmail } from "../setup/test-app.ts";
 
 const t = await createTestApp({ env: { ADMIN_EMAILS: "receipts-admin@academy.example" } });
 let admin: TestUser;
@@ -32,28 +31,10 @@ const receiptsTo = (email: string) =>
       m.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16))),
     );
 
-async function buy(user: TestUser, courseId: string, couponCode?: string) {
-  const intent = (await as(user, "POST", "/api/create-payment-intent", { courseId, couponCode })).json();
-  if (intent.isFree) {
-    expect(
-      (await as(user, "POST", "/api/confirm-enrollment", { paymentIntentId: "free-coupon", courseId })).statusCode,
-    ).toBe(200);
-    return intent;
-  }
-  await as(user, "POST", `/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
-    clientSecret: intent.clientSecret,
-    card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" },
-  });
-  expect(
-    (await as(user, "POST", "/api/confirm-enrollment", { paymentIntentId: intent.paymentIntentId })).statusCode,
-  ).toBe(200);
-  return intent;
-}
-
 describe("receipts", () => {
   it("mails one receipt per payment, however many senders run at once, and lists it under Purchases", async () => {
     const learner = await signUpUser(t.app);
-    await buy(learner, "fixture-basics");
+    await buyInSandbox(t, learner, "fixture-basics");
     // A second confirmation of the same payment changes nothing.
     const sent = await Promise.all([sendDueReceipts(deps()), sendDueReceipts(deps()), sendDueReceipts(deps())]);
     await sendDueReceipts(deps());
@@ -87,8 +68,8 @@ describe("receipts", () => {
   it("mails a receipt for a free claim (with its coupon) and for a refund", async () => {
     await createCoupon(db(), { code: "RECEIPTFREE", percentOff: 100 });
     const learner = await signUpUser(t.app);
-    await buy(learner, "fixture-other", "RECEIPTFREE");
-    await buy(learner, "fixture-basics");
+    await buyInSandbox(t, learner, "fixture-other", "RECEIPTFREE");
+    await buyInSandbox(t, learner, "fixture-basics");
     await sendDueReceipts(deps());
     const mails = receiptsTo(learner.email);
     expect(mails).toHaveLength(2);

@@ -7,6 +7,7 @@ import { loadContent } from "#server/content/content-files.ts";
 import { importContent } from "#server/content/content-import.ts";
 import type { Database } from "#server/db/database.ts";
 import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
+import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export const FIXTURE_CONTENT = resolve("tests/fixtures/content/courses");
@@ -145,6 +146,32 @@ export function request(
     headers: { origin: TEST_ORIGIN, ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
     ...(options.payload !== undefined ? { payload: options.payload as object } : {}),
   });
+}
+
+/**
+ * Buys a course the way the checkout page does on the built-in sandbox: a payment intent (with a
+ * coupon when given), the sandbox's success card, then confirm-enrollment. A free coupon claims
+ * instead. Returns the payment intent the route answered.
+ */
+export async function buyInSandbox(
+  testApp: TestApp,
+  user: TestUser,
+  courseId: string,
+  couponCode?: string,
+): Promise<{ isFree?: boolean; paymentIntentId: string; clientSecret: string }> {
+  const post = (url: string, payload: unknown) => request(testApp.app, "POST", url, { cookie: user.cookie, payload });
+  const intent = (await post("/api/create-payment-intent", { courseId, couponCode })).json();
+  if (!intent.isFree)
+    await post(`/api/sandbox/payment-intents/${intent.paymentIntentId}/confirm`, {
+      clientSecret: intent.clientSecret,
+      card: { number: SANDBOX_CARDS.success, expMonth: 12, expYear: 2099, cvc: "123" },
+    });
+  const confirmed = await post(
+    "/api/confirm-enrollment",
+    intent.isFree ? { paymentIntentId: "free-coupon", courseId } : { paymentIntentId: intent.paymentIntentId },
+  );
+  if (confirmed.statusCode !== 200) throw new Error(`confirm-enrollment: ${confirmed.statusCode} ${confirmed.body}`);
+  return intent;
 }
 
 /** The verification link Better Auth mailed to this address (the outbox folder), with its path and query. */
