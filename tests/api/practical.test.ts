@@ -336,6 +336,16 @@ describe("the practical loop", () => {
     expect((await get(url, stranger.cookie)).statusCode).toBe(403);
     expect((await get(url)).statusCode).toBe(401);
     expect((await get("/api/practical-files/00000000-0000-4000-8000-000000000000", owner.cookie)).statusCode).toBe(404);
+    // An object gone from the bucket behind the app's back (a lifecycle rule, a hand): not found, not a fault.
+    const [objectId] = nth(
+      [...s3.objects].filter(([, data]) => data.equals(pdf)),
+      0,
+    );
+    s3.objects.delete(objectId);
+    const gone = await get(url, owner.cookie);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toMatchObject({ message: "File not found." });
+    s3.objects.set(objectId, pdf);
 
     // Erasing the account takes the file out of the bucket too.
     const erased = await post("/api/account/delete", owner.cookie, { password: owner.password });

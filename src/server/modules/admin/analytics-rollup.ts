@@ -164,18 +164,24 @@ async function attemptsStillMatch(db: Kysely<DB>, until: number) {
   return num(rows.rows[0]?.n) === num(rolled.rows[0]?.n);
 }
 
-/** Rolls activity for the days [from, to) into the rollup and moves the watermark to `to`. */
-async function rollActivity(db: Kysely<DB>, engine: Engine, from: number, to: number, now: Date) {
+/**
+ * Rolls activity for the days [from, to) into the rollup and moves the watermark to `to`. With
+ * `clearEarlier` (the first chunk of a roll from the start) it also drops what was rolled up before
+ * `from`: an erased account's activity may have been all there was on those days.
+ */
+async function rollActivity(db: Kysely<DB>, engine: Engine, from: number, to: number, now: Date, clearEarlier = false) {
   const fromIso = dayStartIso(from);
   const toIso = dayStartIso(to);
+  // Day numbers count from 1970-01-01, so 0 is before anything rolled up.
+  const since = clearEarlier ? 0 : from;
   await db.transaction().execute(async (trx) => {
     await trx
       .deleteFrom("analyticsDay")
       .where("metric", "in", [...ATTEMPT_METRICS])
-      .where("day", ">=", from)
+      .where("day", ">=", since)
       .execute();
     await insertValues(trx, await attemptFigures(trx, engine, fromIso, toIso));
-    await trx.deleteFrom("activeLearnerDay").where("day", ">=", from).execute();
+    await trx.deleteFrom("activeLearnerDay").where("day", ">=", since).execute();
     // The previous active day: the one before in this chunk, or the last one already rolled up.
     await sql`
       insert into "activeLearnerDay" ("userId", day, "prevDay")
@@ -187,7 +193,7 @@ async function rollActivity(db: Kysely<DB>, engine: Engine, from: number, to: nu
                       union all
                       select "userId", "createdAt" as at from "quizAttempt"
                        where "createdAt" >= ${fromIso} and "createdAt" < ${toIso}) x) a`.execute(trx);
-    await trx.deleteFrom("activeLearnerGap").where("day", ">=", from).execute();
+    await trx.deleteFrom("activeLearnerGap").where("day", ">=", since).execute();
     await sql`
       insert into "activeLearnerGap" (day, "prevDay", learners)
       select day, coalesce("prevDay", -1), count(*) from "activeLearnerDay" where day >= ${sql.lit(from)}
@@ -239,17 +245,20 @@ export async function rollUpAnalytics(db: Kysely<DB>, now = new Date()): Promise
   const until = await rolledUntil(db);
   let from = until === null ? await firstActivityDay(db) : Math.max(0, Math.min(until, today) - REROLL_DAYS);
   // Attempts only ever leave with an erased account: when the rolled-up count no longer matches the
-  // rows, the activity is rolled up again from the start.
-  if (until !== null && !(await attemptsStillMatch(db, until))) from = await firstActivityDay(db);
+  // rows, the activity is rolled up again from the start, and whatever was rolled up before the
+  // earliest activity left is dropped.
+  const fromStart = until !== null && !(await attemptsStillMatch(db, until));
+  if (fromStart) from = await firstActivityDay(db);
   if (from === null || from >= today) {
     // No activity before today: the watermark still moves, so the small figures are read from here.
-    if (until === null || until < today) await rollActivity(db, engine, from ?? today, today, now);
+    if (fromStart || until === null || until < today)
+      await rollActivity(db, engine, from ?? today, today, now, fromStart);
     return { days: 0 };
   }
   const start = from;
   while (from < today) {
     const to = Math.min(from + CHUNK_DAYS, today);
-    await rollActivity(db, engine, from, to, now);
+    await rollActivity(db, engine, from, to, now, fromStart && from === start);
     from = to;
   }
   return { days: today - start };

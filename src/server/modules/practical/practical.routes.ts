@@ -15,7 +15,7 @@ import {
 } from "#shared/schemas/practical.ts";
 import { AppError, badRequest, errorField, forbidden, notFound } from "../../errors.ts";
 import { requireAssessor, requireUser } from "../../plugins/auth.ts";
-import type { FileStorage } from "../../storage/file-storage.ts";
+import { FileMissingError, type FileStorage } from "../../storage/file-storage.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { findFile } from "./practical.repository.ts";
@@ -102,7 +102,11 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
         if (!file) throw notFound("File not found.");
         const owner = file.userId === user.id;
         if (!owner && user.role !== "assessor" && user.role !== "admin") throw forbidden("This file is not yours.");
-        const data = await storage.get(file.storageKey);
+        const data = await storage.get(file.storageKey).catch((error: unknown) => {
+          // The row outlived its stored bytes (removed from the bucket by hand or by a lifecycle rule).
+          if (error instanceof FileMissingError) throw notFound("File not found.");
+          throw error;
+        });
         let name = file.name;
         if (!owner) {
           const siblings = await deps.db

@@ -129,5 +129,7 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
       .where("id", "=", userId)
       .execute();
   });
-  await Promise.all(files.map((f) => deps.storage.remove(f.storageKey).catch(() => undefined)));
+  // The rows are gone; a stored file that could not be removed is named so it can be removed by hand.
+  const removed = await Promise.allSettled(files.map((f) => deps.storage.remove(f.storageKey)));
+  return { filesNotRemoved: files.filter((_, i) => removed[i]?.status === "rejected").map((f) => f.storageKey) };
 }

@@ -53,8 +53,17 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await requireUser(request);
-      await deleteAccount({ db, storage: app.deps.storage }, user.id, request.body.password);
+      const { filesNotRemoved } = await deleteAccount(
+        { db, storage: app.deps.storage },
+        user.id,
+        request.body.password,
+      );
       request.log.info({ userId: user.id }, "account deleted");
+      if (filesNotRemoved.length > 0)
+        request.log.error(
+          { userId: user.id, storageKeys: filesNotRemoved },
+          "stored files of a deleted account could not be removed: remove them by hand",
+        );
       return { message: "Your account has been deleted." };
     },
   );
