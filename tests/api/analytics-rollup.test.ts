@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollUpAnalytics } from "#server/modules/admin/analytics-rollup.ts";
+import { D, DAY, day, gradedAttempt, today } from "../setup/analytics.ts";
 import {
   buyInSandbox,
   createTestApp,
@@ -16,10 +17,6 @@ import {
  * period, and still does after a refund or an erased account changes a day already rolled up.
  * D(n, h) is h o'clock UTC n days ago.
  */
-const DAY = 86_400_000;
-const today = new Date(new Date().toISOString().slice(0, 10)).getTime();
-const D = (n: number, h = 12) => new Date(today - n * DAY + h * 3_600_000).toISOString();
-const day = (n: number) => new Date(today - n * DAY).toISOString().slice(0, 10);
 const B = "fixture-basics";
 const O = "fixture-other";
 
@@ -62,6 +59,8 @@ async function fromRawRows() {
   await db().deleteFrom("analyticsDay").execute();
   await db().deleteFrom("activeLearnerDay").execute();
   await db().deleteFrom("activeLearnerGap").execute();
+  await db().deleteFrom("learnerMilestoneCourse").execute();
+  await db().deleteFrom("learnerMilestone").execute();
   return everything();
 }
 
@@ -99,21 +98,14 @@ beforeAll(async () => {
         .values({ userId: learner.id, courseId, lessonId: lesson.id, completedAt: D(enrolled - 1 - (k % 2), k) })
         .execute();
     for (let a = 0; a <= i % 3 && i % 4 !== 3; a++)
-      await db()
-        .insertInto("quizAttempt")
-        .values({
-          id: randomUUID(),
-          userId: learner.id,
-          courseId,
-          moduleId: courseId === B ? "alpha" : "delta",
-          score: 50 + ((i * 7 + a * 13) % 50),
-          correctCount: 0,
-          total: 6,
-          passed: (i + a) % 3 !== 0,
-          answers: "{}",
-          createdAt: D(Math.max(enrolled - 2 - 3 * a, 0), 6 + a),
-        })
-        .execute();
+      await gradedAttempt(db(), {
+        userId: learner.id,
+        courseId,
+        moduleId: courseId === B ? "alpha" : "delta",
+        score: 50 + ((i * 7 + a * 13) % 50),
+        passed: (i + a) % 3 !== 0,
+        createdAt: D(Math.max(enrolled - 2 - 3 * a, 0), 6 + a),
+      });
   }
   // Learner 0's sale is today's (live in every answer); learner 5, who took quizzes on rolled-up days,
   // reads a lesson today (counted once in a period that holds both).

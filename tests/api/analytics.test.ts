@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollUpAnalytics } from "#server/modules/admin/analytics-rollup.ts";
 import type { AnalyticsAssessments, AnalyticsOverview, CourseFunnel } from "#shared/schemas/analytics.ts";
+import { D, DAY, day, gradedAttempt, today } from "../setup/analytics.ts";
 import { createTestApp, request, signUpUser, type TestApp, type TestUser, verifyEmail } from "../setup/test-app.ts";
 
 /**
@@ -10,10 +11,6 @@ import { createTestApp, request, signUpUser, type TestApp, type TestUser, verify
  * Every figure is checked twice: from the raw rows alone, and with every day before today read from the
  * daily rollup (docs/decisions/0038).
  */
-const DAY = 86_400_000;
-const today = new Date(new Date().toISOString().slice(0, 10)).getTime();
-const D = (n: number) => new Date(today - n * DAY + DAY / 2).toISOString();
-const day = (n: number) => new Date(today - n * DAY).toISOString().slice(0, 10);
 const FROM = day(29);
 const TO = day(0);
 const period = `from=${FROM}&to=${TO}`;
@@ -77,21 +74,7 @@ const lessonsDone = (user: TestUser, courseId: string, moduleId: string, complet
 const oneLesson = (user: TestUser, courseId: string, lessonId: string, completedAt: string) =>
   db().insertInto("lessonCompletion").values({ userId: user.id, courseId, lessonId, completedAt }).execute();
 const attempt = (user: TestUser, courseId: string, moduleId: string, score: number, createdAt: string) =>
-  db()
-    .insertInto("quizAttempt")
-    .values({
-      id: randomUUID(),
-      userId: user.id,
-      courseId,
-      moduleId,
-      score,
-      correctCount: 0,
-      total: 6,
-      passed: score >= 80,
-      answers: "{}",
-      createdAt,
-    })
-    .execute();
+  gradedAttempt(db(), { userId: user.id, courseId, moduleId, score, passed: score >= 80, createdAt });
 async function certificate(
   user: TestUser,
   courseId: string,
@@ -246,6 +229,8 @@ async function clearRollup() {
   await db().deleteFrom("analyticsDay").execute();
   await db().deleteFrom("activeLearnerDay").execute();
   await db().deleteFrom("activeLearnerGap").execute();
+  await db().deleteFrom("learnerMilestoneCourse").execute();
+  await db().deleteFrom("learnerMilestone").execute();
 }
 
 describe.each([

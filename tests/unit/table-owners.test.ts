@@ -18,6 +18,8 @@ const TABLE_OWNERS: Record<string, string> = {
   activeLearnerDay: "admin",
   activeLearnerGap: "admin",
   analyticsRollup: "admin",
+  learnerMilestone: "admin",
+  learnerMilestoneCourse: "admin",
   auditLog: "audit",
   certificate: "certificates",
   certificateNameChange: "certificates",

@@ -23,6 +23,7 @@ import * as m025dropJobQueue from "./migrations/025-drop-job-queue.ts";
 import * as m026learnerGaps from "./migrations/026-active-learner-gaps.ts";
 import * as m026analyticsRollup from "./migrations/026-analytics-rollup.ts";
 import * as m027itemResponseTally from "./migrations/027-item-response-tally.ts";
+import * as m030learnerMilestones from "./migrations/030-learner-milestones.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   "026-analytics-rollup": m026analyticsRollup,
   "026-active-learner-gaps": m026learnerGaps,
   "027-item-response-tally": m027itemResponseTally,
+  "030-learner-milestones": m030learnerMilestones,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -467,6 +467,22 @@ export interface AnalyticsRollupTable {
   rolledUntil: number;
   rolledAt: string;
 }
+/** The course funnel's milestones per learner and course (docs/decisions/0045); flags are 0 or 1. */
+export interface LearnerMilestoneTable {
+  courseId: string;
+  userId: string;
+  started: number;
+  examPassed: number;
+  /** The modules passed, ",alpha,beta," (just "," for none). */
+  modulesPassed: string;
+}
+export interface LearnerMilestoneCourseTable {
+  courseId: string;
+  /** The course's modules as the rows were computed (milestoneShape). */
+  shape: string;
+  /** The rows hold every learner's activity stamped before this time, less the fold's margin. */
+  foldedUntil: Timestamp;
+}
 
 export interface DB {
   user: UserTable;
@@ -514,4 +530,6 @@ export interface DB {
   activeLearnerDay: ActiveLearnerDayTable;
   activeLearnerGap: ActiveLearnerGapTable;
   analyticsRollup: AnalyticsRollupTable;
+  learnerMilestone: LearnerMilestoneTable;
+  learnerMilestoneCourse: LearnerMilestoneCourseTable;
 }

@@ -1,6 +1,8 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { type Engine, engineOf } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
+import { type Catalogue, CourseCatalogue } from "../courses/course-catalogue.ts";
+import { foldMilestones } from "./learner-milestones.ts";
 
 /**
  * The dashboard's daily rollup (docs/decisions/0038). Each turn of the `analytics-rollup` job:
@@ -10,6 +12,7 @@ import type { DB } from "../../db/schema.ts";
  * - rolls the activity (graded attempts, active learners) forward from the last turn, re-rolling the last
  *   REROLL_DAYS finished days for writes that committed just after midnight, in chunks of CHUNK_DAYS, each
  *   its own transaction that moves `analyticsRollup.rolledUntil` on.
+ * - folds the learners active since its last turn into the funnel's milestones (decision 0045).
  * Readers take finished days before `rolledUntil` from here and everything after it from the raw rows.
  */
 
@@ -229,8 +232,24 @@ async function recountGaps(db: Kysely<DB>) {
   });
 }
 
-/** One turn of the job: brings the rollup up to the start of today (UTC). */
-export async function rollUpAnalytics(db: Kysely<DB>, now = new Date()): Promise<{ days: number }> {
+/** The catalogue the milestones are computed against: the app's, or (a test, the bench) read now. */
+async function withCatalogue(db: Kysely<DB>, catalogue: Catalogue | undefined, use: (c: Catalogue) => Promise<void>) {
+  if (catalogue) return use(catalogue);
+  const loaded = new CourseCatalogue(db);
+  try {
+    await use(await loaded.get());
+  } finally {
+    loaded.dispose();
+  }
+}
+
+/** One turn of the job: brings the rollup up to the start of today (UTC), and the milestones up to now. */
+export async function rollUpAnalytics(
+  db: Kysely<DB>,
+  now = new Date(),
+  catalogue?: Catalogue,
+): Promise<{ days: number }> {
+  await withCatalogue(db, catalogue, (c) => foldMilestones(db, c, now));
   const engine = engineOf(db);
   const today = Math.floor(now.getTime() / DAY_MS);
   const small = await smallFigures(db, engine, dayStartIso(today));

@@ -21,7 +21,10 @@ export function analyticsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZ
   return async (app) => {
     const db = app.deps.database.db;
     const minutes = app.deps.config.analyticsRollupMinutes;
-    if (minutes > 0) app.deps.jobs.every("analytics-rollup", minutes * 60_000, () => rollUpAnalytics(db));
+    if (minutes > 0)
+      app.deps.jobs.every("analytics-rollup", minutes * 60_000, async () =>
+        rollUpAnalytics(db, new Date(), await catalogue.get()),
+      );
     app.addHook("onRequest", async (request) => {
       await requireAdmin(request);
     });

@@ -16,6 +16,13 @@ import { notFound } from "../../errors.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
 import { FINAL_EXAM_ID } from "../progress/learner-state.ts";
 import { dayNumber, dayStartIso, type Metric, rolledUntil } from "./analytics-rollup.ts";
+import {
+  activeInCourseSince,
+  funnelModules,
+  milestonesFromRows,
+  milestonesSince,
+  passedFlags,
+} from "./learner-milestones.ts";
 
 /**
  * The owner's dashboard (docs/decisions/0030, 0038): every figure is an aggregate over orders,
@@ -454,33 +461,70 @@ export async function analyticsOverview(
 
 // ---- Funnel and stalls ---------------------------------------------------------------------------
 
+/** Cohort learners who share every milestone, and how many they are. */
+interface Pattern {
+  started: boolean;
+  examPassed: boolean;
+  idle: boolean;
+  passed: boolean[];
+  n: number;
+}
+
 /**
- * A module is passed when its quiz has a passing attempt, or (a module without a quiz) when every one
- * of its lessons is complete. One row per learner of the cohort and module passed.
+ * The cohort's milestones, grouped (decision 0045): from the stored rows (`learnerMilestone`) for every
+ * learner but those active in the course since the rows were folded, and from the raw rows for those;
+ * from the raw rows alone when the course has no stored rows of its current shape. Idle (for the stalls)
+ * is always read live: no lesson or graded attempt in the course since `idleSince`.
  */
-function passedModules(course: CatalogueCourse) {
-  const quizModules = course.modules.filter((m) => m.quiz).map((m) => m.id);
-  const plain = course.modules.filter((m) => !m.quiz && m.lessons.length > 0);
-  const branches = [];
-  if (quizModules.length > 0)
-    branches.push(sql`
-      select distinct q."userId", q."moduleId" from cohort c cross join "quizAttempt" q
-       where q."userId" = c."userId" and q."courseId" = ${course.card.id} and q.passed = 1
-         and q."moduleId" in (${sql.join(quizModules)})`);
-  if (plain.length > 0) {
-    const lessonCount = sql`case l."moduleId" ${sql.join(
-      plain.map((m) => sql`when ${m.id} then ${sql.lit(m.lessons.length)}`),
-      sql` `,
-    )} end`;
-    branches.push(sql`
-      select lc."userId", l."moduleId" from cohort c cross join "lessonCompletion" lc
-        join lesson l on l."courseId" = lc."courseId" and l.id = lc."lessonId"
-       where lc."userId" = c."userId" and lc."courseId" = ${course.card.id} and l."moduleId" in (${sql.join(plain.map((m) => m.id))})
-       group by lc."userId", l."moduleId" having count(*) >= ${lessonCount}`);
-  }
-  return branches.length > 0
-    ? sql.join(branches, sql` union `)
-    : sql`select null as "userId", null as "moduleId" where 1 = 0`;
+async function cohortPatterns(
+  db: Kysely<DB>,
+  course: CatalogueCourse,
+  range: Range,
+  idleSince: string,
+): Promise<Pattern[]> {
+  const courseId = course.card.id;
+  const since = await milestonesSince(db, course);
+  const idle = sql`case when e."createdAt" < ${idleSince}
+    and e."userId" not in (${activeInCourseSince(courseId, idleSince)}) then 1 else 0 end`;
+  const cohort = sql`e."courseId" = ${courseId} and ${within("e.createdAt", range)}`;
+  const live = (only: RawBuilder<unknown>) => {
+    const learners = sql`select e."userId", ${idle} as idle from enrollment e where ${cohort} ${only}`;
+    const flags = funnelModules(course).map((_, i) => sql.ref(`p${i}`));
+    return sql<Record<string, unknown>>`
+      select idle, started, "examPassed", ${sql.join([...flags, sql`count(*) as n`])}
+        from (${milestonesFromRows(course, learners)}) m
+       group by ${sql.join([sql`idle`, sql`started`, sql`"examPassed"`, ...flags])}`.execute(db);
+  };
+  const fromRows = (rows: Record<string, unknown>[]) =>
+    rows.map((r) => ({
+      started: num(r.started) === 1,
+      examPassed: num(r.examPassed) === 1,
+      idle: num(r.idle) === 1,
+      passed: funnelModules(course).map((_, i) => num(r[`p${i}`]) === 1),
+      n: num(r.n),
+    }));
+  if (since === null) return fromRows((await live(sql``)).rows);
+  const stale = activeInCourseSince(courseId, since);
+  const [stored, recent] = await Promise.all([
+    sql<{ started: unknown; examPassed: unknown; modulesPassed: string; idle: unknown; n: unknown }>`
+      select started, "examPassed", "modulesPassed", idle, count(*) as n
+        from (select coalesce(m.started, 0) as started, coalesce(m."examPassed", 0) as "examPassed",
+                     coalesce(m."modulesPassed", ',') as "modulesPassed", ${idle} as idle
+                from enrollment e left join "learnerMilestone" m on m."courseId" = ${courseId} and m."userId" = e."userId"
+               where ${cohort} and e."userId" not in (${stale})) x
+       group by started, "examPassed", "modulesPassed", idle`.execute(db),
+    live(sql`and e."userId" in (${stale})`),
+  ]);
+  return [
+    ...stored.rows.map((r) => ({
+      started: num(r.started) === 1,
+      examPassed: num(r.examPassed) === 1,
+      idle: num(r.idle) === 1,
+      passed: passedFlags(course, r.modulesPassed),
+      n: num(r.n),
+    })),
+    ...fromRows(recent.rows),
+  ];
 }
 
 export async function courseFunnel(
@@ -493,76 +537,44 @@ export async function courseFunnel(
   const courseId = course.card.id;
   const range = period.current;
   const idleSince = isoOf(now.getTime() - STALL_DAYS * DAY_MS);
-  const enrolments = sql`
-    select e."userId", e."createdAt" from enrollment e
-     where e."courseId" = ${courseId} and ${within("e.createdAt", range)}`;
-  const cohort = sql`
-    select e."userId", e."createdAt",
-           case when e."createdAt" < ${idleSince}
-                 and not exists (select 1 from "lessonCompletion" l where l."userId" = e."userId"
-                                  and l."courseId" = ${courseId} and l."completedAt" >= ${idleSince})
-                 and not exists (select 1 from "quizAttempt" q where q."userId" = e."userId"
-                                  and q."courseId" = ${courseId} and q."createdAt" >= ${idleSince})
-                then 1 else 0 end as idle
-      from enrollment e where e."courseId" = ${courseId} and ${within("e.createdAt", range)}`;
-  const modules = course.modules.filter((m) => m.quiz || m.lessons.length > 0);
-  const flags = modules.map(
-    (m, i) => sql`max(case when p."moduleId" = ${m.id} then 1 else 0 end) as ${sql.ref(`p${i}`)}`,
-  );
-  const flagRefs = modules.map((_, i) => sql.ref(`p${i}`));
+  const modules = funnelModules(course);
   const requiresPractical = !!course.practical?.requiredForCertificate;
-  const [steps, patterns, certified] = await Promise.all([
-    sql<{ enrolled: unknown; started: unknown; exam: unknown; practical: unknown; certified: unknown }>`
-      with cohort as materialized (${enrolments})
-      select count(*) as enrolled,
-        coalesce(sum(case when exists (select 1 from "lessonCompletion" l where l."userId" = c."userId"
-          and l."courseId" = ${courseId}) then 1 else 0 end), 0) as started,
-        coalesce(sum(case when exists (select 1 from "quizAttempt" q where q."userId" = c."userId"
-          and q."courseId" = ${courseId} and q."moduleId" = ${FINAL_EXAM_ID} and q.passed = 1) then 1 else 0 end), 0) as exam,
-        coalesce(sum(case when exists (select 1 from "practicalSubmission" s where s."userId" = c."userId"
-          and s."courseId" = ${courseId} and s.status = 'passed') then 1 else 0 end), 0) as practical,
-        coalesce(sum(case when exists (select 1 from certificate x where x."userId" = c."userId"
-          and x."courseId" = ${courseId}) then 1 else 0 end), 0) as certified
-      from cohort c`.execute(db),
-    modules.length === 0
-      ? Promise.resolve({ rows: [] as Record<string, unknown>[] })
-      : sql<Record<string, unknown>>`
-      with cohort as materialized (${cohort}), passed as materialized (${passedModules(course)}),
-      per as (
-        select c."userId", c.idle, ${sql.join(flags)}
-          from cohort c left join passed p on p."userId" = c."userId"
-         group by c."userId", c.idle)
-      select idle, ${sql.join(flagRefs)}, count(*) as n from per group by idle, ${sql.join(flagRefs)}`.execute(db),
+  // Practicals and certificates are few: read live, from their side, so a revoked, reissued or erased
+  // one shows at once.
+  const [patterns, practical, certified] = await Promise.all([
+    cohortPatterns(db, course, range, idleSince),
+    requiresPractical
+      ? sql<{ n: unknown }>`
+          select count(*) as n from enrollment e
+           where e."courseId" = ${courseId} and ${within("e.createdAt", range)}
+             and e."userId" in (select s."userId" from "practicalSubmission" s
+                                 where s."courseId" = ${courseId} and s.status = 'passed')`.execute(db)
+      : Promise.resolve({ rows: [] as { n: unknown }[] }),
     sql<{ enrolledAt: string; issuedAt: string }>`
-      with cohort as materialized (${enrolments})
-      select c."createdAt" as "enrolledAt", min(x."issuedAt") as "issuedAt"
-        from cohort c join certificate x on x."userId" = c."userId" and x."courseId" = ${courseId}
-       group by c."userId", c."createdAt"`.execute(db),
+      select e."createdAt" as "enrolledAt", min(x."issuedAt") as "issuedAt"
+        from certificate x join enrollment e on e."userId" = x."userId" and e."courseId" = x."courseId"
+       where x."courseId" = ${courseId} and ${within("e.createdAt", range)}
+       group by x."userId", e."createdAt"`.execute(db),
   ]);
-  const s = steps.rows[0];
-  const enrolled = num(s?.enrolled);
-  const passedCount = modules.map((_, i) =>
-    patterns.rows.reduce((sum, r) => sum + (num(r[`p${i}`]) === 1 ? num(r.n) : 0), 0),
-  );
+  const count = (test: (p: Pattern) => boolean) => patterns.reduce((sum, p) => sum + (test(p) ? p.n : 0), 0);
+  const enrolled = count(() => true);
   const raw: { key: string; label: string; count: number }[] = [
     { key: "enrolled", label: "Enrolled", count: enrolled },
-    { key: "first-lesson", label: "First lesson completed", count: num(s?.started) },
-    ...modules.map((m, i) => ({ key: `module:${m.id}`, label: `Passed ${m.title}`, count: passedCount[i]! })),
-    ...(course.exam ? [{ key: "final-exam", label: "Final exam passed", count: num(s?.exam) }] : []),
-    ...(requiresPractical ? [{ key: "practical", label: "Practical passed", count: num(s?.practical) }] : []),
-    { key: "certified", label: "Certified", count: num(s?.certified) },
+    { key: "first-lesson", label: "First lesson completed", count: count((p) => p.started) },
+    ...modules.map((m, i) => ({
+      key: `module:${m.id}`,
+      label: `Passed ${m.title}`,
+      count: count((p) => p.passed[i]!),
+    })),
+    ...(course.exam ? [{ key: "final-exam", label: "Final exam passed", count: count((p) => p.examPassed) }] : []),
+    ...(requiresPractical ? [{ key: "practical", label: "Practical passed", count: num(practical.rows[0]?.n) }] : []),
+    { key: "certified", label: "Certified", count: certified.rows.length },
   ];
   const stalls = modules.map((m, i) => {
-    let reached = 0;
-    let stalled = 0;
-    for (const r of patterns.rows) {
-      const n = num(r.n);
-      const before = modules.slice(0, i).every((_, j) => num(r[`p${j}`]) === 1);
-      if (!before) continue;
-      reached += n;
-      if (num(r[`p${i}`]) !== 1 && num(r.idle) === 1) stalled += n;
-    }
-    return { moduleId: m.id, title: m.title, reached, stalled, share: ratio(stalled, reached) };
+    const reached = patterns.filter((p) => p.passed.slice(0, i).every(Boolean));
+    const stalled = count((p) => reached.includes(p) && !p.passed[i] && p.idle);
+    const n = reached.reduce((sum, p) => sum + p.n, 0);
+    return { moduleId: m.id, title: m.title, reached: n, stalled, share: ratio(stalled, n) };
   });
   const days = certified.rows
     .map((r) => (Date.parse(r.issuedAt) - Date.parse(r.enrolledAt)) / DAY_MS)

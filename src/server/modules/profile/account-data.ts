@@ -108,6 +108,7 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
       "practitionerListing",
       "emailOptOut",
       "activeLearnerDay",
+      "learnerMilestone",
     ] satisfies UserTable[])
       await trx.deleteFrom(table).where("userId", "=", userId).execute();
     await trx.deleteFrom("verification").where("identifier", "=", user.email).execute();
