@@ -50,6 +50,9 @@ describe("progress", () => {
     for (let i = 0; i < 3; i++) expect((await post(url, student.cookie)).statusCode).toBe(200);
     const progress = (await get("/api/progress/fixture-basics", student.cookie)).json();
     expect(progress.completedLessons).toEqual(["alpha-one"]);
+    // The first completed lesson starts the course: its progress record exists from then on.
+    expect(progress.id).not.toBe("");
+    expect(progress.createdAt).toEqual(expect.any(String));
     // 1 of 5 lessons, 0 of 3 quizzes (the final exam counts as one): round(70 * 1/5) = 14
     expect(progress.percent).toBe(14);
     expect(progress.currentLessonIndex).toBe(1);
@@ -202,6 +205,8 @@ describe("quizzes graded on the server", () => {
     const progress = (await get("/api/progress/fixture-basics", student.cookie)).json();
     expect(progress.quizScores.alpha).toEqual({ score: 40, passed: true, attempts: 3, bestScore: 80 });
     expect(progress.completedModules).toEqual(["alpha"]);
+    // A graded quiz starts the course as a completed lesson does: its progress record exists.
+    expect(progress.createdAt).toEqual(expect.any(String));
     expect((await get("/api/courses/fixture-basics/lessons/beta-one", student.cookie)).statusCode).toBe(200);
     const detail = (await get("/api/courses/fixture-basics", student.cookie)).json();
     expect(detail.modules.map((m: { state: string }) => m.state)).toEqual(["complete", "in-progress", "locked"]);

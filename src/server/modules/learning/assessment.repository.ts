@@ -1,6 +1,7 @@
-import type { Insertable, Kysely, Transaction } from "kysely";
+import { type Insertable, type Kysely, sql, type Transaction } from "kysely";
 import { preparedQuery } from "../../db/fast-paths.ts";
 import type { DB, QuizAttemptTable } from "../../db/schema.ts";
+import { type BesideRow, learnerStatement } from "../progress/learner-state.ts";
 import type { DrawnQuestion } from "./draw.ts";
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -59,6 +60,57 @@ export async function listAttempts(
 export async function listGrantTimes(db: Db, userId: string, courseId: string, assessmentId: string) {
   const rows = await grantRows(db, userId, courseId, assessmentId);
   return rows.map((r) => new Date(r.createdAt));
+}
+
+/** What starting or submitting an attempt reads of the learner, once per request. */
+export interface AttemptReads {
+  attempts: StoredAttempt[];
+  grants: Date[];
+  timeMultiplier: number;
+}
+
+/**
+ * PostgreSQL: the session, the records and the learner's attempts at one assessment (`key`), its
+ * grants and their time multiplier, in one statement (decision 0047). A quiz GET that resumes its
+ * attempt sends nothing else.
+ */
+export const sessionWithAttempts = learnerStatement(
+  (userId, courseId, assessmentId) => sql`
+    select 'a' as tag, "startedAt" as at, id as seq,
+        json_build_object('id', id, 'questions', questions, 'deadlineAt', "deadlineAt",
+          'submittedAt', "submittedAt", 'score', score, 'ordinal', ordinal) as doc
+      from "assessmentAttempt"
+      where "userId" = ${userId} and "courseId" = ${courseId} and "assessmentId" = ${assessmentId}
+    union all
+    select 'g', "createdAt", id, null from "attemptGrant"
+      where "userId" = ${userId} and "courseId" = ${courseId} and "assessmentId" = ${assessmentId}
+    union all
+    select 'm', null, null, json_build_object('timeMultiplier', "timeMultiplier") from "learnerAccommodation"
+      where "userId" = ${userId}`,
+);
+
+/** A timestamp read inside a `json` document (PostgreSQL's text form), as the app's ISO string. */
+const isoOf = (value: unknown) => (value == null ? null : new Date(String(value)).toISOString());
+
+/** The rows `sessionWithAttempts` read beside the records, in the shapes `listAttempts` gives. */
+export function attemptReadsOf(rows: BesideRow[]): AttemptReads {
+  const reads: AttemptReads = { attempts: [], grants: [], timeMultiplier: 1 };
+  for (const row of rows) {
+    const doc = row.doc as Record<string, unknown>;
+    if (row.tag === "g") reads.grants.push(new Date(row.at!));
+    else if (row.tag === "m") reads.timeMultiplier = Number(doc.timeMultiplier);
+    else if (row.tag === "a")
+      reads.attempts.push({
+        id: String(doc.id),
+        questions: JSON.parse(String(doc.questions)) as DrawnQuestion[],
+        startedAt: row.at!,
+        deadlineAt: isoOf(doc.deadlineAt),
+        submittedAt: isoOf(doc.submittedAt),
+        score: doc.score == null ? null : Number(doc.score),
+        ordinal: Number(doc.ordinal ?? 0),
+      });
+  }
+  return reads;
 }
 
 export async function timeMultiplierOf(db: Db, userId: string): Promise<number> {

@@ -10,7 +10,8 @@ import {
 } from "#shared/schemas/learning.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { currentLearner } from "../progress/learner-state.ts";
+import { currentLearnerWith, type SessionRequest } from "../progress/learner-state.ts";
+import { attemptReadsOf, sessionWithAttempts } from "./assessment.repository.ts";
 import { examRules, startOrResumeAttempt, submitAttempt } from "./assessment.service.ts";
 import { examAssessment, quizAssessment } from "./assessment-access.ts";
 
@@ -19,14 +20,20 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
   return async (app) => {
     const deps = { db: app.deps.database.db, config: app.deps.config, counters: app.deps.counters };
 
+    /** The quiz the learner may take, and on PostgreSQL their attempts, read with the session (decision 0047). */
+    async function quizOf(request: SessionRequest, params: { courseId: string; moduleId: string }) {
+      const course = requireCourse(await catalogue.course(params.courseId));
+      const learner = await currentLearnerWith(request, deps.db, course.card.id, sessionWithAttempts, params.moduleId);
+      const assessment = await quizAssessment(deps.db, learner.user, course, params.moduleId, learner.records);
+      return { assessment, reads: learner.beside && attemptReadsOf(learner.beside) };
+    }
+
     app.get(
       "/api/quiz/:courseId/:moduleId",
       { schema: { params: quizParamsSchema, response: { 200: quizSchema, 429: attemptRefusedSchema } } },
       async (request) => {
-        const course = requireCourse(await catalogue.course(request.params.courseId));
-        const { user, records } = await currentLearner(request, deps.db, course.card.id);
-        const assessment = await quizAssessment(deps.db, user, course, request.params.moduleId, records);
-        return startOrResumeAttempt(deps, assessment, request.ip);
+        const { assessment, reads } = await quizOf(request, request.params);
+        return startOrResumeAttempt(deps, assessment, request.ip, reads);
       },
     );
 
@@ -34,10 +41,8 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       "/api/quiz/:courseId/:moduleId",
       { schema: { params: quizParamsSchema, body: quizSubmissionSchema, response: { 200: quizResultSchema } } },
       async (request) => {
-        const course = requireCourse(await catalogue.course(request.params.courseId));
-        const { user, records } = await currentLearner(request, deps.db, course.card.id);
-        const assessment = await quizAssessment(deps.db, user, course, request.params.moduleId, records);
-        return submitAttempt(deps, assessment, request.body);
+        const { assessment, reads } = await quizOf(request, request.params);
+        return submitAttempt(deps, assessment, request.body, reads);
       },
     );
 

@@ -10,9 +10,11 @@ import { badRequest, conflict, tooManyAttempts } from "../../errors.ts";
 import { ensureProgressRow } from "../progress/progress.service.ts";
 import { PASS_MARK } from "../progress/progress-formula.ts";
 import {
+  type AttemptReads,
   closeAttempt,
   insertOpenAttempt,
   listAttempts,
+  listGrantTimes,
   recordQuizAttempt,
   timeMultiplierOf,
 } from "./assessment.repository.ts";
@@ -99,9 +101,15 @@ export async function examRules(deps: AssessmentDeps, a: Assessment): Promise<Ex
 
 /**
  * Starts an attempt (a fresh draw) or resumes the open one; the questions never carry answers.
- * `visitor` (the client's address) counts a visitor's preview starts.
+ * `visitor` (the client's address) counts a visitor's preview starts. `read`: the learner's attempts
+ * as read with the session (PostgreSQL), else they are read here.
  */
-export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment, visitor: string): Promise<Quiz> {
+export async function startOrResumeAttempt(
+  deps: AssessmentDeps,
+  a: Assessment,
+  visitor: string,
+  read?: AttemptReads,
+): Promise<Quiz> {
   const now = new Date();
   const rules = attemptRulesOf(deps.config, a.course);
   if (!a.recorded) {
@@ -114,8 +122,9 @@ export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment, 
   // The allowance and the insert are one atomic step: the insert takes the number after the last
   // attempt the allowance saw, so when another instance adds an attempt in between, it does nothing
   // and the allowance is computed again from what is there now.
-  for (let tries = 0; tries < 3; tries++) {
-    const state = await attemptState(deps, a, now);
+  // The attempts read with the session serve the first try only; a retry reads them again.
+  for (let tries = 0, known = read; tries < 3; tries++, known = undefined) {
+    const state = await attemptState(deps, a, now, known);
     if (state.open) return toQuiz(a, rules, state.open, state.allowance().attemptsLeft);
     const { attemptsLeft, nextAttemptAt } = state.allowance();
     if (attemptsLeft === 0 && nextAttemptAt) refuse(nextAttemptAt, rules);
@@ -123,29 +132,36 @@ export async function startOrResumeAttempt(deps: AssessmentDeps, a: Assessment, 
     for (const attempt of state.attempts)
       for (const q of attempt.questions) timesSeen.set(q.id, (timesSeen.get(q.id) ?? 0) + 1);
     const limit = a.bank.timeLimitMinutes;
-    const multiplier = limit ? await timeMultiplierOf(deps.db, a.user!.id) : 1;
-    const opened = await insertOpenAttempt(deps.db, {
+    const multiplier = limit ? (known?.timeMultiplier ?? (await timeMultiplierOf(deps.db, a.user!.id))) : 1;
+    const attempt = {
       id: randomUUID(),
-      userId: a.user!.id,
-      courseId: a.course.card.id,
-      assessmentId: a.id,
       questions:
         a.kind === "exam"
           ? drawExamByBlueprint(a.course, timesSeen)
           : drawQuestions(a.bank.questions, a.bank.draw, timesSeen),
       startedAt: now.toISOString(),
       deadlineAt: limit ? new Date(now.getTime() + limit * multiplier * 60_000).toISOString() : null,
+    };
+    const opened = await insertOpenAttempt(deps.db, {
+      ...attempt,
+      userId: a.user!.id,
+      courseId: a.course.card.id,
+      assessmentId: a.id,
       ordinal: Math.max(0, ...state.attempts.map((x) => x.ordinal)) + 1,
     });
-    if (!opened) continue;
-    const open = (await listAttempts(deps.db, a.user!.id, a.course.card.id, a.id)).find((x) => !x.submittedAt);
-    if (open) return toQuiz(a, rules, open, state.allowance().attemptsLeft);
+    // Inserted: it is the open attempt (one per learner and assessment, a unique index), as stored.
+    if (opened) return toQuiz(a, rules, attempt, attemptsLeft);
   }
   throw conflict("The attempt could not be started. Please try again.");
 }
 
 /** Grades exactly the questions drawn for the attempt. Enrolled learners' results are stored. */
-export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: QuizSubmission): Promise<QuizResult> {
+export async function submitAttempt(
+  deps: AssessmentDeps,
+  a: Assessment,
+  body: QuizSubmission,
+  read?: AttemptReads,
+): Promise<QuizResult> {
   if (!a.recorded) {
     const preview = body.attemptId
       ? readPreviewAttemptId(deps.config.authSecret, body.attemptId, a.course.card.id, a.id)
@@ -159,7 +175,7 @@ export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: Q
   }
   const now = new Date();
   const user = a.user!;
-  const attempts = await listAttempts(deps.db, user.id, a.course.card.id, a.id);
+  const attempts = read?.attempts ?? (await listAttempts(deps.db, user.id, a.course.card.id, a.id));
   const open = attempts.find((x) => !x.submittedAt);
   if (body.attemptId && body.attemptId !== open?.id) {
     const known = attempts.find((x) => x.id === body.attemptId);
@@ -170,7 +186,7 @@ export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: Q
   }
   if (!open) throw conflict("No attempt is open. Start the quiz first.");
   if (isOverdue(open, deps.config, now)) {
-    await attemptState(deps, a, now);
+    await attemptState(deps, a, now, read);
     throw conflict("Time is up: this attempt's time limit has passed, so it was not accepted.");
   }
   const graded = gradeAnswers(a, open.questions, body.answers);
@@ -178,7 +194,8 @@ export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: Q
   await writeTransaction(deps.db, async (trx) => {
     if (!(await closeAttempt(trx, open.id, { submittedAt, score: graded.score, passed: graded.passed })))
       throw conflict("This attempt has already been submitted. Start a new attempt.");
-    await ensureProgressRow(trx, user.id, a.course.card.id);
+    // The progress row read with the records is there already (decision 0047).
+    if (!a.records.progress) await ensureProgressRow(trx, user.id, a.course.card.id);
     await recordQuizAttempt(trx, {
       id: open.id,
       userId: user.id,
@@ -192,7 +209,11 @@ export async function submitAttempt(deps: AssessmentDeps, a: Assessment, body: Q
       createdAt: submittedAt,
     });
   });
-  const state = await attemptState(deps, a, now);
+  // What is left after this submission: the attempts read before it, this one now submitted.
+  open.submittedAt = submittedAt;
+  open.score = graded.score;
+  const grants = read?.grants ?? (await listGrantTimes(deps.db, user.id, a.course.card.id, a.id));
+  const state = await attemptState(deps, a, now, { attempts, grants, timeMultiplier: 1 });
   const { attemptsLeft, nextAttemptAt } = state.allowance();
   return toResult(a, graded, {
     recorded: true,

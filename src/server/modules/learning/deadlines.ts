@@ -1,6 +1,7 @@
 /** Timed attempts: the deadline with its grace, closing overdue attempts, and the attempts left. */
 import type { Config } from "../../config.ts";
 import {
+  type AttemptReads,
   closeAttempt,
   listAttempts,
   listGrantTimes,
@@ -42,12 +43,15 @@ async function closeOverdue(deps: AssessmentDeps, a: Assessment, attempts: Store
   }
 }
 
-export async function attemptState(deps: AssessmentDeps, a: Assessment, now: Date) {
+/** `read`: the attempts and grants already read in this request (`sessionWithAttempts`), else read here. */
+export async function attemptState(deps: AssessmentDeps, a: Assessment, now: Date, read?: AttemptReads) {
   const userId = a.user!.id;
-  const [attempts, grants] = await Promise.all([
-    listAttempts(deps.db, userId, a.course.card.id, a.id),
-    listGrantTimes(deps.db, userId, a.course.card.id, a.id),
-  ]);
+  const [attempts, grants] = read
+    ? [read.attempts, read.grants]
+    : await Promise.all([
+        listAttempts(deps.db, userId, a.course.card.id, a.id),
+        listGrantTimes(deps.db, userId, a.course.card.id, a.id),
+      ]);
   await closeOverdue(deps, a, attempts, now);
   const rules = attemptRulesOf(deps.config, a.course);
   const submitted = attempts.filter((x) => x.submittedAt).map((x) => new Date(x.submittedAt!));

@@ -48,8 +48,11 @@ export function loadAllLearnerRecords(db: Kysely<DB>, userId: string): Promise<M
 }
 
 interface RecordRow {
-  /** e: enrolment, l: completed lesson, q: quiz attempt, p: progress row, x: passed practical, s: session */
-  kind: "e" | "l" | "q" | "p" | "x" | "s";
+  /**
+   * e: enrolment, l: completed lesson, q: quiz attempt, p: progress row, x: passed practical, s: session,
+   * +: a row a route reads beside them (`LearnerStatement`)
+   */
+  kind: "e" | "l" | "q" | "p" | "x" | "s" | "+";
   courseId: string;
   /** Lesson id, module id (attempt) or progress row id. */
   item: string | null;
@@ -64,12 +67,13 @@ interface RecordRow {
 
 /**
  * All of a learner's records as one indexed row set (each branch reads its (userId, courseId)
- * index), attempts in the order they were made. `session` adds the session's row (kind 's').
+ * index), attempts in the order they were made. `session` adds the session's row (kind 's'), and
+ * `beside` a route's own rows (kind '+', `LearnerStatement`); both carry their row in `doc`.
  */
-function recordsSql(scope: RawBuilder<unknown>, session?: RawBuilder<unknown>) {
+function recordsSql(scope: RawBuilder<unknown>, session?: RawBuilder<unknown>, beside?: RawBuilder<unknown>) {
   // The branches with typed columns come first: PostgreSQL resolves a union's types left to right.
   return sql<RecordRow>`
-    select 'q' as kind, "courseId", "moduleId" as item, score as num, passed, "createdAt" as at, null as "completedAt", id as seq${session ? sql`, null::json as session` : sql``}
+    select 'q' as kind, "courseId", "moduleId" as item, score as num, passed, "createdAt" as at, null as "completedAt", id as seq${session ? sql`, null::json as doc` : sql``}
       from "quizAttempt" where ${scope}
     union all
     select 'p', "courseId", id, null, "isCompleted", "createdAt", "completedAt", null${session ? sql`, null` : sql``} from "courseProgress" where ${scope}
@@ -80,6 +84,7 @@ function recordsSql(scope: RawBuilder<unknown>, session?: RawBuilder<unknown>) {
     union all
     select 'x', "courseId", null, null, null, null, null, null${session ? sql`, null` : sql``} from "practicalSubmission" where ${scope} and status = 'passed'
     ${session ? sql`union all select 's', null, null, null, null, null, null, null, ${session}` : sql``}
+    ${beside ? sql`union all select '+', null, tag, null, null, at, null, seq, doc from (${beside}) as beside` : sql``}
     order by kind, at, seq`;
 }
 
@@ -96,12 +101,44 @@ const allCourseRecords = preparedQuery((_db, userId: string) => recordsSql(sql`"
  */
 const sessionAndRecords = preparedQuery(
   (db, token: string, courseId: string) =>
-    sql<RecordRow & { session: SessionUserRow | null }>`with s as (${selectSessionUser(db, token)}) ${recordsSql(
+    sql<RecordRow & { doc: unknown }>`with s as (${selectSessionUser(db, token)}) ${recordsSql(
       sql`"userId" = (select id from s) and "courseId" = ${courseId}`,
       sql`row_to_json(s) from s`,
     )}`,
   2,
 );
+
+/** A row a route reads beside the session and records (`LearnerStatement`). */
+export interface BesideRow {
+  /** The route's own kind of row. */
+  tag: string;
+  /** A timestamp, as an ISO 8601 string; rows of one tag come in its order, then `seq`'s. */
+  at: string | null;
+  seq: string | null;
+  /** The row itself, as `json` (timestamps inside it are PostgreSQL's text, not yet ISO strings). */
+  doc: unknown;
+}
+
+/**
+ * The session statement with a route's own rows for the session user beside it (decision 0047): on
+ * PostgreSQL one round trip reads the session, the records in the course and what the route needs
+ * next. `beside(userId, courseId, key)` is a query (or union) of `tag, at, seq, doc` columns over
+ * the route's own tables; `userId` is the session's user, or none when the session is unknown.
+ */
+export function learnerStatement(
+  beside: (userId: RawBuilder<unknown>, courseId: string, key: string) => RawBuilder<unknown>,
+) {
+  return preparedQuery(
+    (db, token: string, courseId: string, key: string) =>
+      sql<RecordRow & { doc: unknown }>`with s as (${selectSessionUser(db, token)}) ${recordsSql(
+        sql`"userId" = (select id from s) and "courseId" = ${courseId}`,
+        sql`row_to_json(s) from s`,
+        beside(sql`(select id from s)`, courseId, key),
+      )}`,
+    3,
+  );
+}
+export type LearnerStatement = ReturnType<typeof learnerStatement>;
 
 /** What `currentLearner` needs of a request (plugins/auth.ts). */
 export interface SessionRequest {
@@ -125,8 +162,34 @@ export async function currentLearner(
     return { user, records: user ? await loadLearnerRecords(db, user.id, courseId) : NO_RECORDS };
   }
   if (token === null) return { user: await request.adoptSession(undefined), records: NO_RECORDS };
-  const rows = await sessionAndRecords(db, token, courseId);
-  const user = await request.adoptSession(rows.find((r) => r.kind === "s")?.session ?? undefined);
+  return learnerFromRows(request, courseId, await sessionAndRecords(db, token, courseId));
+}
+
+/**
+ * `currentLearner`, and on PostgreSQL the route's own rows (`statement`, keyed by `key`) from the same
+ * statement. `beside` is undefined when they were not read (SQLite, or no signed-in user): the route
+ * reads them itself.
+ */
+export async function currentLearnerWith(
+  request: SessionRequest,
+  db: Kysely<DB>,
+  courseId: string,
+  statement: LearnerStatement,
+  key: string,
+): Promise<{ user: CurrentUser | null; records: LearnerRecords; beside?: BesideRow[] }> {
+  const token = engineOf(db) === "postgres" ? request.sessionToken() : undefined;
+  if (!token) return currentLearner(request, db, courseId);
+  const rows = await statement(db, token, courseId, key);
+  const learner = await learnerFromRows(request, courseId, rows);
+  if (!learner.user) return learner;
+  const beside: BesideRow[] = [];
+  for (const r of rows) if (r.kind === "+") beside.push({ tag: r.item!, at: r.at, seq: r.seq, doc: r.doc });
+  return { ...learner, beside };
+}
+
+async function learnerFromRows(request: SessionRequest, courseId: string, rows: (RecordRow & { doc: unknown })[]) {
+  const session = rows.find((r) => r.kind === "s")?.doc as SessionUserRow | undefined;
+  const user = await request.adoptSession(session ?? undefined);
   if (!user) return { user: null, records: NO_RECORDS };
   return { user, records: recordsByCourse(rows).get(courseId) ?? emptyRecords() };
 }
@@ -148,7 +211,7 @@ function recordsByCourse(rows: RecordRow[]): Map<string, LearnerRecords> {
     return r;
   };
   for (const row of rows) {
-    if (row.kind === "s") continue;
+    if (row.kind === "s" || row.kind === "+") continue;
     const records = of(row.courseId);
     if (row.kind === "e") records.enrolled = true;
     else if (row.kind === "x") records.practicalPassed = true;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { MyLearningCourse, Progress } from "#shared/schemas/learning.ts";
-import { writeTransaction } from "../../db/fast-paths.ts";
+import { durableWrite, writeTransaction } from "../../db/fast-paths.ts";
 import type { DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
@@ -119,15 +119,21 @@ export async function completeLesson(
   const state = computeCourseState(course, records);
   if (!canReadLesson(course, lessonId, records, state))
     throw forbidden("This lesson is locked. Pass the previous module's quiz to unlock it.");
-  // One transaction; on SQLite it shares its commit (and fsync) with writes arriving together.
-  await writeTransaction(db, async (trx) => {
-    await ensureProgressRow(trx, user.id, course.card.id);
-    await trx
+  const completion = (trx: Kysely<DB> | Transaction<DB>) =>
+    trx
       .insertInto("lessonCompletion")
       .values({ userId: user.id, courseId: course.card.id, lessonId, completedAt: new Date().toISOString() })
       .onConflict((oc) => oc.columns(["userId", "courseId", "lessonId"]).doNothing())
       .execute();
-  });
+  // The progress row read with the records is there: one statement, autocommitted on PostgreSQL.
+  // Else the row and the completion in one transaction. On SQLite either shares its commit (and
+  // fsync) with writes arriving together.
+  if (records.progress) await durableWrite(db, completion);
+  else
+    await writeTransaction(db, async (trx) => {
+      await ensureProgressRow(trx, user.id, course.card.id);
+      await completion(trx);
+    });
   records.completedLessons.add(lessonId);
   return { completed: true as const, percent: computeCourseState(course, records).percent };
 }
