@@ -2,7 +2,8 @@
  * The owner's dashboard at scale (part of npm run bench; alone: npm run bench:analytics). Seeds, on
  * SQLite and on PostgreSQL, 100,000 learners spread over the last year with an order each (1 in 20
  * refunded), 1,000,000 lesson completions, 300,000 quiz attempts and 10,000 completed courses with
- * certificates, runs the daily rollup (decision 0038: its first build, then one more turn, timed), then
+ * certificates, runs the daily rollup (decision 0038, with the funnel's milestones of decision 0045: its
+ * first build, then one more turn, timed), then
  * times each dashboard request through the real app (median of 3 after a warm-up).
  * Measures; asserts nothing. Target: every request under 300 ms.
  *
@@ -169,6 +170,8 @@ async function seed(db: Kysely<DB & SeedTables>, engine: Engine) {
     Number((await sql<{ n: unknown }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
   return {
     course: courses[0]!.id,
+    // Learners 3, 13, 23... hold the certificates: with four courses, the second course has 5,000 of them.
+    certifiedCourse: courses[1 % courses.length]!.id,
     counts: {
       learners: LEARNERS,
       lessonCompletions: await count("lessonCompletion"),
@@ -216,7 +219,7 @@ async function run(engine: Engine) {
     await migrateToLatest(database.db, schema ? { schema } : undefined);
     await importContent(database.db);
     const seedStarted = performance.now();
-    const { course, counts } = await seed(database.db.withTables<SeedTables>(), engine);
+    const { course, certifiedCourse, counts } = await seed(database.db.withTables<SeedTables>(), engine);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const app = await buildApp({ config, database, logger: false, clientDir: join(dir, "none") });
     await app.ready();
@@ -229,6 +232,10 @@ async function run(engine: Engine) {
       ["overview, last 365 days (weekly)", `/api/admin/analytics/overview?${year}`],
       ["funnel, last 30 days", `/api/admin/analytics/funnel?${last30}&courseId=${course}`],
       ["funnel, last 365 days", `/api/admin/analytics/funnel?${year}&courseId=${course}`],
+      [
+        "funnel, last 365 days, a course with certificates",
+        `/api/admin/analytics/funnel?${year}&courseId=${certifiedCourse}`,
+      ],
       ["assessments, last 30 days", `/api/admin/analytics/assessments?${last30}`],
       ["assessments, last 365 days", `/api/admin/analytics/assessments?${year}`],
       ["CSV sales over time, 365 days", `/api/admin/analytics/export.csv?table=sales-over-time&${year}`],

@@ -539,21 +539,21 @@ export async function courseFunnel(
   const idleSince = isoOf(now.getTime() - STALL_DAYS * DAY_MS);
   const modules = funnelModules(course);
   const requiresPractical = !!course.practical?.requiredForCertificate;
-  // Practicals and certificates are few: read live, from their side, so a revoked, reissued or erased
-  // one shows at once.
+  // Practicals and certificates are few: read live, from their side (a cross join keeps SQLite from
+  // starting at the 25,000 enrolments of a year), so a revoked, reissued or erased one shows at once.
   const [patterns, practical, certified] = await Promise.all([
     cohortPatterns(db, course, range, idleSince),
     requiresPractical
       ? sql<{ n: unknown }>`
-          select count(*) as n from enrollment e
-           where e."courseId" = ${courseId} and ${within("e.createdAt", range)}
-             and e."userId" in (select s."userId" from "practicalSubmission" s
-                                 where s."courseId" = ${courseId} and s.status = 'passed')`.execute(db)
+          select count(distinct s."userId") as n from "practicalSubmission" s cross join enrollment e
+           where s."courseId" = ${courseId} and s.status = 'passed' and e."userId" = s."userId"
+             and e."courseId" = s."courseId" and ${within("e.createdAt", range)}`.execute(db)
       : Promise.resolve({ rows: [] as { n: unknown }[] }),
     sql<{ enrolledAt: string; issuedAt: string }>`
       select e."createdAt" as "enrolledAt", min(x."issuedAt") as "issuedAt"
-        from certificate x join enrollment e on e."userId" = x."userId" and e."courseId" = x."courseId"
-       where x."courseId" = ${courseId} and ${within("e.createdAt", range)}
+        from certificate x cross join enrollment e
+       where x."courseId" = ${courseId} and e."userId" = x."userId" and e."courseId" = x."courseId"
+         and ${within("e.createdAt", range)}
        group by x."userId", e."createdAt"`.execute(db),
   ]);
   const count = (test: (p: Pattern) => boolean) => patterns.reduce((sum, p) => sum + (test(p) ? p.n : 0), 0);

@@ -168,10 +168,14 @@ async function foldCourse(db: Kysely<DB>, course: CatalogueCourse, startedAt: st
 export async function foldMilestones(db: Kysely<DB>, catalogue: Catalogue, now = new Date()): Promise<void> {
   // The turn's time, before anything is read: activity stamped after it, less the margin, is read live.
   const startedAt = now.toISOString();
-  const ids = catalogue.courses.map((c) => c.card.id);
-  await db.transaction().execute(async (trx) => {
-    for (const table of ["learnerMilestoneCourse", "learnerMilestone"] as const)
-      await (ids.length > 0 ? trx.deleteFrom(table).where("courseId", "not in", ids) : trx.deleteFrom(table)).execute();
-  });
+  const ids = new Set(catalogue.courses.map((c) => c.card.id));
+  // A course's rows are written with its mark, so the marks name every course that has rows.
+  const marks = await db.selectFrom("learnerMilestoneCourse").select("courseId").execute();
+  const gone = marks.map((m) => m.courseId).filter((id) => !ids.has(id));
+  if (gone.length > 0)
+    await db.transaction().execute(async (trx) => {
+      for (const table of ["learnerMilestoneCourse", "learnerMilestone"] as const)
+        await trx.deleteFrom(table).where("courseId", "in", gone).execute();
+    });
   for (const course of catalogue.courses) await foldCourse(db, course, startedAt);
 }
