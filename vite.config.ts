@@ -10,7 +10,13 @@ export default defineConfig({
   build: { sourcemap: false },
   environments: {
     client: {
-      build: { outDir: "dist/client", emptyOutDir: true, manifest: true },
+      build: {
+        outDir: "dist/client",
+        emptyOutDir: true,
+        manifest: true,
+        // boot.ts: what a page painted on the server starts with, loading the app after its first paint (decision 0046).
+        rolldownOptions: { input: { index: "index.html", boot: "src/client/boot.ts" } },
+      },
     },
     ssr: {
       build: { outDir: "dist/server", emptyOutDir: true, copyPublicDir: false, ssr: "src/client/entry-server.tsx" },

@@ -1,24 +1,30 @@
 /**
  * npm run lighthouse: Lighthouse (mobile, its default simulated throttling) on the landing page,
- * sign-in, a course page and a lesson page of the built app, served by the real server on a fresh
- * SQLite database with the real courses. Debian's Chromium, headless. Measures; asserts nothing.
+ * sign-in, a course page, a lesson page, the practitioner directory and a certificate's verify page
+ * of the built app, served by the real server on a fresh SQLite database with the real courses.
+ * Debian's Chromium, headless. Measures; asserts nothing.
  *
  * CHROMIUM_PATH     browser to drive (default /usr/bin/chromium)
  * LIGHTHOUSE_PAGES  only these pages, by name, comma-separated (e.g. course,practitioners)
  * LIGHTHOUSE_WIDTHS each page at these viewport widths (e.g. 390,1280): up to 600 px a phone
  *                   (mobile throttling), wider a desktop (Lighthouse's desktop throttling); unset,
  *                   Lighthouse's default phone
+ * LIGHTHOUSE_JSON   a folder to write each run's full report to (NAME-WIDTH.json), to see what
+ *                   blocks the first paint
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { openDatabase } from "#server/db/database.ts";
+import { giveCertificate } from "../tests/setup/factories.ts";
 
 const port = Number(process.env.LIGHTHOUSE_PORT ?? 3950);
 const base = `http://127.0.0.1:${port}`;
 const dir = mkdtempSync(join(tmpdir(), "academy-lighthouse-"));
+const databaseUrl = `sqlite:${join(dir, "lighthouse.db")}`;
 
 if (!existsSync(resolve("dist/client/index.html")) || process.env.LIGHTHOUSE_BUILD !== "0") {
   const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
@@ -33,7 +39,7 @@ const server = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"]
     HOST: "127.0.0.1",
     APP_URL: base,
     AUTH_SECRET: "lighthouse-secret-lighthouse-secret-00",
-    DATABASE_URL: `sqlite:${join(dir, "lighthouse.db")}`,
+    DATABASE_URL: databaseUrl,
     MAIL_OUTBOX_DIR: join(dir, "outbox"),
     PAYMENTS_PROVIDER: "sandbox",
   },
@@ -60,6 +66,29 @@ const detail = (await (await fetch(`${base}/api/courses/${course.id}`)).json()) 
 };
 const firstLesson = detail.modules[0]?.lessons[0];
 if (!firstLesson) throw new Error(`${course.id} has no lesson: no lesson page to measure.`);
+
+// A verify page needs a real certificate: a learner signs up through the real route, and the
+// certificate is written as the tests write an earned one (tests/setup/factories.ts).
+const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
+  method: "POST",
+  headers: { "content-type": "application/json", origin: base },
+  body: JSON.stringify({
+    email: `lighthouse-${Date.now()}@example.com`,
+    password: "calm-river-42",
+    name: "Amara Okonkwo",
+    firstName: "Amara",
+    lastName: "Okonkwo",
+  }),
+});
+if (!signUp.ok) throw new Error(`sign-up for the verify page answered ${signUp.status}`);
+const learner = ((await signUp.json()) as { user: { id: string } }).user;
+const database = openDatabase(databaseUrl);
+const certificateId = await giveCertificate(
+  database.db,
+  { id: learner.id, firstName: "Amara", lastName: "Okonkwo" },
+  course.id,
+).finally(() => database.close());
+
 const only = process.env.LIGHTHOUSE_PAGES?.split(",").map((name) => name.trim());
 const pages = (
   [
@@ -68,6 +97,7 @@ const pages = (
     ["course", `/course/${course.id}`],
     ["lesson", `/course/${course.id}/lesson/${firstLesson.id}`],
     ["practitioners", "/practitioners"],
+    ["verify", `/verify/${certificateId}`],
   ] as const
 ).filter(([name]) => !only || only.includes(name));
 const widths = process.env.LIGHTHOUSE_WIDTHS?.split(",").map(Number) ?? [undefined];
@@ -109,6 +139,11 @@ try {
         ...emulation(width),
       });
       const lhr = result!.lhr;
+      const reports = process.env.LIGHTHOUSE_JSON;
+      if (reports) {
+        mkdirSync(reports, { recursive: true });
+        writeFileSync(join(reports, `${name}-${width ?? "default"}.json`), JSON.stringify(lhr));
+      }
       const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
       const shifts = (
         lhr.audits["layout-shifts"]?.details as { items?: { node?: { selector?: string }; score?: number }[] }
@@ -117,7 +152,7 @@ try {
         for (const item of shifts ?? [])
           console.error(`  ${name}: shift ${item.score?.toFixed(3)} ${item.node?.selector}`);
       console.log(
-        `| ${name} (${path.replace(course.id, "{course}")}) | ${width ?? "default"} | ${Math.round((lhr.categories.performance?.score ?? 0) * 100)} | ${(audit("largest-contentful-paint") / 1000).toFixed(2)} | ${audit("cumulative-layout-shift").toFixed(3)} | ${audit("total-blocking-time").toFixed(0)} | ${(audit("first-contentful-paint") / 1000).toFixed(2)} |`,
+        `| ${name} (${path.replace(course.id, "{course}").replace(certificateId, "{id}")}) | ${width ?? "default"} | ${Math.round((lhr.categories.performance?.score ?? 0) * 100)} | ${(audit("largest-contentful-paint") / 1000).toFixed(2)} | ${audit("cumulative-layout-shift").toFixed(3)} | ${audit("total-blocking-time").toFixed(0)} | ${(audit("first-contentful-paint") / 1000).toFixed(2)} |`,
       );
     }
 } finally {

@@ -50,6 +50,7 @@ import { practicalRoutes } from "./modules/practical/practical.routes.ts";
 import { practitionersRoutes } from "./modules/practitioners/practitioners.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
+import { encodePage } from "./modules/site/page-encoding.ts";
 import { pageMetaFor, withPageMeta } from "./modules/site/page-meta.ts";
 import { pageStatus } from "./modules/site/page-status.ts";
 import { loadServerRenderer, mayBeSignedIn } from "./modules/site/server-render.ts";
@@ -305,7 +306,8 @@ export async function buildApp({
   const renderPublicPage = hasClient ? await loadServerRenderer(clientDir) : null;
   const visitorRead = (ip: string) => async (url: string) => {
     const answer = await app.inject({ method: "GET", url, remoteAddress: ip, headers: { accept: "application/json" } });
-    if (answer.statusCode !== 200) throw new Error(`GET ${url} answered ${answer.statusCode}`);
+    if (answer.statusCode !== 200)
+      throw Object.assign(new Error(`GET ${url} answered ${answer.statusCode}`), { statusCode: answer.statusCode });
     return answer.json() as unknown;
   };
   const certificateExists = async (certificateId: string) =>
@@ -332,15 +334,20 @@ export async function buildApp({
     const painted =
       status === 200 && renderPublicPage && !mayBeSignedIn(request.headers.cookie)
         ? await renderPublicPage(page, request.url, visitorRead(request.ip)).catch((error: unknown) => {
-            request.log.warn({ err: error }, "public page left to the browser: server rendering failed");
+            // A lesson past the preview is not a visitor's to read (401/403): expected, not a fault.
+            const refused = [401, 403].includes((error as { statusCode?: number }).statusCode ?? 0);
+            request.log[refused ? "debug" : "warn"]({ err: error }, "public page left to the browser");
             return null;
           })
         : null;
+    const { encoding, body } = encodePage(painted ?? page, request.headers["accept-encoding"]);
+    if (encoding) reply.header("content-encoding", encoding);
     return reply
       .status(status)
       .header("cache-control", "no-cache")
+      .header("vary", "accept-encoding")
       .type("text/html; charset=utf-8")
-      .send(painted ?? page);
+      .send(body);
   });
 
   return app;

@@ -148,6 +148,15 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
     state.contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
+    // A page painted on the server (decisions 0032, 0046) shows before its script has loaded and
+    // responds once hydrated, when the app removes its data block: a test goes on from there, as a
+    // person would once the page answers a tap.
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      await page.waitForFunction(() => !document.getElementById("server-state"));
+      return response;
+    };
     page.on("console", (msg) => {
       // The browser logs every 4xx answer as a console error; the app shows those to the person on purpose.
       if (

@@ -33,6 +33,8 @@ async function paintedText(path: string, headers: Record<string, string> = {}) {
  * router, React Query, the app shell and the page's own code (decision 0032 records the figures).
  */
 const VISITOR_JS_BUDGET_KB = 115;
+/** A preview lesson loads its course outline's drawer (Radix Dialog) too (decision 0046 records it). */
+const LESSON_JS_BUDGET_KB = 130;
 const gzippedKb = (files: string[]) =>
   files.reduce(
     (sum, file) => sum + gzipSync(readFileSync(resolve("dist/client", `.${file}`)), { level: 9 }).length,
@@ -130,6 +132,30 @@ describe("public pages painted on the server", () => {
     expect(verify).toContain("Fixture Basics");
   });
 
+  it("a course's preview lesson is painted with its text; a lesson past the preview is left to the browser", async () => {
+    const lesson = await paintedText("/course/fixture-basics/lesson/alpha-one");
+    expect(lesson).toContain("Lesson alpha-one");
+    expect(lesson).toContain("This is the body of lesson alpha-one.");
+    expect(lesson).toContain("Point one of alpha-one");
+
+    const locked = await (await fetch(`${e2e.baseUrl}/course/fixture-basics/lesson/alpha-two`)).text();
+    expect(locked).toContain('<div id="root"></div>');
+    expect(locked).not.toContain("server-state");
+  });
+
+  it("a painted page shows without any script: its styles come with it, the app's code comes after", async () => {
+    const response = await fetch(`${e2e.baseUrl}/course/fixture-basics`);
+    const html = await response.text();
+    const head = html.slice(0, html.indexOf("</head>"));
+    // Nothing in the head makes the first paint wait for another file.
+    expect(head).not.toMatch(/<link rel="stylesheet"/);
+    expect(head).toMatch(/<style>[\s\S]*\.font-serif/);
+    expect(head).not.toMatch(/<link rel="modulepreload"/);
+    expect(head.match(/<script\b/g)).toHaveLength(1);
+    // And it comes compressed.
+    expect(response.headers.get("content-encoding")).toMatch(/^(br|gzip)$/);
+  });
+
   it("someone signed in gets the plain shell: no one's data is painted into another's page", async () => {
     const learner = await signedUp("Priya", "Raman");
     await e2e.enrol(learner.email, "fixture-basics");
@@ -152,6 +178,7 @@ describe("public pages painted on the server", () => {
       ["/course/fixture-basics", "/api/courses/fixture-basics"],
       ["/practitioners", "/api/practitioners"],
       [`/verify/${coach.certificateId}`, `/api/verify/${coach.certificateId}`],
+      ["/course/fixture-basics/lesson/alpha-one", "/api/courses/fixture-basics/lessons/alpha-one"],
     ];
     for (const [path, dataPath] of pages) {
       for (const width of [390, 1280]) {
@@ -170,7 +197,9 @@ describe("public pages painted on the server", () => {
         expect(asked, where).not.toContain("/api/config");
         expect(asked, where).not.toContain("/api/auth/user");
         // Loaded before the first interaction: the account menu and the toast region are not among it.
-        expect(gzippedKb([...scripts]), `${where}: gzipped JavaScript`).toBeLessThanOrEqual(VISITOR_JS_BUDGET_KB);
+        expect(gzippedKb([...scripts]), `${where}: gzipped JavaScript`).toBeLessThanOrEqual(
+          path.includes("/lesson/") ? LESSON_JS_BUDGET_KB : VISITOR_JS_BUDGET_KB,
+        );
         expect(await layoutShift(page), `${where}: cumulative layout shift`).toBeLessThan(0.05);
         if (width === 390) {
           // The menu button works only once the page is hydrated.

@@ -80,6 +80,7 @@ const AdminAuditPage = lazy(() => import("#client/features/admin/admin-audit-pag
 export const serverRenderedPages = {
   home: LandingPage,
   course: CourseDetailPage,
+  lesson: LessonPage,
   practitioners: PractitionersPage,
   verify: VerifyPage,
 };

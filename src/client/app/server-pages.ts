@@ -30,8 +30,9 @@ const decode = (value: string | undefined) => {
 
 /**
  * The public pages the server renders for a visitor (decision 0032): the landing page, course
- * pages, the practitioner directory and verify pages, with the reads each needs, keyed as the
- * components read them so hydration finds them in the cache. Null for every other page.
+ * pages, a course's preview lesson (decision 0046), the practitioner directory and verify pages,
+ * with the reads each needs, keyed as the components read them so hydration finds them in the
+ * cache. Null for every other page.
  */
 export function serverPageFor(pathname: string, search: string): ServerPage | null {
   const match = matchClientRoute(pathname);
@@ -39,6 +40,11 @@ export function serverPageFor(pathname: string, search: string): ServerPage | nu
   // Every page's header and footer read the site settings and texts.
   const site: PageQuery = { queryKey: siteConfigQueryOptions().queryKey, path: "/api/config" };
   const courses: PageQuery = { queryKey: coursesQueryOptions().queryKey, path: "/api/courses" };
+  const course = (courseId: string): PageQuery => ({
+    queryKey: courseQueryOptions(courseId).queryKey,
+    path: `/api/courses/${enc(courseId)}`,
+  });
+  const payments: PageQuery = { queryKey: paymentsConfigQueryOptions().queryKey, path: "/api/payments/config" };
   switch (match.name) {
     case "home":
       return {
@@ -52,20 +58,35 @@ export function serverPageFor(pathname: string, search: string): ServerPage | nu
       return {
         preload: serverRenderedPages.course.preload,
         source: "src/client/features/courses/course-detail-page.tsx",
+        queries: [site, course(courseId), payments],
+      };
+    }
+    case "lesson": {
+      // The preview lesson only: any other answers a visitor 401 or 403, and the browser renders it.
+      const courseId = decode(match.params.courseId);
+      const lessonId = decode(match.params.lessonId);
+      if (!courseId || !lessonId) return null;
+      return {
+        preload: serverRenderedPages.lesson.preload,
+        source: "src/client/features/courses/lesson-page.tsx",
         queries: [
           site,
-          { queryKey: courseQueryOptions(courseId).queryKey, path: `/api/courses/${enc(courseId)}` },
-          { queryKey: paymentsConfigQueryOptions().queryKey, path: "/api/payments/config" },
+          course(courseId),
+          {
+            queryKey: queryKeys.courses.lesson(courseId, lessonId),
+            path: `/api/courses/${enc(courseId)}/lessons/${enc(lessonId)}`,
+          },
+          payments,
         ],
       };
     }
     case "practitioners": {
       const params = new URLSearchParams(search);
-      const course = params.get("course") ?? "";
+      const courseFilter = params.get("course") ?? "";
       const region = params.get("region") ?? "";
       // As the directory asks: empty filters are left out.
       const query = new URLSearchParams();
-      if (course) query.set("course", course);
+      if (courseFilter) query.set("course", courseFilter);
       if (region) query.set("region", region);
       const qs = query.toString();
       return {
@@ -75,7 +96,7 @@ export function serverPageFor(pathname: string, search: string): ServerPage | nu
           site,
           courses,
           {
-            queryKey: queryKeys.practitioners.directory(course, region),
+            queryKey: queryKeys.practitioners.directory(courseFilter, region),
             path: `/api/practitioners${qs ? `?${qs}` : ""}`,
           },
         ],

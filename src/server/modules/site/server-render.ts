@@ -32,14 +32,17 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u0
 /**
  * Server rendering of the public pages (decision 0032), when the build made a renderer: the
  * landing page, course pages, the practitioner directory and verify pages arrive painted, with
- * the data they were rendered from and their code preloaded; the browser hydrates them.
+ * the data they were rendered from; the browser fetches their code after the first paint and
+ * hydrates them (decision 0046).
  */
 export async function loadServerRenderer(clientDir: string) {
   const entry = resolve(clientDir, "..", "server", "entry-server.js");
   const manifestPath = resolve(clientDir, ".vite", "manifest.json");
   if (!existsSync(entry) || !existsSync(manifestPath)) return null;
-  const { renderPage } = (await import(pathToFileURL(entry).href)) as { renderPage: RenderPage };
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, ManifestChunk>;
+  const boot = manifest["src/client/boot.ts"]?.file;
+  if (!boot) return null;
+  const { renderPage } = (await import(pathToFileURL(entry).href)) as { renderPage: RenderPage };
 
   // A page's own chunks (not the entry's: the shell has those), once per page module.
   const entryFiles = new Set<string>();
@@ -50,10 +53,10 @@ export async function loadServerRenderer(clientDir: string) {
     for (const imported of chunk.imports ?? []) visitEntry(imported);
   };
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visitEntry(key);
-  const preloads = new Map<string, string>();
-  const preloadTags = (source: string) => {
-    let tags = preloads.get(source);
-    if (tags === undefined) {
+  const preloads = new Map<string, string[]>();
+  const pageChunks = (source: string) => {
+    let chunks = preloads.get(source);
+    if (chunks === undefined) {
       const files = new Set<string>();
       const visit = (key: string) => {
         const chunk = manifest[key];
@@ -62,10 +65,38 @@ export async function loadServerRenderer(clientDir: string) {
         for (const imported of chunk.imports ?? []) visit(imported);
       };
       visit(source);
-      tags = [...files].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join("\n    ");
-      preloads.set(source, tags);
+      chunks = [...files].map((file) => `/${file}`);
+      preloads.set(source, chunks);
     }
-    return tags;
+    return chunks;
+  };
+
+  // A painted page needs nothing but its HTML to show (decision 0046). The stylesheet goes inline,
+  // so the first paint waits for no second request; the app's script and chunks are left to
+  // boot.ts, which fetches them after that paint. (Pages the browser renders keep the shell as
+  // built: they show only once their script has run.)
+  const stylesheetLink = /<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/g;
+  const entryScript = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+  const modulePreload = /\n?\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+  const inlineStyles = new Map<string, string>();
+  const inlineStyle = (link: string, file: string) => {
+    let style = inlineStyles.get(file);
+    if (style === undefined) {
+      const css = readFileSync(resolve(clientDir, file), "utf8");
+      style = css.includes("</") ? link : `<style>${css}</style>`;
+      inlineStyles.set(file, style);
+    }
+    return style;
+  };
+  const bootScript = (shell: string, source: string) => {
+    const preload = [...[...shell.matchAll(modulePreload)].map((match) => match[1]), ...pageChunks(source)];
+    return shell
+      .replace(modulePreload, "")
+      .replace(
+        entryScript,
+        (_tag, app: string) =>
+          `<script type="module" crossorigin src="/${boot}" data-app="${app}" data-preload="${preload.join(" ")}"></script>`,
+      );
   };
 
   /**
@@ -75,8 +106,8 @@ export async function loadServerRenderer(clientDir: string) {
   return async (shell: string, url: string, fetchJson: (path: string) => Promise<unknown>) => {
     const page = await renderPage(url, fetchJson);
     if (!page) return null;
-    return shell
-      .replace("</head>", () => `  ${preloadTags(page.source)}\n  </head>`)
+    return bootScript(shell, page.source)
+      .replace(stylesheetLink, inlineStyle)
       .replace(
         '<div id="root"></div>',
         () =>
