@@ -157,6 +157,31 @@ describe("limits hold under parallel requests", () => {
     expect(res.statusCode).toBe(429);
     expect(await attemptsOf(learner.id)).toBe(3);
   });
+
+  it("a submission that read the open attempt before another instance graded it stores nothing: 409", async () => {
+    const key = answerKey("fixture-basics", "alpha");
+    const url = "/api/quiz/fixture-basics/alpha";
+    const learner = await signUpUser(t.app);
+    await enrol(t, learner, "fixture-basics");
+    // A completed lesson first: the course's progress row exists, as for most submissions.
+    const lesson = "/api/progress/fixture-basics/lessons/alpha-one/complete";
+    expect((await request(t.app, "POST", lesson, { cookie: learner.cookie })).statusCode).toBe(200);
+    const quiz = (await request(t.app, "GET", url, { cookie: learner.cookie })).json() as Quiz;
+    const payload = { attemptId: quiz.attemptId, answers: answersFor(quiz, key, 5) };
+    // The second instance reads the open attempt, then waits while the first grades it.
+    const held = gate.hold();
+    const late = request(second.app, "POST", url, { cookie: learner.cookie, payload });
+    await held.reached;
+    expect((await request(t.app, "POST", url, { cookie: learner.cookie, payload })).statusCode).toBe(200);
+    held.release();
+    expect((await late).statusCode).toBe(409);
+    const graded = await t.testDb.database.db
+      .selectFrom("quizAttempt")
+      .select("id")
+      .where("userId", "=", learner.id)
+      .execute();
+    expect(graded.length).toBe(1);
+  });
 });
 
 async function attemptsOf(userId: string): Promise<number> {

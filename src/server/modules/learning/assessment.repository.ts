@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, sql, type Transaction } from "kysely";
-import { preparedQuery } from "../../db/fast-paths.ts";
+import { engineOf } from "../../db/database.ts";
+import { durableWrite, preparedQuery, writeTransaction } from "../../db/fast-paths.ts";
 import type { DB, QuizAttemptTable } from "../../db/schema.ts";
 import { type BesideRow, learnerStatement } from "../progress/learner-state.ts";
 import type { DrawnQuestion } from "./draw.ts";
@@ -167,3 +168,40 @@ export async function closeAttempt(
 export async function recordQuizAttempt(trx: Db, row: Insertable<QuizAttemptTable>) {
   await trx.insertInto("quizAttempt").values(row).execute();
 }
+
+type GradedAttempt = Insertable<QuizAttemptTable> & { score: number; passed: boolean; createdAt: string };
+
+/**
+ * Closes the open attempt `row.id` with its result and stores the graded attempt, as one atomic
+ * write, durable when it resolves; false when the attempt was already closed (a parallel submission
+ * won), and then nothing is written. On PostgreSQL one autocommitted statement (decision 0047); on
+ * SQLite, and with `also` (more writes for the same transaction), a transaction.
+ */
+export async function storeGradedAttempt(
+  db: Kysely<DB>,
+  row: GradedAttempt,
+  also?: (trx: Transaction<DB>) => Promise<void>,
+): Promise<boolean> {
+  if (!also && engineOf(db) === "postgres") {
+    const result = await durableWrite(db, (handle) => closeAndRecord(row).execute(handle));
+    return Number(result.numAffectedRows ?? 0) === 1;
+  }
+  return writeTransaction(db, async (trx) => {
+    if (!(await closeAttempt(trx, row.id, { submittedAt: row.createdAt, score: row.score, passed: row.passed })))
+      return false;
+    await also?.(trx);
+    await recordQuizAttempt(trx, row);
+    return true;
+  });
+}
+
+/** `closeAttempt` and `recordQuizAttempt` as one PostgreSQL statement: the record is inserted only when the update closed the attempt. */
+const closeAndRecord = (row: GradedAttempt) => sql`
+  with closed as (
+    update "assessmentAttempt" set "submittedAt" = ${row.createdAt}, score = ${row.score}, passed = ${row.passed}
+      where id = ${row.id} and "userId" = ${row.userId} and "submittedAt" is null
+      returning id, "userId", "courseId", "assessmentId", score, passed, "submittedAt")
+  insert into "quizAttempt" (id, "userId", "courseId", "moduleId", score, "correctCount", total, passed, answers, "createdAt")
+    select id, "userId", "courseId", "assessmentId", score, cast(${row.correctCount} as integer),
+        cast(${row.total} as integer), passed, ${row.answers}, "submittedAt"
+      from closed`;

@@ -5,17 +5,15 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ExamRules, Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
-import { writeTransaction } from "../../db/fast-paths.ts";
 import { badRequest, conflict, tooManyAttempts } from "../../errors.ts";
 import { ensureProgressRow } from "../progress/progress.service.ts";
 import { PASS_MARK } from "../progress/progress-formula.ts";
 import {
   type AttemptReads,
-  closeAttempt,
   insertOpenAttempt,
   listAttempts,
   listGrantTimes,
-  recordQuizAttempt,
+  storeGradedAttempt,
   timeMultiplierOf,
 } from "./assessment.repository.ts";
 import { type Assessment, type AssessmentDeps, attemptRulesOf, examItemCount } from "./assessment-access.ts";
@@ -191,12 +189,9 @@ export async function submitAttempt(
   }
   const graded = gradeAnswers(a, open.questions, body.answers);
   const submittedAt = now.toISOString();
-  await writeTransaction(deps.db, async (trx) => {
-    if (!(await closeAttempt(trx, open.id, { submittedAt, score: graded.score, passed: graded.passed })))
-      throw conflict("This attempt has already been submitted. Start a new attempt.");
-    // The progress row read with the records is there already (decision 0047).
-    if (!a.records.progress) await ensureProgressRow(trx, user.id, a.course.card.id);
-    await recordQuizAttempt(trx, {
+  const stored = await storeGradedAttempt(
+    deps.db,
+    {
       id: open.id,
       userId: user.id,
       courseId: a.course.card.id,
@@ -207,8 +202,11 @@ export async function submitAttempt(
       passed: graded.passed,
       answers: JSON.stringify(body.answers),
       createdAt: submittedAt,
-    });
-  });
+    },
+    // The progress row read with the records is there already (decision 0047).
+    a.records.progress ? undefined : (trx) => ensureProgressRow(trx, user.id, a.course.card.id),
+  );
+  if (!stored) throw conflict("This attempt has already been submitted. Start a new attempt.");
   // What is left after this submission: the attempts read before it, this one now submitted.
   open.submittedAt = submittedAt;
   open.score = graded.score;
