@@ -131,14 +131,20 @@ console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
 try {
   for (const [name, path] of pages)
     for (const width of widths) {
-      const result = await lighthouse(`${base}${path}`, {
-        port: chrome.port,
-        onlyCategories: ["performance"],
-        output: "json",
-        logLevel: "error",
-        ...emulation(width),
-      });
-      const lhr = result!.lhr;
+      const run = async () =>
+        (
+          await lighthouse(`${base}${path}`, {
+            port: chrome.port,
+            onlyCategories: ["performance"],
+            output: "json",
+            logLevel: "error",
+            ...emulation(width),
+          })
+        )?.lhr;
+      // On a loaded machine Chromium's trace sometimes misses the navigation (NO_NAVSTART): once more.
+      let lhr = await run();
+      if (lhr?.runtimeError) lhr = await run();
+      if (!lhr) throw new Error(`Lighthouse gave no report for ${path}`);
       const reports = process.env.LIGHTHOUSE_JSON;
       if (reports) {
         mkdirSync(reports, { recursive: true });

@@ -40,7 +40,8 @@ export function CredentialCheckPanel({ certificateId }: { certificateId: string 
         <p className="text-sm text-slate-700" role="status">
           {message}
         </p>
-        {check.data && <p className="mt-1 break-all text-xs text-muted">Issuer: {check.data.issuer}</p>}
+        {/* The line keeps its place while the check runs, so the certificate below does not move. */}
+        <p className="mt-1 break-all text-xs text-muted">{check.data ? `Issuer: ${check.data.issuer}` : "\u00a0"}</p>
         {downloadError && (
           <p className="mt-1 text-sm text-red-800" role="alert">
             The credential could not be downloaded. Please try again.
