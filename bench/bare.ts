@@ -19,7 +19,7 @@ process.once(
   }) => {
     const routes = new Map<string, Canned>();
     for (const [key, r] of Object.entries(message.responses)) {
-      const body = Buffer.from(r.body);
+      const body = Buffer.from(r.body, "base64");
       routes.set(`/${key}`, {
         status: r.status,
         headers: { ...r.headers, "content-length": String(body.length) },

@@ -8,9 +8,15 @@
  * BENCH_QUICK=1      short runs, 10,000 learners (for iterating)
  * BENCH_DB=postgres  the app on PostgreSQL (BENCH_DATABASE_URL, default the local test database), and
  *                    beside it the same app on SQLite, so each route also shows PostgreSQL against SQLite
- * BENCH_PROFILE=1    the app process writes a CPU profile (node --cpu-prof) to bench/profiles
+ * BENCH_PROFILE=1    the app and bare processes write CPU profiles (node --cpu-prof) to bench/profiles
  * BENCH_ONLY=a,b     only these routes (keys below)
  * BENCH_WORKERS=N    N app processes sharing the port (node:cluster, as WEB_CONCURRENCY does)
+ * BENCH_ACCEPT_ENCODING="gzip, deflate, br, zstd"   reads ask for compressed answers, as browsers do (the
+ *                    quiz submission's draw excepted); the bare server sends the compressed bytes the app sent
+ *
+ * Besides the rates, each side's CPU time per request (its process's user + system time over the
+ * main runs, from /proc, divided by the requests answered): unlike req/s, it hardly moves when other
+ * work shares the machine. Linux only; one app process (cluster workers are not counted).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { existsSync, openSync, readFileSync } from "node:fs";
@@ -95,15 +101,27 @@ info.cookie = (learner) => {
   const token = `seed-token-${learner}`;
   return `better-auth.session_token=${encodeURIComponent(`${token}.${createHmac("sha256", secret).update(token).digest("base64")}`)}`;
 };
-const bare = start<{ url: string }>("bench/bare.ts", { BENCH_BARE_PORT: String(port + 1) }, [], "inherit");
+// Profiled too, so the app's frames can be set beside the bare server's (bench/profile-top.ts <file>).
+const bare = start<{ url: string }>("bench/bare.ts", { BENCH_BARE_PORT: String(port + 1) }, profileArgs, "inherit");
 bare.child.send({ responses: info.responses });
 const bareUrl = (await bare.ready).url;
+
+/** A process's CPU time so far (user + system), in µs, from /proc; null where there is no /proc. */
+function cpuMicros(pid: number | undefined): number | null {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return null;
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 10 ms.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
 
 interface Run {
   rps: number;
   p50: number;
   p99: number;
   errors: number;
+  requests: number;
+  /** CPU time the answering process spent during the run, in µs (null without /proc). */
+  cpu: number | null;
 }
 
 /** What one autocannon connection carries from its draw (GET) to its answers (POST). */
@@ -134,9 +152,13 @@ function load(key: string, target: Side, seconds: number, rate?: number): Promis
   const headers: Record<string, string> = { origin: target === "sqlite" ? sqliteInfo!.url : info.url };
   if (r.body) headers["content-type"] = "application/json";
   if (r.signedIn) headers.cookie = info.cookie(0);
+  const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING;
+  if (acceptEncoding && r.method === "GET" && key !== "quizSubmit") headers["accept-encoding"] = acceptEncoding;
   const rotate = isApp && key === "lessonComplete";
   // Each submission is its learner's own attempt: a GET draws it, the POST answers what was drawn.
   const submit = isApp && key === "quizSubmit";
+  const pid = (target === "app" ? app.child : target === "sqlite" ? sqliteApp?.child : bare.child)?.pid;
+  const cpuBefore = cpuMicros(pid);
   return autocannon({
     url,
     method: r.method,
@@ -195,12 +217,17 @@ function load(key: string, target: Side, seconds: number, rate?: number): Promis
           ],
         }
       : {}),
-  }).then((result) => ({
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-  }));
+  }).then((result) => {
+    const cpuAfter = cpuMicros(pid);
+    return {
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.non2xx + result.errors + result.timeouts,
+      requests: result.requests.total,
+      cpu: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+    };
+  });
 }
 
 /** Targets against bare (issue 30's where it sets one), and, on PostgreSQL, against SQLite. */
@@ -225,11 +252,17 @@ const rows: string[] = [];
 console.log(
   `\n${info.engine}, ${info.workers} app process${info.workers > 1 ? "es" : ""}, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side and route, ${info.learners.toLocaleString("en")} learners seeded (${info.seedSeconds.toFixed(1)} s); app log: ${logFile}\n`,
 );
-const header = `| route | req/s | bare req/s | ratio | target | p50 ms | p99 ms | bare p50 | bare p99 | p99 at half rate | bare p99 at half rate |${onPostgres ? " SQLite req/s | PostgreSQL / SQLite |" : ""}`;
+const header = `| route | req/s | bare req/s | ratio | target | p50 ms | p99 ms | bare p50 | bare p99 | p99 at half rate | bare p99 at half rate | CPU µs/req | bare CPU µs/req |${onPostgres ? " SQLite req/s | PostgreSQL / SQLite |" : ""}`;
 console.log(header);
 console.log(
-  `| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${onPostgres ? " ---: | ---: |" : ""}`,
+  `| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${onPostgres ? " ---: | ---: |" : ""}`,
 );
+/** CPU µs per request over runs, when /proc gave figures (a single app process only). */
+const cpuPerRequest = (list: Run[], side: Side) => {
+  const cpu = list.reduce((n, r) => n + (r.cpu ?? Number.NaN), 0);
+  const requests = list.reduce((n, r) => n + r.requests, 0);
+  return side !== "bare" && info.workers > 1 ? "–" : Number.isNaN(cpu) ? "–" : (cpu / requests).toFixed(0);
+};
 for (const route of routes) {
   if (only && !only.includes(route.key)) continue;
   const sides: Side[] = onPostgres ? ["bare", "app", "sqlite"] : ["bare", "app"];
@@ -258,6 +291,8 @@ for (const route of routes) {
     mean(runs.bare.map((r) => r.p99)).toFixed(1),
     halfApp.p99.toFixed(1),
     halfBare.p99.toFixed(1),
+    cpuPerRequest(runs.app, "app"),
+    cpuPerRequest(runs.bare, "bare"),
   ];
   if (onPostgres) {
     const sqliteRps = mean(runs.sqlite.map((r) => r.rps));

@@ -252,7 +252,9 @@ async function drawFor(learner: number): Promise<string> {
   });
 }
 
-function inject(key: RouteKey, learner = 0, lesson = firstOpenLesson, body?: string) {
+/** BENCH_ACCEPT_ENCODING: sent with every read but the quiz submission's draw, as a browser sends it. */
+const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING;
+function inject(key: RouteKey, learner = 0, lesson = firstOpenLesson, body?: string, compressed = false) {
   const r = requests[key] as { method: "GET" | "POST" | "PUT"; url: string; signedIn: boolean; body?: string };
   const payload = body ?? r.body;
   return app.inject({
@@ -260,6 +262,9 @@ function inject(key: RouteKey, learner = 0, lesson = firstOpenLesson, body?: str
     url: key === "lessonComplete" ? r.url.replace(firstOpenLesson, lesson) : r.url,
     headers: {
       origin: appUrl,
+      ...(compressed && acceptEncoding && r.method === "GET" && key !== "quizSubmit"
+        ? { "accept-encoding": acceptEncoding }
+        : {}),
       ...(r.signedIn ? { cookie: cookieFor(`seed-token-${learner}`) } : {}),
       ...(payload ? { "content-type": "application/json" } : {}),
     },
@@ -350,16 +355,17 @@ const itemStats = {
 
 // Exact responses, for the bare server to send.
 const responses: Record<string, { status: number; headers: Record<string, string | string[]>; body: string }> = {};
+// As bytes (base64): a compressed answer is no text.
 for (const key of Object.keys(requests) as RouteKey[]) {
   const learner = key === "lessonComplete" ? 40 : key === "quizSubmit" ? 60 : 0;
-  const res = await inject(key, learner, undefined, key === "quizSubmit" ? await drawFor(learner) : undefined);
+  const res = await inject(key, learner, undefined, key === "quizSubmit" ? await drawFor(learner) : undefined, true);
   if (res.statusCode !== 200) throw new Error(`${key}: ${res.statusCode} ${res.body}`);
   const kept: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(res.headers)) {
     if (["date", "connection", "keep-alive", "content-length", "transfer-encoding"].includes(name)) continue;
     if (value !== undefined) kept[name] = Array.isArray(value) ? value : String(value);
   }
-  responses[key] = { status: res.statusCode, headers: kept, body: res.body };
+  responses[key] = { status: res.statusCode, headers: kept, body: res.rawPayload.toString("base64") };
 }
 
 const forked: Worker[] = [];

@@ -12,7 +12,6 @@ import Fastify, {
   type RouteOptions,
 } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { pino } from "pino";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import { type Background, createBackground } from "./background.ts";
 import type { Config } from "./config.ts";
@@ -66,6 +65,7 @@ import { registerSecurity } from "./plugins/security.ts";
 import { responseSerializerCompiler } from "./plugins/serialization.ts";
 import { plainTextValidatorCompiler } from "./plugins/validation.ts";
 import { connectRedis, type SharedRedis } from "./redis/shared-redis.ts";
+import { batchedStdout, LazyRequestLogger } from "./request-log.ts";
 import type { FileStorage } from "./storage/file-storage.ts";
 import { storageFor } from "./storage/storage.ts";
 
@@ -123,7 +123,9 @@ class OneLinePerRequest extends LogController {
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
     };
     if (error) reply.log.error({ ...line, err: error }, "request errored");
-    else reply.log.info(line, "request completed");
+    // The app's logger with the request's id: the same line as the request's own logger would write,
+    // which is then never made for most requests (request-log.ts).
+    else request.server.log.info({ reqId: request.id, ...line }, "request completed");
   }
 }
 
@@ -149,14 +151,16 @@ export async function buildApp({
   const app = Fastify({
     // One line per request (below), written asynchronously: the event loop never waits on stdout.
     // Lines are gathered up to 4 kB or 250 ms per write (one write per line was a tenth of a
-    // signed-in read's time, decision 0042); pino flushes what is left when the process exits.
+    // signed-in read's time, decision 0042; how they are gathered, decision 0048); what is left is
+    // flushed when the process exits.
     logger: logger
       ? {
           level: "info",
-          stream: logStream ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }),
+          stream: logStream ?? batchedStdout(),
         }
       : false,
     logController: new OneLinePerRequest(),
+    childLoggerFactory: (parent, bindings, options) => new LazyRequestLogger(parent, bindings, options),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // A client that sends its headers or body too slowly, or idles on a kept-alive connection, loses it
@@ -245,7 +249,10 @@ export async function buildApp({
   registerDrain(app);
   registerErrorHandling(app);
   registerSecurity(app, config);
-  await app.register(compress, { threshold: 1024 });
+  // Responses only: no client of ours compresses what it sends, and undoing it took a hook on every
+  // request (decision 0048); a compressed body is refused as JSON it is not. The course list and course
+  // pages compress their own answers (`compress: false`, plugins/serialization.ts).
+  await app.register(compress, { threshold: 1024, globalDecompression: false });
   // Per-route limits (verify page, PDF, coupons), counted in Redis or the database so every instance
   // shares them; sign-in, sign-up and reset limits live in Better Auth, in the same place.
   await app.register(rateLimit, {

@@ -1,7 +1,9 @@
+import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   cookieFrom,
   createTestApp,
+  enrol,
   request,
   signUpUser,
   TEST_ORIGIN,
@@ -30,6 +32,15 @@ describe("safe API defaults", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/JSON/);
     expect(res.body).not.toMatch(/at .*\.ts/);
+  });
+
+  it("refuses a compressed request body with 400 and a message: no client of ours sends one", async () => {
+    const res = await request(t.app, "POST", "/api/quiz/fixture-basics/alpha", {
+      payload: gzipSync(JSON.stringify({ attemptId: "x", answers: {} })),
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/JSON/);
   });
 
   it("refuses wrong types with 400", async () => {
@@ -101,6 +112,51 @@ describe("safe API defaults", () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-encoding"]).toBe("gzip");
+  });
+
+  it("sends course pages compressed as the browser prefers, the same page once unpacked; a small course list as it is", async () => {
+    const learner = await signUpUser(t.app);
+    await enrol(t, learner, "fixture-basics");
+    const ask = (url: string, acceptEncoding?: string, cookie?: string) =>
+      request(t.app, "GET", url, {
+        ...(cookie ? { cookie } : {}),
+        headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {},
+      });
+    for (const cookie of [undefined, learner.cookie]) {
+      const plain = await ask("/api/courses/fixture-basics", undefined, cookie);
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.headers.vary).toBe("accept-encoding");
+      for (const [accept, coding, unpack] of [
+        ["gzip, deflate, br, zstd", "br", brotliDecompressSync],
+        ["br;q=0.5, gzip", "gzip", gunzipSync],
+        ["x-gzip", "gzip", gunzipSync],
+        ["*", "br", brotliDecompressSync],
+      ] as const) {
+        // Twice: a visitor's second answer comes from what the first compressed.
+        for (const _ of [1, 2]) {
+          const packed = await ask("/api/courses/fixture-basics", accept, cookie);
+          expect(packed.headers["content-encoding"]).toBe(coding);
+          expect(packed.headers.vary).toBe("accept-encoding");
+          expect(unpack(packed.rawPayload).toString()).toBe(plain.body);
+        }
+      }
+      const refused = await ask("/api/courses/fixture-basics", "br;q=0, gzip;q=0, identity", cookie);
+      expect(refused.headers["content-encoding"]).toBeUndefined();
+      expect(refused.body).toBe(plain.body);
+    }
+    // The enrolled page is the learner's own, not the visitor's.
+    const visitor = brotliDecompressSync((await ask("/api/courses/fixture-basics", "br")).rawPayload).toString();
+    const enrolled = brotliDecompressSync(
+      (await ask("/api/courses/fixture-basics", "br", learner.cookie)).rawPayload,
+    ).toString();
+    expect(JSON.parse(enrolled).enrolled).toBe(true);
+    expect(JSON.parse(visitor).enrolled).toBe(false);
+    // Under 1 kB an answer is not worth compressing (the fixtures' two-course list is).
+    const list = await ask("/api/courses", "br, gzip");
+    expect(list.rawPayload.length).toBeLessThan(1024);
+    expect(list.headers["content-encoding"]).toBeUndefined();
+    expect(list.json()).toEqual(expect.arrayContaining([expect.objectContaining({ id: "fixture-basics" })]));
   });
 });
 

@@ -1,5 +1,6 @@
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import fastJson from "fast-json-stringify";
-import type { FastifyReply, FastifySerializerCompiler } from "fastify";
+import type { FastifyReply, FastifyRequest, FastifySerializerCompiler } from "fastify";
 import { ResponseSerializationError } from "fastify-type-provider-zod";
 import { z } from "zod";
 
@@ -10,6 +11,72 @@ import { z } from "zod";
  */
 export function sendEncoded(reply: FastifyReply, contentType: string, body: string | Buffer) {
   return reply.type(contentType).send(body);
+}
+
+/** What @fastify/compress does for the other routes: nothing under 1 kB, brotli at quality 4, gzip at zlib's default. */
+const COMPRESS_FROM_BYTES = 1024;
+const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+type Coding = "br" | "gzip";
+
+/**
+ * A response body and its compressed forms, each made when first asked for and kept with it. A body
+ * kept between requests (the course list, a visitor's course page) is compressed once per content
+ * import instead of once per request: brotli took longer than the rest of such a request (decision 0048).
+ */
+export class CompressibleBody {
+  readonly #compressed = new Map<Coding, Buffer>();
+  /** A string is sent as UTF-8; its length in characters stands for its size against the 1 kB floor. */
+  constructor(readonly bytes: Buffer | string) {}
+  as(coding: Coding): Buffer {
+    let compressed = this.#compressed.get(coding);
+    if (!compressed) {
+      compressed = coding === "br" ? brotliCompressSync(this.bytes, BROTLI) : gzipSync(this.bytes);
+      this.#compressed.set(coding, compressed);
+    }
+    return compressed;
+  }
+}
+
+/**
+ * The coding an Accept-Encoding header prefers among brotli and gzip (the highest q above 0; brotli
+ * on a tie, `*` for either, `x-gzip` as gzip), or null for the body as it is.
+ */
+export function preferredCoding(header: string | undefined): Coding | null {
+  if (!header) return null;
+  let best: Coding | null = null;
+  let bestQ = 0;
+  const quality = new Map<string, number>();
+  for (const part of header.toLowerCase().split(",")) {
+    const [name = "", ...params] = part.split(";").map((p) => p.trim());
+    const q = params.find((p) => p.startsWith("q="));
+    const value = q ? Number(q.slice(2)) : 1;
+    quality.set(name === "x-gzip" ? "gzip" : name, Number.isFinite(value) ? value : 0);
+  }
+  for (const coding of ["br", "gzip"] as const) {
+    const q = quality.get(coding) ?? quality.get("*") ?? 0;
+    if (q > bestQ) {
+      best = coding;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
+/**
+ * Sends a body compressed as the client prefers, for routes registered with `compress: false`
+ * (@fastify/compress's two hooks then stay off them); every answer says it varies by Accept-Encoding.
+ */
+export function sendCompressible(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  contentType: string,
+  body: CompressibleBody,
+) {
+  reply.header("vary", "accept-encoding");
+  const coding = body.bytes.length >= COMPRESS_FROM_BYTES ? preferredCoding(request.headers["accept-encoding"]) : null;
+  if (!coding) return sendEncoded(reply, contentType, body.bytes);
+  reply.header("content-encoding", coding);
+  return sendEncoded(reply, contentType, body.as(coding));
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   lessonSchema,
 } from "#shared/schemas/courses.ts";
 import { notFound } from "../../errors.ts";
-import { sendEncoded } from "../../plugins/serialization.ts";
+import { CompressibleBody, sendCompressible } from "../../plugins/serialization.ts";
 import { COURSE_NOT_FOUND } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { currentLearner } from "../progress/learner-state.ts";
@@ -23,26 +23,32 @@ import { readLesson, toCourseDetail } from "./course-pages.service.ts";
 export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
     const db = app.deps.database.db;
-    // The course list and visitors' course pages are the same for everyone: encoded once per import.
-    const visitorDetail = new Map<string, Buffer>();
+    // The course list and visitors' course pages are the same for everyone: encoded (and compressed,
+    // once per coding asked for) once per import. These routes compress their own answers.
+    const visitorDetail = new Map<string, CompressibleBody>();
     let visitorDetailOf: unknown = null;
-    const cardsBytes = new WeakMap<object, Buffer>();
+    const cardsBytes = new WeakMap<object, CompressibleBody>();
+    const JSON_TYPE = "application/json; charset=utf-8";
     // Signed-in course pages: the page encoded once per course and import, the reader's state filled in.
     const templates = new WeakMap<object, CourseDetailTemplate>();
     const checked = app.deps.config.env !== "production";
 
-    app.get("/api/courses", { schema: { response: { 200: z.array(courseCardSchema) } } }, async (_request, reply) => {
-      const current = await catalogue.get();
-      let bytes = cardsBytes.get(current);
-      if (!bytes) {
-        bytes = Buffer.from(current.cardsJson);
-        cardsBytes.set(current, bytes);
-      }
-      return sendEncoded(reply, "application/json; charset=utf-8", bytes);
-    });
+    app.get(
+      "/api/courses",
+      { schema: { response: { 200: z.array(courseCardSchema) } }, compress: false },
+      async (request, reply) => {
+        const current = await catalogue.get();
+        let body = cardsBytes.get(current);
+        if (!body) {
+          body = new CompressibleBody(Buffer.from(current.cardsJson));
+          cardsBytes.set(current, body);
+        }
+        return sendCompressible(request, reply, JSON_TYPE, body);
+      },
+    );
 
     const detail = { params: courseParamsSchema, response: { 200: courseDetailSchema } };
-    app.get("/api/courses/:courseId", { schema: detail }, async (request, reply) => {
+    app.get("/api/courses/:courseId", { schema: detail, compress: false }, async (request, reply) => {
       const current = await catalogue.get();
       const course = current.byId.get(request.params.courseId);
       if (!course) throw notFound(COURSE_NOT_FOUND);
@@ -52,12 +58,12 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
           visitorDetail.clear();
           visitorDetailOf = current;
         }
-        let json = visitorDetail.get(course.card.id);
-        if (!json) {
-          json = Buffer.from(JSON.stringify(toCourseDetail(course)));
-          visitorDetail.set(course.card.id, json);
+        let body = visitorDetail.get(course.card.id);
+        if (!body) {
+          body = new CompressibleBody(Buffer.from(JSON.stringify(toCourseDetail(course))));
+          visitorDetail.set(course.card.id, body);
         }
-        return sendEncoded(reply, "application/json; charset=utf-8", json);
+        return sendCompressible(request, reply, JSON_TYPE, body);
       }
       let template = templates.get(course);
       if (!template) {
@@ -68,7 +74,7 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
       // Outside production the page is checked against its schema and the template against the page.
       if (checked) courseDetailSchema.parse(page);
       const json = checked ? checkedFill(template, page) : fillCourseDetail(template, page);
-      return sendEncoded(reply, "application/json; charset=utf-8", json);
+      return sendCompressible(request, reply, JSON_TYPE, new CompressibleBody(json));
     });
 
     app.get(
