@@ -40,7 +40,7 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
         const current = await catalogue.get();
         let body = cardsBytes.get(current);
         if (!body) {
-          body = new CompressibleBody(Buffer.from(current.cardsJson));
+          body = new CompressibleBody(Buffer.from(current.cardsJson), true);
           cardsBytes.set(current, body);
         }
         return sendCompressible(request, reply, JSON_TYPE, body);
@@ -60,7 +60,7 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
         }
         let body = visitorDetail.get(course.card.id);
         if (!body) {
-          body = new CompressibleBody(Buffer.from(JSON.stringify(toCourseDetail(course))));
+          body = new CompressibleBody(Buffer.from(JSON.stringify(toCourseDetail(course))), true);
           visitorDetail.set(course.card.id, body);
         }
         return sendCompressible(request, reply, JSON_TYPE, body);
@@ -74,7 +74,7 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
       // Outside production the page is checked against its schema and the template against the page.
       if (checked) courseDetailSchema.parse(page);
       const json = checked ? checkedFill(template, page) : fillCourseDetail(template, page);
-      return sendCompressible(request, reply, JSON_TYPE, new CompressibleBody(json));
+      return sendCompressible(request, reply, JSON_TYPE, new CompressibleBody(json, false));
     });
 
     app.get(
