@@ -83,14 +83,16 @@ export async function quizAssessment(
   };
 }
 
+/** `read`: the user's records already read in this request (`currentLearner`), else they are read here. */
 export async function examAssessment(
   db: Kysely<DB>,
   user: CurrentUser | null,
   course: CatalogueCourse,
+  read?: LearnerRecords,
 ): Promise<Assessment> {
   if (!course.exam) throw notFound("This course has no final exam.");
   if (!user) throw unauthorized("Sign in and enrol to take the final exam.");
-  const records = await loadLearnerRecords(db, user.id, course.card.id);
+  const records = read ?? (await loadLearnerRecords(db, user.id, course.card.id));
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
   if (!computeCourseState(course, records).examUnlocked)
     throw forbidden("The final exam opens once every module is complete.");

@@ -10,7 +10,7 @@ import {
 } from "#shared/schemas/learning.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { currentLearnerWith, type SessionRequest } from "../progress/learner-state.ts";
+import { currentLearnerWith, FINAL_EXAM_ID, type SessionRequest } from "../progress/learner-state.ts";
 import { attemptReadsOf, sessionWithAttempts } from "./assessment.repository.ts";
 import { examRules, startOrResumeAttempt, submitAttempt } from "./assessment.service.ts";
 import { examAssessment, quizAssessment } from "./assessment-access.ts";
@@ -25,6 +25,13 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       const course = requireCourse(await catalogue.course(params.courseId));
       const learner = await currentLearnerWith(request, deps.db, course.card.id, sessionWithAttempts, params.moduleId);
       const assessment = await quizAssessment(deps.db, learner.user, course, params.moduleId, learner.records);
+      return { assessment, reads: learner.beside && attemptReadsOf(learner.beside) };
+    }
+    /** The same for the course's final exam. */
+    async function examOf(request: SessionRequest, courseId: string) {
+      const course = requireCourse(await catalogue.course(courseId));
+      const learner = await currentLearnerWith(request, deps.db, course.card.id, sessionWithAttempts, FINAL_EXAM_ID);
+      const assessment = await examAssessment(deps.db, learner.user, course, learner.records);
       return { assessment, reads: learner.beside && attemptReadsOf(learner.beside) };
     }
 
@@ -50,9 +57,8 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       "/api/exam/:courseId",
       { schema: { params: examParamsSchema, response: { 200: quizSchema, 429: attemptRefusedSchema } } },
       async (request) => {
-        const course = requireCourse(await catalogue.course(request.params.courseId));
-        const assessment = await examAssessment(deps.db, await request.currentUser(), course);
-        return startOrResumeAttempt(deps, assessment, request.ip);
+        const { assessment, reads } = await examOf(request, request.params.courseId);
+        return startOrResumeAttempt(deps, assessment, request.ip, reads);
       },
     );
 
@@ -60,8 +66,8 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       "/api/exam/:courseId/rules",
       { schema: { params: examParamsSchema, response: { 200: examRulesSchema } } },
       async (request) => {
-        const course = requireCourse(await catalogue.course(request.params.courseId));
-        return examRules(deps, await examAssessment(deps.db, await request.currentUser(), course));
+        const { assessment, reads } = await examOf(request, request.params.courseId);
+        return examRules(deps, assessment, reads);
       },
     );
 
@@ -69,9 +75,8 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       "/api/exam/:courseId",
       { schema: { params: examParamsSchema, body: quizSubmissionSchema, response: { 200: quizResultSchema } } },
       async (request) => {
-        const course = requireCourse(await catalogue.course(request.params.courseId));
-        const assessment = await examAssessment(deps.db, await request.currentUser(), course);
-        return submitAttempt(deps, assessment, request.body);
+        const { assessment, reads } = await examOf(request, request.params.courseId);
+        return submitAttempt(deps, assessment, request.body, reads);
       },
     );
   };

@@ -72,12 +72,15 @@ function refuse(nextAttemptAt: Date, rules: AttemptRules): never {
   );
 }
 
-/** The exam's rules for this learner, before Start: draws nothing and starts no clock. */
-export async function examRules(deps: AssessmentDeps, a: Assessment): Promise<ExamRules> {
-  const state = await attemptState(deps, a, new Date());
+/**
+ * The exam's rules for this learner, before Start: draws nothing and starts no clock. `read`: the
+ * learner's attempts as read with the session (PostgreSQL), else they are read here.
+ */
+export async function examRules(deps: AssessmentDeps, a: Assessment, read?: AttemptReads): Promise<ExamRules> {
+  const state = await attemptState(deps, a, new Date(), read);
   const { attemptsLeft, nextAttemptAt } = state.allowance();
   const limit = a.bank.timeLimitMinutes;
-  const multiplier = limit ? await timeMultiplierOf(deps.db, a.user!.id) : 1;
+  const multiplier = limit ? (read?.timeMultiplier ?? (await timeMultiplierOf(deps.db, a.user!.id))) : 1;
   const stats = a.records.quizStats.get(a.id);
   return {
     courseId: a.course.card.id,
