@@ -12,8 +12,8 @@ describe("a page's encoding", () => {
     expect(brotliDecompressSync(page.body).toString()).toBe(html);
   });
 
-  it("is gzip when brotli is not taken or refused with q=0", () => {
-    for (const header of ["gzip, deflate", "br;q=0, gzip;q=0.8", "GZIP"]) {
+  it("is gzip when brotli is not taken, refused with q=0 or less preferred", () => {
+    for (const header of ["gzip, deflate", "br;q=0, gzip;q=0.8", "GZIP", "br;q=0.5, gzip"]) {
       const page = encodePage(html, header);
       expect(page.encoding, header).toBe("gzip");
       expect(gunzipSync(page.body).toString()).toBe(html);
