@@ -295,7 +295,16 @@ export async function buildApp({
       index: false,
       cacheControl: false,
       setHeaders(reply, path) {
-        reply.header("cache-control", path.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
+        // Hashed assets never change; the heading font's name is not hashed, so it is kept a week:
+        // with `font-display: optional` a page uses it only when it is at hand for the first paint.
+        reply.header(
+          "cache-control",
+          path.includes("/assets/")
+            ? "public, max-age=31536000, immutable"
+            : path.includes("/fonts/")
+              ? "public, max-age=604800"
+              : "no-cache",
+        );
       },
     });
   }

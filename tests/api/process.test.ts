@@ -243,7 +243,7 @@ describe("serving the built app", () => {
   afterAll(async () => t?.close());
 
   it.skipIf(!existsSync(join(clientDir, "index.html")))(
-    "falls back to the app for client routes, caches hashed assets for a year, and keeps /api 404s as JSON",
+    "falls back to the app for client routes, caches hashed assets for a year and the heading font for a week, and keeps /api 404s as JSON",
     async () => {
       const page = await t.app.inject({ method: "GET", url: "/course/fixture-basics/lesson/alpha-one" });
       expect(page.statusCode).toBe(200);
@@ -255,6 +255,9 @@ describe("serving the built app", () => {
       expect(js.statusCode).toBe(200);
       expect(js.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
       expect(js.headers["content-encoding"]).toBe("gzip");
+      const font = await t.app.inject({ method: "GET", url: "/fonts/lora-latin-700-normal.woff2" });
+      expect(font.statusCode).toBe(200);
+      expect(font.headers["cache-control"]).toBe("public, max-age=604800");
       const api = await t.app.inject({ method: "GET", url: "/api/unknown" });
       expect(api.statusCode).toBe(404);
       expect(api.json()).toEqual({ message: "Not found" });
