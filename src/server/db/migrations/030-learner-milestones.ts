@@ -15,7 +15,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("learnerMilestone")
     .addColumn("courseId", "text", (c) => c.notNull())
-    .addColumn("userId", "text", (c) => c.notNull())
+    // An erasure that commits while a turn computes the learner's row leaves no row behind: the
+    // turn's insert waits for it and fails, or the erasure's delete removes what the turn wrote.
+    .addColumn("userId", "text", (c) => c.notNull().references("user.id").onDelete("cascade"))
     .addColumn("started", "integer", (c) => c.notNull())
     .addColumn("examPassed", "integer", (c) => c.notNull())
     .addColumn("modulesPassed", "text", (c) => c.notNull())

@@ -129,36 +129,62 @@ export async function milestonesSince(db: Kysely<DB>, course: CatalogueCourse): 
 
 const CHUNK = 500;
 
+function insertMilestones(course: CatalogueCourse, ids: string[]) {
+  return sql`
+    insert into "learnerMilestone" ("courseId", "userId", started, "examPassed", "modulesPassed")
+    select ${course.card.id}, m."userId", m.started, m."examPassed", ${modulesPassedText(course)}
+      from (${milestonesFromRows(course, sql`select id as "userId", 0 as idle from "user" where id in (${sql.join(ids)})`)}) m`;
+}
+
 /**
  * One course's turn of the fold: recomputes the rows of the learners active in the course since its last
- * turn (less the margin), or of every learner of the course when it has no rows yet or its shape changed.
- * One transaction, which moves the course's mark, so the funnel never reads rows and a mark that disagree.
+ * turn (less the margin), in one transaction that also moves the course's mark, so the funnel never reads
+ * rows and a mark that disagree. A course with no rows yet, or whose shape changed, is rebuilt instead.
  */
 async function foldCourse(db: Kysely<DB>, course: CatalogueCourse, startedAt: string) {
   const courseId = course.card.id;
   const shape = milestoneShape(course);
-  await db.transaction().execute(async (trx) => {
+  const rebuilt = await db.transaction().execute(async (trx) => {
     const since = await milestonesSince(trx, course);
-    const insert = (learners: RawBuilder<unknown>) => sql`
-      insert into "learnerMilestone" ("courseId", "userId", started, "examPassed", "modulesPassed")
-      select ${courseId}, m."userId", m.started, m."examPassed", ${modulesPassedText(course)}
-        from (${milestonesFromRows(course, learners)}) m`;
-    if (since === null) {
-      await trx.deleteFrom("learnerMilestone").where("courseId", "=", courseId).execute();
-      await insert(sql`select "userId", 0 as idle from (${activeInCourseSince(courseId, null)}) a`).execute(trx);
-    } else {
-      const stale = (await sql<{ userId: string }>`${activeInCourseSince(courseId, since)}`.execute(trx)).rows.map(
-        (r) => r.userId,
-      );
-      for (let i = 0; i < stale.length; i += CHUNK) {
-        const ids = stale.slice(i, i + CHUNK);
-        await trx.deleteFrom("learnerMilestone").where("courseId", "=", courseId).where("userId", "in", ids).execute();
-        await insert(sql`select id as "userId", 0 as idle from "user" where id in (${sql.join(ids)})`).execute(trx);
-      }
+    if (since === null) return false;
+    const stale = (await sql<{ userId: string }>`${activeInCourseSince(courseId, since)}`.execute(trx)).rows.map(
+      (r) => r.userId,
+    );
+    for (let i = 0; i < stale.length; i += CHUNK) {
+      const ids = stale.slice(i, i + CHUNK);
+      await trx.deleteFrom("learnerMilestone").where("courseId", "=", courseId).where("userId", "in", ids).execute();
+      await insertMilestones(course, ids).execute(trx);
     }
-    await trx.deleteFrom("learnerMilestoneCourse").where("courseId", "=", courseId).execute();
-    await trx.insertInto("learnerMilestoneCourse").values({ courseId, shape, foldedUntil: startedAt }).execute();
+    await trx
+      .updateTable("learnerMilestoneCourse")
+      .set({ foldedUntil: startedAt })
+      .where("courseId", "=", courseId)
+      .execute();
+    return true;
   });
+  if (!rebuilt) await rebuildCourse(db, course, shape, startedAt);
+}
+
+/**
+ * Every learner of the course, in chunks of their own transactions with a pause between them: on SQLite
+ * the job runs in the web process and each statement holds it, so one statement over a whole cohort
+ * (seconds at 100,000 learners) would stall every request. The mark goes first and comes back last:
+ * meanwhile the funnel reads the course from the raw rows.
+ */
+async function rebuildCourse(db: Kysely<DB>, course: CatalogueCourse, shape: string, startedAt: string) {
+  const courseId = course.card.id;
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("learnerMilestoneCourse").where("courseId", "=", courseId).execute();
+    await trx.deleteFrom("learnerMilestone").where("courseId", "=", courseId).execute();
+  });
+  const everyone = (await sql<{ userId: string }>`${activeInCourseSince(courseId, null)}`.execute(db)).rows.map(
+    (r) => r.userId,
+  );
+  for (let i = 0; i < everyone.length; i += CHUNK) {
+    await insertMilestones(course, everyone.slice(i, i + CHUNK)).execute(db);
+    await new Promise((next) => setImmediate(next));
+  }
+  await db.insertInto("learnerMilestoneCourse").values({ courseId, shape, foldedUntil: startedAt }).execute();
 }
 
 /**
