@@ -541,21 +541,28 @@ export async function courseFunnel(
   const requiresPractical = !!course.practical?.requiredForCertificate;
   // Practicals and certificates are few: read live, from their side (a cross join keeps SQLite from
   // starting at the 25,000 enrolments of a year), so a revoked, reissued or erased one shows at once.
-  const [patterns, practical, certified] = await Promise.all([
-    cohortPatterns(db, course, range, idleSince),
-    requiresPractical
-      ? sql<{ n: unknown }>`
+  const figures = (q: Kysely<DB>) =>
+    Promise.all([
+      cohortPatterns(q, course, range, idleSince),
+      requiresPractical
+        ? sql<{ n: unknown }>`
           select count(distinct s."userId") as n from "practicalSubmission" s cross join enrollment e
            where s."courseId" = ${courseId} and s.status = 'passed' and e."userId" = s."userId"
-             and e."courseId" = s."courseId" and ${within("e.createdAt", range)}`.execute(db)
-      : Promise.resolve({ rows: [] as { n: unknown }[] }),
-    sql<{ enrolledAt: string; issuedAt: string }>`
+             and e."courseId" = s."courseId" and ${within("e.createdAt", range)}`.execute(q)
+        : Promise.resolve({ rows: [] as { n: unknown }[] }),
+      sql<{ enrolledAt: string; issuedAt: string }>`
       select e."createdAt" as "enrolledAt", min(x."issuedAt") as "issuedAt"
         from certificate x cross join enrollment e
        where x."courseId" = ${courseId} and e."userId" = x."userId" and e."courseId" = x."courseId"
          and ${within("e.createdAt", range)}
-       group by x."userId", e."createdAt"`.execute(db),
-  ]);
+       group by x."userId", e."createdAt"`.execute(q),
+    ]);
+  // On PostgreSQL each read would otherwise take its own snapshot: a learner whose first activity commits
+  // between the stored part and the live part would be counted in both, or in neither.
+  const [patterns, practical, certified] =
+    engineOf(db) === "postgres"
+      ? await db.transaction().setIsolationLevel("repeatable read").setAccessMode("read only").execute(figures)
+      : await figures(db);
   const count = (test: (p: Pattern) => boolean) => patterns.reduce((sum, p) => sum + (test(p) ? p.n : 0), 0);
   const enrolled = count(() => true);
   const raw: { key: string; label: string; count: number }[] = [
