@@ -68,7 +68,10 @@ describe("catalogue", () => {
     expect(other.enrolled).toBe(false);
     expect(other.modules[0].lessons[1].accessible).toBe(false);
 
-    const mine = (await request(t.app, "GET", "/api/courses/fixture-basics", { cookie: enrolled.cookie })).json();
+    const mineRes = await request(t.app, "GET", "/api/courses/fixture-basics", { cookie: enrolled.cookie });
+    // A learner's own page is never kept by a shared cache (the same address answers visitors too).
+    expect(mineRes.headers["cache-control"]).toBe("private, no-cache");
+    const mine = mineRes.json();
     expect(mine.enrolled).toBe(true);
     expect(mine.modules.map((m: { state: string }) => m.state)).toEqual(["in-progress", "locked", "locked"]);
     expect(mine.modules[0].lessons.every((l: { accessible: boolean }) => l.accessible)).toBe(true);

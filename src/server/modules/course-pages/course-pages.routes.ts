@@ -74,6 +74,8 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
       // Outside production the page is checked against its schema and the template against the page.
       if (checked) courseDetailSchema.parse(page);
       const json = checked ? checkedFill(template, page) : fillCourseDetail(template, page);
+      // The same address answers visitors the shared page: a signed-in learner's is for them alone.
+      reply.header("cache-control", "private, no-cache");
       return sendCompressible(request, reply, JSON_TYPE, new CompressibleBody(json, false));
     });
 
