@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { PASS_MARK } from "#shared/constants.ts";
 import { expectFocused, tabTo } from "./focus.ts";
 import { expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
 
@@ -143,6 +144,12 @@ describe("keyboard only", () => {
     // Each option is read once: by the radio's name, not again as loose text.
     await expectAccessible(page, "quiz result");
 
+    // Answers are the first option in a shuffled order, so about one run in sixty passes (4 of 5 right):
+    // a pass offers the next step instead of a retake, and the retake below needs a fail.
+    if (Number.parseInt(await page.getByTestId("quiz-score").innerText(), 10) >= PASS_MARK) {
+      expect(await main.getByRole("button", { name: "Retake Quiz" }).count()).toBe(0);
+      return;
+    }
     // Retaking starts a new draw and puts focus on its first question.
     const retake = main.getByRole("button", { name: "Retake Quiz" });
     await tabTo(page, retake, "Retake Quiz", 20);
