@@ -195,7 +195,7 @@ export async function buildApp({
     mailer: mail,
     background,
     counters,
-    onUserCreated: (user) => applyPendingEnrollments(database.db, user),
+    onAddressVerified: (user) => applyPendingEnrollments(database.db, user),
   });
   const catalogue = new CourseCatalogue(database.db);
   const payments = createPaymentProvider(config, database.db);

@@ -113,20 +113,48 @@ describe("admin enrolment", () => {
     expect(again.message).toContain("already enrolled");
   });
 
-  it("records a pending enrolment for an unknown e-mail that takes effect at sign-up", async () => {
+  it("records a pending enrolment for an unknown e-mail that applies once the address is verified, not at sign-up", async () => {
     const res = (
       await as(admin, "POST", "/api/admin-enroll-user", { userEmail: "future@example.com", courseId: "fixture-other" })
     ).json();
     expect(res).toMatchObject({ success: true, outcome: "pending" });
-    expect(res.message).toMatch(/no account yet/);
+    expect(res.message).toMatch(/no account yet.*verify it/);
     const newcomer = await signUpUser(t.app, { email: "future@example.com" });
+    const pendingRow = () =>
+      db().selectFrom("pendingEnrollment").selectAll().where("email", "=", "future@example.com").executeTakeFirstOrThrow();
+    // Whoever signed up first has not shown the address is theirs: nothing applies yet.
+    expect((await as(newcomer, "GET", "/api/enrollments/fixture-other")).json()).toEqual({ enrolled: false });
+    expect((await pendingRow()).appliedAt).toBeNull();
+    await verifyEmail(t, newcomer);
     expect((await as(newcomer, "GET", "/api/enrollments/fixture-other")).json()).toEqual({ enrolled: true });
-    const pending = await db()
-      .selectFrom("pendingEnrollment")
-      .selectAll()
-      .where("email", "=", "future@example.com")
+    expect((await pendingRow()).appliedAt).not.toBeNull();
+  });
+
+  it("applies a pending enrolment when a password reset proves the address", async () => {
+    const email = `reset-proof-${Date.now()}@example.com`;
+    await as(admin, "POST", "/api/admin-enroll-user", { userEmail: email, courseId: "fixture-other" });
+    const squatter = await signUpUser(t.app, { email });
+    expect((await as(squatter, "GET", "/api/enrollments/fixture-other")).json()).toEqual({ enrolled: false });
+    await request(t.app, "POST", "/api/auth/request-password-reset", {
+      payload: { email, redirectTo: "/reset-password" },
+    });
+    await t.app.deps.background.idle();
+    const token = await db()
+      .selectFrom("verification")
+      .select("identifier")
+      .where("identifier", "like", "reset-password:%")
+      .where("value", "=", squatter.id)
       .executeTakeFirstOrThrow();
-    expect(pending.appliedAt).not.toBeNull();
+    const reset = await request(t.app, "POST", "/api/auth/reset-password", {
+      payload: { token: token.identifier.slice("reset-password:".length), newPassword: "a fresh long passphrase 42" },
+    });
+    expect(reset.statusCode).toBe(200);
+    const owner = await db()
+      .selectFrom("enrollment")
+      .select("courseId")
+      .where("userId", "=", squatter.id)
+      .execute();
+    expect(owner.map((e) => e.courseId)).toEqual(["fixture-other"]);
   });
 
   it("rejects missing or bad input with 400 and a message", async () => {

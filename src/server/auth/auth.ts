@@ -35,10 +35,11 @@ export interface AuthDeps {
   background: Background;
   /** Shared counters: Redis when configured, else the database (decision 0031). */
   counters: HitCounter;
-  onUserCreated?: (user: { id: string; email: string }) => Promise<void>;
+  /** The account's address was just proven (verification link or password reset): pending enrolments apply. */
+  onAddressVerified?: (user: { id: string; email: string }) => Promise<void>;
 }
 
-export function createAuth({ config, db, engine, mailer, background, counters, onUserCreated }: AuthDeps) {
+export function createAuth({ config, db, engine, mailer, background, counters, onAddressVerified }: AuthDeps) {
   const sessionHolder = createSessionLookup(db, config.authSecret, config.appUrl.startsWith("https://"));
   // Bound below, once Better Auth exists: a verification that removed a stranger's password mails a reset link.
   let mailResetLink: (email: string) => Promise<unknown> = async () => {};
@@ -75,6 +76,7 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
       // The reset link proves the address: the revoked sessions aside, the account counts as verified.
       async onPasswordReset({ user }) {
         await markAddressVerified(db, user.id);
+        await onAddressVerified?.({ id: user.id, email: user.email });
       },
     },
     // Sent on sign-up. Unverified learners learn and buy as usual; an ADMIN_EMAILS address becomes
@@ -93,6 +95,7 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
         const fromPasswordHolder = holder?.id === user.id;
         await endAccessOpenedBeforeProof(db, user.id, fromPasswordHolder);
         if (!fromPasswordHolder) background.track(mailResetLink(user.email), "reset link after verification");
+        await onAddressVerified?.({ id: user.id, email: user.email });
       },
     },
     // Names change through PUT /api/profile only, under the shared name rules.
@@ -155,15 +158,6 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
           return { context: { body: { ...body, firstName, lastName, name: `${firstName} ${lastName}` } } };
         }
       }),
-    },
-    databaseHooks: {
-      user: {
-        create: {
-          after: async (user) => {
-            await onUserCreated?.({ id: user.id, email: user.email });
-          },
-        },
-      },
     },
   });
 

@@ -15,10 +15,10 @@ const emailSchema = emailAddressSchema;
 const MESSAGES: Record<Outcome, (email: string, title: string) => string> = {
   enrolled: (email, title) => `${email} has been enrolled in ${title}.`,
   pending: (email, title) =>
-    `${email} has no account yet. The enrolment in ${title} is saved and applies when they sign up with this e-mail.`,
+    `${email} has no account yet. The enrolment in ${title} is saved and applies once they sign up with this e-mail and verify it.`,
   "already-enrolled": (email, title) => `${email} is already enrolled in ${title}.`,
   "already-pending": (email, title) =>
-    `${email} already has a pending enrolment in ${title}; it applies when they sign up.`,
+    `${email} already has a pending enrolment in ${title}; it applies once they sign up and verify the address.`,
 };
 
 const comingSoonMessage = (title: string) =>
@@ -66,7 +66,10 @@ export async function enrolByEmail(
   };
 }
 
-/** At sign-up: turns the e-mail's pending enrolments into real ones. */
+/**
+ * Once the address is proven (verification link or password reset), never at sign-up: whoever signs up
+ * first with an address an admin enrolled is not yet its owner. Turns its pending enrolments into real ones.
+ */
 export async function applyPendingEnrollments(db: Kysely<DB>, user: { id: string; email: string }) {
   const email = user.email.toLowerCase();
   await db.transaction().execute(async (trx) => {
