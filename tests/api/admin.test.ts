@@ -121,7 +121,11 @@ describe("admin enrolment", () => {
     expect(res.message).toMatch(/no account yet.*verify it/);
     const newcomer = await signUpUser(t.app, { email: "future@example.com" });
     const pendingRow = () =>
-      db().selectFrom("pendingEnrollment").selectAll().where("email", "=", "future@example.com").executeTakeFirstOrThrow();
+      db()
+        .selectFrom("pendingEnrollment")
+        .selectAll()
+        .where("email", "=", "future@example.com")
+        .executeTakeFirstOrThrow();
     // Whoever signed up first has not shown the address is theirs: nothing applies yet.
     expect((await as(newcomer, "GET", "/api/enrollments/fixture-other")).json()).toEqual({ enrolled: false });
     expect((await pendingRow()).appliedAt).toBeNull();
@@ -149,11 +153,7 @@ describe("admin enrolment", () => {
       payload: { token: token.identifier.slice("reset-password:".length), newPassword: "a fresh long passphrase 42" },
     });
     expect(reset.statusCode).toBe(200);
-    const owner = await db()
-      .selectFrom("enrollment")
-      .select("courseId")
-      .where("userId", "=", squatter.id)
-      .execute();
+    const owner = await db().selectFrom("enrollment").select("courseId").where("userId", "=", squatter.id).execute();
     expect(owner.map((e) => e.courseId)).toEqual(["fixture-other"]);
   });
 
