@@ -2,54 +2,86 @@ import { loadConfig } from "#server/config.ts";
 import { openDatabase } from "#server/db/database.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
 
-// npm run admin -- grant|revoke EMAIL               (the admin role)
-// npm run admin -- grant-assessor|revoke-assessor EMAIL  (the assessor role)
+// npm run admin -- grant|revoke EMAIL                          (the admin role)
+// npm run admin -- grant-assessor|revoke-assessor EMAIL        (the assessor role)
+// npm run admin -- grant-instructor|revoke-instructor EMAIL    (the instructor role)
+// A staff role taken away takes its course assignments (courseStaff) with it.
 const COMMANDS = {
-  grant: { role: "admin", action: "role.grant", done: "is now an admin" },
-  revoke: { role: "learner", action: "role.revoke", done: "is no longer an admin" },
-  "grant-assessor": { role: "assessor", action: "role.assessor.grant", done: "is now an assessor" },
-  "revoke-assessor": { role: "learner", action: "role.assessor.revoke", done: "is no longer an assessor" },
+  grant: { role: "admin", staff: null, action: "role.grant", done: "is now an admin" },
+  revoke: { role: "learner", staff: null, action: "role.revoke", done: "is no longer an admin" },
+  "grant-assessor": { role: "assessor", staff: "assessor", action: "role.assessor.grant", done: "is now an assessor" },
+  "revoke-assessor": {
+    role: "learner",
+    staff: "assessor",
+    action: "role.assessor.revoke",
+    done: "is no longer an assessor",
+  },
+  "grant-instructor": {
+    role: "instructor",
+    staff: "instructor",
+    action: "role.instructor.grant",
+    done: "is now an instructor",
+  },
+  "revoke-instructor": {
+    role: "learner",
+    staff: "instructor",
+    action: "role.instructor.revoke",
+    done: "is no longer an instructor",
+  },
 } as const;
 const isCommand = (name: string | undefined): name is keyof typeof COMMANDS => name !== undefined && name in COMMANDS;
 const [command, rawEmail] = process.argv.slice(2);
 if (!isCommand(command) || !rawEmail) {
-  console.error("Usage: npm run admin -- grant|revoke|grant-assessor|revoke-assessor EMAIL");
+  console.error(
+    "Usage: npm run admin -- grant|revoke|grant-assessor|revoke-assessor|grant-instructor|revoke-instructor EMAIL",
+  );
   process.exit(2);
 }
-const { role, action, done } = COMMANDS[command];
-const forAssessor = command.endsWith("-assessor");
+const { role, staff, action, done } = COMMANDS[command];
+const revoking = command.startsWith("revoke-");
 const email = rawEmail.trim().toLowerCase();
 const config = loadConfig();
 const database = openDatabase(config.databaseUrl);
 try {
   await migrateToLatest(database.db);
-  const current = await database.db.selectFrom("user").select("role").where("email", "=", email).executeTakeFirst();
-  const result = await database.db
-    .updateTable("user")
-    .set({ role, updatedAt: new Date().toISOString() })
+  const current = await database.db
+    .selectFrom("user")
+    .select(["id", "role"])
     .where("email", "=", email)
-    // The assessor commands never touch an admin (revoke the admin role first).
-    .$if(forAssessor, (qb) => qb.where("role", "!=", "admin"))
     .executeTakeFirst();
   if (!current) {
     console.error(`No account has the e-mail ${email}. They need to sign up first.`);
     process.exitCode = 1;
-  } else if (Number(result.numUpdatedRows) === 0) {
+  } else if (staff !== null && current.role === "admin") {
+    // The staff-role commands never touch an admin (revoke the admin role first).
     console.error(`${email} is an admin; revoke the admin role first (npm run admin -- revoke ${email}).`);
     process.exitCode = 1;
+  } else if (revoking && current.role !== staff) {
+    console.error(`${email} is not an ${staff}; nothing was changed.`);
+    process.exitCode = 1;
   } else {
-    await database.db
-      .insertInto("auditLog")
-      .values({
-        id: crypto.randomUUID(),
-        actorId: null,
-        actorEmail: "command line",
-        action,
-        target: email,
-        details: "{}",
-        createdAt: new Date().toISOString(),
-      })
-      .execute();
+    await database.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("user")
+        .set({ role, updatedAt: new Date().toISOString() })
+        .where("id", "=", current.id)
+        .execute();
+      // Any staff role the account held before goes, with its course assignments.
+      if (current.role === "assessor" || current.role === "instructor")
+        await trx.deleteFrom("courseStaff").where("userId", "=", current.id).where("role", "=", current.role).execute();
+      await trx
+        .insertInto("auditLog")
+        .values({
+          id: crypto.randomUUID(),
+          actorId: null,
+          actorEmail: "command line",
+          action,
+          target: email,
+          details: "{}",
+          createdAt: new Date().toISOString(),
+        })
+        .execute();
+    });
     console.log(`${email} ${done}.`);
     if (command === "revoke" && config.adminEmails.includes(email))
       console.log(`Note: ${email} is still listed in ADMIN_EMAILS, which also grants the role.`);

@@ -25,6 +25,7 @@ export const MODULE_LAYERS: Record<string, number | typeof ROUTES_ONLY> = {
   coupons: 0,
   enrollments: 0,
   audit: 0,
+  staff: 0,
   auth: ROUTES_ONLY,
   config: ROUTES_ONLY,
   profile: ROUTES_ONLY,

@@ -49,8 +49,9 @@ describe("authorisation matrix over every admin endpoint", () => {
     "POST /api/admin/learners/:id/attempt-grants": { courseId: "fixture-basics", assessment: "alpha" },
     "PUT /api/admin/learners/:id/accommodation": { timeMultiplier: 1.5 },
     "PUT /api/admin/learners/:id/role": { role: "learner" },
+    "POST /api/admin/course-staff": { userId: "some-id", courseId: "fixture-basics", role: "assessor" },
   };
-  const params: Record<string, string> = { certificateId: "HWA-AAAAAAAAAAAAAAAA" };
+  const params: Record<string, string> = { certificateId: "HWA-AAAAAAAAAAAAAAAA", role: "assessor" };
   // Reads that need a query to get past validation.
   const queries: Record<string, string> = {
     "GET /api/admin/item-statistics": "?courseId=fixture-basics",

@@ -39,6 +39,7 @@ const TABLE_OWNERS: Record<string, string> = {
   practicalFile: "practical",
   practicalSubmission: "practical",
   practitionerListing: "practitioners",
+  courseStaff: "staff",
 };
 
 /** Account erasure deletes a person's rows from every table in one transaction, and anonymises the user row. */

@@ -522,6 +522,94 @@ export interface paths {
       };
     };
   };
+  "/api/admin/course-staff": {
+    get: {
+      parameters: {
+        query?: {
+          courseId?: string;
+          userId?: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: ({
+                  assignedBy: string;
+                  courseId: string;
+                  courseTitle: string;
+                  createdAt: string;
+                  email: string;
+                  firstName: string;
+                  lastName: string;
+                  /** @enum {string} */
+                  role: "instructor" | "assessor";
+                  userId: string;
+                })[];
+            };
+          };
+        };
+      };
+    };
+    post: {
+      requestBody: {
+        content: {
+          "application/json": {
+            courseId: string;
+            /** @enum {string} */
+            role: "instructor" | "assessor";
+            userId: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              assignedBy: string;
+              courseId: string;
+              courseTitle: string;
+              createdAt: string;
+              email: string;
+              firstName: string;
+              lastName: string;
+              /** @enum {string} */
+              role: "instructor" | "assessor";
+              userId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/admin/course-staff/{userId}/{courseId}/{role}": {
+    delete: {
+      parameters: {
+        path: {
+          userId: string;
+          courseId: string;
+          role: "instructor" | "assessor";
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              removed: boolean;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/admin/enrollments/bulk": {
     post: {
       requestBody: {
@@ -722,7 +810,7 @@ export interface paths {
         content: {
           "application/json": {
             /** @enum {string} */
-            role: "learner" | "assessor";
+            role: "learner" | "assessor" | "instructor";
           };
         };
       };
@@ -732,7 +820,7 @@ export interface paths {
           content: {
             "application/json": {
               /** @enum {string} */
-              role: "learner" | "assessor";
+              role: "learner" | "assessor" | "instructor";
               userId: string;
             };
           };
@@ -844,7 +932,7 @@ export interface paths {
               /** @enum {string} */
               nameOrder: "given-first" | "family-first";
               /** @enum {string} */
-              role: "learner" | "assessor" | "admin";
+              role: "learner" | "assessor" | "instructor" | "admin";
             }) | null;
           };
         };
@@ -1882,7 +1970,7 @@ export interface paths {
               /** @enum {string} */
               nameOrder: "given-first" | "family-first";
               /** @enum {string} */
-              role: "learner" | "assessor" | "admin";
+              role: "learner" | "assessor" | "instructor" | "admin";
             };
           };
         };

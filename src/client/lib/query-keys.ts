@@ -55,6 +55,7 @@ export const queryKeys = {
         ? (["/api/admin/certificates/expiring"] as const)
         : (["/api/admin/certificates/expiring", window] as const),
     coupons: () => ["/api/admin/coupons"] as const,
+    courseStaff: () => ["/api/admin/course-staff"] as const,
     orders: (q?: string, page?: number) =>
       q === undefined ? (["/api/admin/orders"] as const) : (["/api/admin/orders", q, page] as const),
     learners: (q?: string, page?: number) =>

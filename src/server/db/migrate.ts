@@ -24,6 +24,7 @@ import * as m026learnerGaps from "./migrations/026-active-learner-gaps.ts";
 import * as m026analyticsRollup from "./migrations/026-analytics-rollup.ts";
 import * as m027itemResponseTally from "./migrations/027-item-response-tally.ts";
 import * as m030learnerMilestones from "./migrations/030-learner-milestones.ts";
+import * as m035courseStaff from "./migrations/035-course-staff.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   "026-active-learner-gaps": m026learnerGaps,
   "027-item-response-tally": m027itemResponseTally,
   "030-learner-milestones": m030learnerMilestones,
+  "035-course-staff": m035courseStaff,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

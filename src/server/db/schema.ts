@@ -164,6 +164,14 @@ export interface PracticalGrantTable {
   grantedBy: string;
   createdAt: Timestamp;
 }
+/** Who teaches or assesses which course (migration 035, decision 0053). */
+export interface CourseStaffTable {
+  userId: string;
+  courseId: string;
+  role: "instructor" | "assessor";
+  assignedBy: string;
+  createdAt: Timestamp;
+}
 export interface ContentImportTable {
   id: Generated<number>;
   contentHash: string;
@@ -499,6 +507,7 @@ export interface DB {
   practicalSubmission: PracticalSubmissionTable;
   practicalFile: PracticalFileTable;
   practicalGrant: PracticalGrantTable;
+  courseStaff: CourseStaffTable;
   contentImport: ContentImportTable;
   hitCounter: HitCounterTable;
   scheduledJob: ScheduledJobTable;

@@ -3,7 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { isRecord } from "#shared/guards.ts";
-import { type CurrentUser, passwordResetRequestedSchema, passwordResetRequestSchema } from "#shared/schemas/auth.ts";
+import {
+  type CurrentUser,
+  passwordResetRequestedSchema,
+  passwordResetRequestSchema,
+  type StaffRole,
+  staffRoleSchema,
+} from "#shared/schemas/auth.ts";
 import { type Auth, CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { captureAuthFailure } from "../auth/auth-failures.ts";
 import { createSessionLookup, liveSession, type SessionUserRow } from "../auth/session-cookie.ts";
@@ -37,6 +43,9 @@ declare module "fastify" {
   }
 }
 
+const STAFF_ROLES: ReadonlySet<string> = new Set(staffRoleSchema.options);
+const isStaffRole = (role: string): role is StaffRole => STAFF_ROLES.has(role);
+
 /** The request's headers for Better Auth, with the client address our proxy settings resolved. */
 function toFetchHeaders(request: FastifyRequest): Headers {
   const headers = fromNodeHeaders(request.headers);
@@ -52,7 +61,7 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     if (!u) return null;
     // A listed e-mail is admin only once its owner has proved it (verification link): signing up first grants nothing.
     const listed = adminEmails.has(u.email.toLowerCase()) && u.emailVerified;
-    const role = u.role === "admin" || listed ? "admin" : u.role === "assessor" ? "assessor" : "learner";
+    const role = u.role === "admin" || listed ? "admin" : isStaffRole(u.role) ? u.role : "learner";
     return {
       id: u.id,
       email: u.email,
@@ -225,9 +234,16 @@ export async function requireAdmin(request: FastifyRequest): Promise<CurrentUser
   return user;
 }
 
-/** Assessors review practical submissions; admins may too. */
+/** Assessors review practical submissions; admins may too. Per course: modules/staff `requireCourseStaff`. */
 export async function requireAssessor(request: FastifyRequest): Promise<CurrentUser> {
   const user = await requireUser(request);
   if (user.role !== "assessor" && user.role !== "admin") throw forbidden("Assessors only.");
+  return user;
+}
+
+/** Instructors work on the courses they are assigned to; admins may too. Per course: modules/staff `requireCourseStaff`. */
+export async function requireInstructor(request: FastifyRequest): Promise<CurrentUser> {
+  const user = await requireUser(request);
+  if (user.role !== "instructor" && user.role !== "admin") throw forbidden("Instructors only.");
   return user;
 }

@@ -4,8 +4,11 @@ import { nameInputSchema } from "./certificates.ts";
 import { emailAddressSchema } from "./email.ts";
 import { nameOrderSchema } from "./text.ts";
 
-export const roleSchema = z.enum(["learner", "assessor", "admin"]);
+export const roleSchema = z.enum(["learner", "assessor", "instructor", "admin"]);
 export type Role = z.infer<typeof roleSchema>;
+/** The roles that work on the courses they are assigned to (courseStaff; docs/decisions/0053). */
+export const staffRoleSchema = z.enum(["instructor", "assessor"]);
+export type StaffRole = z.infer<typeof staffRoleSchema>;
 
 export const currentUserSchema = z.object({
   id: z.string(),

@@ -168,6 +168,11 @@ export const practicalGrantInputSchema = z.strictObject({
   userId: z.string().min(1).max(100),
   courseId: z.string().min(1).max(100),
 });
-/** An admin makes a learner an assessor, or back (admins' own role changes only from the command line). */
-export const roleInputSchema = z.strictObject({ role: z.enum(["learner", "assessor"]) });
-export const roleChangeSchema = z.object({ userId: z.string(), role: z.enum(["learner", "assessor"]) });
+/**
+ * An admin makes a learner an assessor or an instructor, or back (admins' own role changes only from
+ * the command line).
+ */
+export const grantableRoleSchema = z.enum(["learner", "assessor", "instructor"]);
+export type GrantableRole = z.infer<typeof grantableRoleSchema>;
+export const roleInputSchema = z.strictObject({ role: grantableRoleSchema });
+export const roleChangeSchema = z.object({ userId: z.string(), role: grantableRoleSchema });

@@ -2,13 +2,26 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "#client/components/ui/button.tsx";
-import { FormError, TextField, useFormErrors } from "#client/components/ui/form.tsx";
+import { FormError, SelectField, TextField, useFormErrors } from "#client/components/ui/form.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { refusal } from "#client/lib/api-client.ts";
+import { useCourses } from "#client/lib/courses.ts";
 import { accommodationInputSchema, revokeCertificateInputSchema } from "#shared/schemas/admin.ts";
+import type { StaffRole } from "#shared/schemas/auth.ts";
+import { type GrantableRole, grantableRoleSchema, roleInputSchema } from "#shared/schemas/practical.ts";
+import { courseStaffInputSchema } from "#shared/schemas/staff.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
-import { useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetRole, useSetTimeMultiplier } from "./api.ts";
+import {
+  useAdminLearners,
+  useAssignCourseStaff,
+  useCourseStaff,
+  useGrantAttempt,
+  useRevokeCertificate,
+  useSetRole,
+  useSetTimeMultiplier,
+  useUnassignCourseStaff,
+} from "./api.ts";
 import { useInlineFocus } from "./use-inline-focus.ts";
 
 type Learner = NonNullable<ReturnType<typeof useAdminLearners>["data"]>["items"][number];
@@ -165,25 +178,130 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
   );
 }
 
-/** Grants or removes the assessor role (admins' own role changes only from the command line). */
-function RoleButton({ learner }: { learner: Learner }) {
+const ROLE_LABELS: Record<GrantableRole, string> = {
+  learner: "Learner",
+  assessor: "Assessor",
+  instructor: "Instructor",
+};
+
+/** Grants or removes a staff role (admins' own role changes only from the command line). */
+function RoleForm({ learner }: { learner: Learner }) {
   const setRole = useSetRole();
   const toast = useToast();
+  const current = grantableRoleSchema.safeParse(learner.role).data ?? "learner";
+  const form = useForm({ resolver: zodResolver(roleInputSchema), defaultValues: { role: current } });
+  const error = useFormErrors(form);
   if (learner.role === "admin") return null;
-  const assessor = learner.role === "assessor";
-  const change = async () => {
+  const submit = form.handleSubmit(async ({ role }) => {
     try {
-      await setRole.mutateAsync({ userId: learner.id, role: assessor ? "learner" : "assessor" });
-      toast({ title: assessor ? "Assessor Role Removed" : "Assessor Role Granted", description: learner.email });
-    } catch (error) {
-      toast({ title: "Role Not Changed", description: refusal(error), variant: "destructive" });
+      await setRole.mutateAsync({ userId: learner.id, role });
+      toast({ title: "Role Saved", description: `${learner.email}: ${ROLE_LABELS[role]}` });
+    } catch (failure) {
+      const description = refusal(failure);
+      toast({ title: "Role Not Changed", description, variant: "destructive" });
+      error.show(description, "role");
+    }
+  });
+  return (
+    <RowForm onSubmit={submit} error={error} className="mt-2">
+      <SelectField {...error.field("role")} label="Role" className="w-36">
+        {grantableRoleSchema.options.map((role) => (
+          <option key={role} value={role}>
+            {ROLE_LABELS[role]}
+          </option>
+        ))}
+      </SelectField>
+      <Button type="submit" size="sm" variant="secondary" disabled={setRole.isPending}>
+        Save<span className="sr-only"> role for {learner.email}</span>
+      </Button>
+    </RowForm>
+  );
+}
+
+/** The courses an assessor or instructor works on: unassign each, or assign one more. */
+function CourseAssignments({ learner, role }: { learner: Learner; role: StaffRole }) {
+  const staff = useCourseStaff();
+  const courses = useCourses();
+  const assign = useAssignCourseStaff();
+  const unassign = useUnassignCourseStaff();
+  const toast = useToast();
+  const form = useForm({
+    resolver: zodResolver(courseStaffInputSchema),
+    defaultValues: { userId: learner.id, role, courseId: "" },
+  });
+  const error = useFormErrors(form);
+  const selectId = `assign-course-${learner.id}`;
+  const mine = (staff.data?.items ?? []).filter((a) => a.userId === learner.id && a.role === role);
+  const open = (courses.data ?? []).filter((c) => !mine.some((a) => a.courseId === c.id));
+  const submit = form.handleSubmit(async (input) => {
+    try {
+      const done = await assign.mutateAsync(input);
+      form.reset({ userId: learner.id, role, courseId: "" });
+      toast({ title: "Course Assigned", description: `${learner.email}: ${done.courseTitle}` });
+    } catch (failure) {
+      const description = refusal(failure);
+      toast({ title: "Not Assigned", description, variant: "destructive" });
+      error.show(description, "courseId");
+    }
+  });
+  const remove = async (courseId: string, title: string) => {
+    try {
+      await unassign.mutateAsync({ userId: learner.id, courseId, role });
+      document.getElementById(selectId)?.focus();
+      toast({ title: "Course Unassigned", description: `${learner.email}: ${title}` });
+    } catch (failure) {
+      toast({ title: "Not Unassigned", description: refusal(failure), variant: "destructive" });
     }
   };
+  if (staff.isPending || courses.isPending) return <p className="mt-2 text-xs text-muted">Loading assignments…</p>;
+  if (staff.isError || courses.isError)
+    return (
+      <p role="alert" className="mt-2 text-xs">
+        Course assignments could not be loaded: {refusal(staff.error ?? courses.error)}
+      </p>
+    );
   return (
-    <Button size="sm" variant="ghost" disabled={setRole.isPending} onClick={() => void change()}>
-      {assessor ? "Remove assessor role" : "Make assessor"}
-      <span className="sr-only"> for {learner.email}</span>
-    </Button>
+    <section className="mt-2" aria-label={`${ROLE_LABELS[role]} courses of ${learner.email}`}>
+      <p className="text-xs font-medium">{ROLE_LABELS[role]} of</p>
+      {mine.length === 0 ? (
+        <p className="text-xs text-muted">No courses yet: they see no course's work until assigned.</p>
+      ) : (
+        <ul className="space-y-1 text-xs" data-testid={`staff-${learner.id}`}>
+          {mine.map((a) => (
+            <li key={a.courseId} className="flex flex-wrap items-center gap-2">
+              <span>{a.courseTitle}</span>
+              <Button
+                size="sm"
+                variant="ghost"
+                disabled={unassign.isPending}
+                onClick={() => void remove(a.courseId, a.courseTitle)}
+              >
+                Unassign<span className="sr-only"> {a.courseTitle}</span>
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {open.length > 0 && (
+        <RowForm onSubmit={submit} error={error} className="mt-1">
+          <SelectField {...error.field("courseId")} id={selectId} label="Assign to course" className="w-56 max-w-full">
+            <option value="">Choose a course</option>
+            {open.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.title}
+              </option>
+            ))}
+          </SelectField>
+          <Button type="submit" size="sm" variant="secondary" disabled={assign.isPending}>
+            Assign
+            <span className="sr-only">
+              {" "}
+              {learner.email} as {role}
+            </span>
+          </Button>
+        </RowForm>
+      )}
+    </section>
   );
 }
 
@@ -192,10 +310,11 @@ const learnerCell = (l: Learner) => (
     {l.firstName} {l.lastName}
     <span className="block text-xs text-muted">
       {l.email}
-      {l.role === "admin" ? " · admin" : l.role === "assessor" ? " · assessor" : ""}
+      {l.role === "learner" ? "" : ` · ${l.role}`}
     </span>
     <TimeMultiplier learner={l} />
-    <RoleButton learner={l} />
+    <RoleForm learner={l} />
+    {(l.role === "assessor" || l.role === "instructor") && <CourseAssignments key={l.role} learner={l} role={l.role} />}
   </>
 );
 

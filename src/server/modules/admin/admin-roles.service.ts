@@ -1,31 +1,92 @@
 import type { Kysely } from "kysely";
-import type { CurrentUser } from "#shared/schemas/auth.ts";
+import type { CurrentUser, StaffRole } from "#shared/schemas/auth.ts";
+import type { GrantableRole } from "#shared/schemas/practical.ts";
+import type { CourseStaff, CourseStaffInput } from "#shared/schemas/staff.ts";
 import type { DB } from "../../db/schema.ts";
 import { conflict, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
+import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { deleteCourseStaff, insertCourseStaff, listCourseStaff } from "../staff/course-staff.ts";
+
+const GRANT_ACTIONS: Record<StaffRole, { grant: string; revoke: string }> = {
+  assessor: { grant: "role.assessor.grant", revoke: "role.assessor.revoke" },
+  instructor: { grant: "role.instructor.grant", revoke: "role.instructor.revoke" },
+};
 
 /**
- * Makes a learner an assessor or back. Admins keep their role here: it changes only from the command
- * line or ADMIN_EMAILS. Audited.
+ * Makes a learner an assessor or an instructor, or back. Admins keep their role here: it changes only
+ * from the command line or ADMIN_EMAILS. A staff role taken away takes its course assignments with it.
+ * Audited.
  */
-export async function setAssessorRole(
+export async function setStaffRole(
   db: Kysely<DB>,
   actor: CurrentUser,
   userId: string,
-  role: "learner" | "assessor",
-): Promise<{ userId: string; role: "learner" | "assessor" }> {
+  role: GrantableRole,
+): Promise<{ userId: string; role: GrantableRole }> {
   if (userId === actor.id) throw conflict("You cannot change your own role.");
   const user = await db.selectFrom("user").select(["email", "role"]).where("id", "=", userId).executeTakeFirst();
   if (!user) throw notFound("Learner not found.");
   if (user.role === "admin") throw conflict("This account is an admin; change an admin's role from the command line.");
+  if (user.role === role) return { userId, role };
   await db.transaction().execute(async (trx) => {
-    await trx
+    const changed = await trx
       .updateTable("user")
       .set({ role, updatedAt: new Date().toISOString() })
       .where("id", "=", userId)
       .where("role", "!=", "admin")
-      .execute();
-    await recordAudit(trx, actor, role === "assessor" ? "role.assessor.grant" : "role.assessor.revoke", user.email);
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) throw conflict("This account is an admin now; nothing was changed.");
+    if (user.role === "assessor" || user.role === "instructor") {
+      const removed = await deleteCourseStaff(trx, { userId, role: user.role });
+      await recordAudit(trx, actor, GRANT_ACTIONS[user.role].revoke, user.email, { courseAssignmentsRemoved: removed });
+    }
+    if (role !== "learner") await recordAudit(trx, actor, GRANT_ACTIONS[role].grant, user.email);
   });
   return { userId, role };
+}
+
+/** Assigns an assessor or instructor to a course (they must hold that role). Assigning twice changes nothing. Audited. */
+export async function assignCourseStaff(
+  db: Kysely<DB>,
+  catalogue: CourseCatalogue,
+  actor: CurrentUser,
+  input: CourseStaffInput,
+): Promise<CourseStaff> {
+  if (!(await catalogue.course(input.courseId))) throw notFound("Course not found.");
+  await db.transaction().execute(async (trx) => {
+    const user = await trx
+      .selectFrom("user")
+      .select(["email", "role"])
+      .where("id", "=", input.userId)
+      .executeTakeFirst();
+    if (!user) throw notFound("Learner not found.");
+    if (user.role === "admin") throw conflict("Admins are staff of every course already.");
+    if (user.role !== input.role)
+      throw conflict(`This account is not an ${input.role}; grant the ${input.role} role first.`);
+    const added = await insertCourseStaff(trx, { ...input, assignedBy: actor.email });
+    if (added)
+      await recordAudit(trx, actor, `course-staff.${input.role}.assign`, user.email, { courseId: input.courseId });
+  });
+  const assigned = (await listCourseStaff(db, input)).find((r) => r.role === input.role);
+  if (!assigned) throw conflict("The role was taken away at the same time; nothing was assigned.");
+  return assigned;
+}
+
+/** Unassigns an assessor or instructor from a course; `removed` is false when there was no such assignment. Audited. */
+export async function unassignCourseStaff(
+  db: Kysely<DB>,
+  actor: CurrentUser,
+  input: CourseStaffInput,
+): Promise<{ removed: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const removed = (await deleteCourseStaff(trx, input)) > 0;
+    if (removed) {
+      const user = await trx.selectFrom("user").select("email").where("id", "=", input.userId).executeTakeFirst();
+      await recordAudit(trx, actor, `course-staff.${input.role}.unassign`, user?.email ?? input.userId, {
+        courseId: input.courseId,
+      });
+    }
+    return { removed };
+  });
 }

@@ -23,9 +23,18 @@ import {
 import { emptyBodySchema, textFileSchema } from "#shared/schemas/common.ts";
 import { itemStatisticsQuerySchema, itemStatisticsSchema } from "#shared/schemas/item-statistics.ts";
 import { roleChangeSchema, roleInputSchema } from "#shared/schemas/practical.ts";
+import {
+  courseStaffInputSchema,
+  courseStaffListSchema,
+  courseStaffParamsSchema,
+  courseStaffQuerySchema,
+  courseStaffRemovedSchema,
+  courseStaffSchema,
+} from "#shared/schemas/staff.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
 import { refundOrder } from "../checkout/refunds.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { listCourseStaff } from "../staff/course-staff.ts";
 import {
   adminCreateCoupon,
   adminRevokeCertificate,
@@ -38,7 +47,7 @@ import {
 } from "./admin.service.ts";
 import { grantExtraAttempt, setTimeMultiplier, withAttempts } from "./admin-assessment.service.ts";
 import { bulkEnrol, enrolByEmail } from "./admin-enrollments.service.ts";
-import { setAssessorRole } from "./admin-roles.service.ts";
+import { assignCourseStaff, setStaffRole, unassignCourseStaff } from "./admin-roles.service.ts";
 import { itemStatistics, itemStatisticsCsv } from "./item-statistics.service.ts";
 
 /** Everything here is for admins: the role is checked on the server before any handler runs. */
@@ -151,7 +160,24 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     app.put(
       "/api/admin/learners/:id/role",
       { schema: { params: idParamsSchema, body: roleInputSchema, response: { 200: roleChangeSchema } } },
-      async (request) => setAssessorRole(db, await actor(request), request.params.id, request.body.role),
+      async (request) => setStaffRole(db, await actor(request), request.params.id, request.body.role),
+    );
+    app.get(
+      "/api/admin/course-staff",
+      { schema: { querystring: courseStaffQuerySchema, response: { 200: courseStaffListSchema } } },
+      async (request) => ({ items: await listCourseStaff(db, request.query) }),
+    );
+    app.post(
+      "/api/admin/course-staff",
+      { schema: { body: courseStaffInputSchema, response: { 200: courseStaffSchema } } },
+      async (request) => assignCourseStaff(db, catalogue, await actor(request), request.body),
+    );
+    app.delete(
+      "/api/admin/course-staff/:userId/:courseId/:role",
+      {
+        schema: { params: courseStaffParamsSchema, body: emptyBodySchema, response: { 200: courseStaffRemovedSchema } },
+      },
+      async (request) => unassignCourseStaff(db, await actor(request), request.params),
     );
     app.put(
       "/api/admin/learners/:id/accommodation",

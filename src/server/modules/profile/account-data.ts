@@ -99,6 +99,7 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
       "account",
       "practicalSubmission",
       "practicalGrant",
+      "courseStaff",
       "enrollment",
       "lessonCompletion",
       "courseProgress",
