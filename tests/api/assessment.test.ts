@@ -23,6 +23,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const get = (url: string, cookie?: string) => request(t.app, "GET", url, { cookie });
+/** Starts (or resumes) an attempt: a bodiless POST. */
+const start = (url: string, cookie?: string) => request(t.app, "POST", `${url}/attempt`, { cookie });
 const post = (url: string, cookie: string | undefined, payload: unknown) =>
   request(t.app, "POST", url, { cookie, payload });
 const db = () => t.testDb.database.db;
@@ -63,12 +65,12 @@ describe("draws made and kept by the server", () => {
   it("shuffles the option order, differently between attempts, and keeps it when the page is reloaded", async () => {
     const user = await learnerIn("fixture-other");
     const url = "/api/quiz/fixture-other/delta";
-    const first = (await get(url, user.cookie)).json() as Quiz;
+    const first = (await start(url, user.cookie)).json() as Quiz;
     const reloaded = (await get(url, user.cookie)).json() as Quiz;
     expect(reloaded.attemptId).toBe(first.attemptId);
     expect(reloaded.questions).toEqual(first.questions);
     await post(url, user.cookie, { answers: answersFor(first, answerKey("fixture-other", "delta"), 0) });
-    const second = (await get(url, user.cookie)).json() as Quiz;
+    const second = (await start(url, user.cookie)).json() as Quiz;
     expect(second.attemptId).not.toBe(first.attemptId);
     expect(optionOrders(second)).not.toEqual(optionOrders(first));
     expect([...optionOrders(first), ...optionOrders(second)].some((order) => order !== "abcd")).toBe(true);
@@ -77,7 +79,7 @@ describe("draws made and kept by the server", () => {
   it("grades exactly what was drawn: an answer to a question not drawn gets 400", async () => {
     const user = await learnerIn();
     const url = "/api/quiz/fixture-basics/alpha";
-    const quiz = (await get(url, user.cookie)).json() as Quiz;
+    const quiz = (await start(url, user.cookie)).json() as Quiz;
     const answers = answersFor(quiz, answerKey("fixture-basics", "alpha"), 5);
     const undrawn = [...answerKey("fixture-basics", "alpha").keys()].find((id) => !(id in answers))!;
     const swapped = { ...answers, [undrawn]: "a" };
@@ -92,15 +94,57 @@ describe("draws made and kept by the server", () => {
     expect((await post(url, user.cookie, { answers, attemptId: quiz.attemptId })).statusCode).toBe(409);
   });
 
+  it("starts an attempt only by a POST from the academy's own pages: a link on another site starts nothing", async () => {
+    const user = await learnerIn();
+    await readyForExam(user);
+    const stored = async () =>
+      Number(
+        (
+          await db()
+            .selectFrom("assessmentAttempt")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("userId", "=", user.id)
+            .where("assessmentId", "in", ["alpha", "#final-exam"])
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    let expected = await stored();
+    for (const url of ["/api/quiz/fixture-basics/alpha", "/api/exam/fixture-basics"]) {
+      // A top-level navigation from another site: a GET carrying the session cookie (SameSite=Lax).
+      const navigation = await t.app.inject({
+        method: "GET",
+        url,
+        headers: { cookie: user.cookie, "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" },
+      });
+      expect(navigation.statusCode, url).toBe(404);
+      expect(navigation.json().message, url).toBe("No attempt is open. Start one first.");
+      // A form on another site posting to the start.
+      const forged = await t.app.inject({
+        method: "POST",
+        url: `${url}/attempt`,
+        headers: { cookie: user.cookie, origin: "https://elsewhere.example" },
+      });
+      expect(forged.statusCode, url).toBe(403);
+      expect(await stored(), url).toBe(expected);
+      // From the academy's page: a bodiless POST starts it, and a reload (GET) reads the same attempt.
+      const started = await start(url, user.cookie);
+      expect(started.statusCode, url).toBe(200);
+      const reread = await get(url, user.cookie);
+      expect(reread.statusCode, url).toBe(200);
+      expect((reread.json() as Quiz).attemptId, url).toBe((started.json() as Quiz).attemptId);
+      expect(await stored(), url).toBe(++expected);
+    }
+  });
+
   it("opens one attempt when the first requests race", async () => {
     const user = await learnerIn();
-    const started = await Promise.all([1, 2, 3].map(() => get("/api/quiz/fixture-basics/alpha", user.cookie)));
+    const started = await Promise.all([1, 2, 3].map(() => start("/api/quiz/fixture-basics/alpha", user.cookie)));
     expect(new Set(started.map((r) => r.json().attemptId)).size).toBe(1);
   });
 
   it("gives visitors a signed preview draw with the same rules, and records nothing", async () => {
     const url = "/api/quiz/fixture-basics/alpha";
-    const quiz = (await get(url)).json() as Quiz;
+    const quiz = (await start(url)).json() as Quiz;
     expect(quiz).toMatchObject({ recorded: false, attemptsLeft: null });
     const answers = answersFor(quiz, answerKey("fixture-basics", "alpha"), 5);
     expect((await post(url, undefined, { answers })).statusCode).toBe(400);
@@ -112,7 +156,7 @@ describe("draws made and kept by the server", () => {
     ).toBe(400);
     const res = await post(url, undefined, { answers, attemptId: quiz.attemptId });
     expect(res.json()).toMatchObject({ score: 100, passed: true, recorded: false });
-    const other = (await get(url)).json() as Quiz;
+    const other = (await start(url)).json() as Quiz;
     expect(other.attemptId).not.toBe(quiz.attemptId);
   });
 });
@@ -156,7 +200,7 @@ describe("attempt rules", () => {
       .orderBy("submittedAt", "desc")
       .executeTakeFirstOrThrow();
     const opens = new Date(new Date(last.submittedAt!).getTime() + 24 * 3_600_000).toISOString();
-    const refused = await get(url, user.cookie);
+    const refused = await start(url, user.cookie);
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({
       message: expect.stringMatching(/^You have used your 3 attempts/),
@@ -176,7 +220,7 @@ describe("attempt rules", () => {
       assessment: "alpha",
     });
     expect(grant.statusCode).toBe(200);
-    const reopened = await get(url, user.cookie);
+    const reopened = await start(url, user.cookie);
     expect(reopened.statusCode).toBe(200);
     expect(reopened.json().attemptsLeft).toBe(1);
     const audit = await db().selectFrom("auditLog").selectAll().where("action", "=", "attempt.grant").execute();
@@ -208,7 +252,7 @@ describe("completion", () => {
     let res = await issue();
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/^Complete 5 lessons and the final exam before requesting your certificate/);
-    expect((await get("/api/exam/fixture-basics", user.cookie)).statusCode).toBe(403);
+    expect((await start("/api/exam/fixture-basics", user.cookie)).statusCode).toBe(403);
 
     for (const id of ["alpha-one", "alpha-two", "beta-one", "beta-two", "gamma-one"])
       await post(`/api/progress/fixture-basics/lessons/${id}/complete`, user.cookie, {});
@@ -230,7 +274,7 @@ describe("completion", () => {
   it("counts a course without a final exam complete with its lessons and quizzes", async () => {
     const user = await learnerIn("fixture-other");
     await completeCourse(t.app, user.cookie, "fixture-other");
-    expect((await get("/api/exam/fixture-other", user.cookie)).statusCode).toBe(404);
+    expect((await start("/api/exam/fixture-other", user.cookie)).statusCode).toBe(404);
     expect((await post("/api/certificate", user.cookie, { courseId: "fixture-other" })).statusCode).toBe(200);
   });
 });
@@ -269,7 +313,7 @@ describe("timed final exam", () => {
   it("refuses an exam submitted after its time limit plus the grace period, and counts it as a failed attempt", async () => {
     const user = await learnerIn();
     await readyForExam(user);
-    const quiz = (await get("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
+    const quiz = (await start("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
     expect(quiz).toMatchObject({ kind: "exam", moduleId: null, timeLimitMinutes: 30, attemptsLeft: 3 });
     expect(new Date(quiz.deadlineAt!).getTime() - new Date(quiz.startedAt).getTime()).toBe(30 * 60_000);
     await startedMinutesAgo(user, 32, 30);
@@ -277,7 +321,7 @@ describe("timed final exam", () => {
     const late = await post("/api/exam/fixture-basics", user.cookie, { answers, attemptId: quiz.attemptId });
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toMatch(/^Time is up/);
-    const next = (await get("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
+    const next = (await start("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
     expect(next.attemptId).not.toBe(quiz.attemptId);
     expect(next.previous).toMatchObject({ score: 0, attempts: 1, passed: false });
     expect(next.attemptsLeft).toBe(2);
@@ -286,7 +330,7 @@ describe("timed final exam", () => {
   it("accepts a submission inside the grace period", async () => {
     const user = await learnerIn();
     await readyForExam(user);
-    const quiz = (await get("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
+    const quiz = (await start("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
     await startedMinutesAgo(user, 30.5, 30);
     const answers = answersFor(quiz, answerKey("fixture-basics", "exam"), 5);
     const res = await post("/api/exam/fixture-basics", user.cookie, { answers, attemptId: quiz.attemptId });
@@ -331,7 +375,7 @@ describe("timed final exam", () => {
     });
     expect(await rules()).toMatchObject({ timeLimitMinutes: 30, timeMultiplier: 1.5, yourTimeLimitMinutes: 45 });
 
-    const quiz = (await get("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
+    const quiz = (await start("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
     expect(await rules()).toMatchObject({ attemptsLeft: 3, inProgress: { deadlineAt: quiz.deadlineAt } });
     await post("/api/exam/fixture-basics", user.cookie, {
       answers: answersFor(quiz, answerKey("fixture-basics", "exam"), 0),
@@ -352,7 +396,7 @@ describe("timed final exam", () => {
       payload: { timeMultiplier: 1.5 },
     });
     expect(set.json()).toEqual({ userId: user.id, timeMultiplier: 1.5 });
-    const quiz = (await get("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
+    const quiz = (await start("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
     expect(new Date(quiz.deadlineAt!).getTime() - new Date(quiz.startedAt).getTime()).toBe(45 * 60_000);
     // 40 minutes in: past the standard limit, inside the learner's own.
     await startedMinutesAgo(user, 40, 45);

@@ -217,12 +217,16 @@ describe("recertification", () => {
     expect(years).toBeLessThan(2.01);
 
     const early = await holderExpiringIn(200);
-    const tooEarly = await request(t.app, "GET", "/api/recertification/fixture-basics", { cookie: early.user.cookie });
+    const tooEarly = await request(t.app, "POST", "/api/recertification/fixture-basics/attempt", {
+      cookie: early.user.cookie,
+    });
     expect(tooEarly.statusCode).toBe(409);
     expect(tooEarly.json().message).toMatch(/Recertification opens on/);
 
     const gone = await holderExpiringIn(-400);
-    const tooLate = await request(t.app, "GET", "/api/recertification/fixture-basics", { cookie: gone.user.cookie });
+    const tooLate = await request(t.app, "POST", "/api/recertification/fixture-basics/attempt", {
+      cookie: gone.user.cookie,
+    });
     expect(tooLate.statusCode).toBe(409);
     expect(tooLate.json().message).toMatch(/Recertification closed on/);
   }, 90_000);
@@ -247,7 +251,7 @@ describe("recertification", () => {
         ordinal: 1,
       })
       .execute();
-    const res = await request(t.app, "GET", "/api/recertification/fixture-basics", { cookie: user.cookie });
+    const res = await request(t.app, "POST", "/api/recertification/fixture-basics/attempt", { cookie: user.cookie });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/Recertification opens on/);
     const after = (await request(t.app, "GET", "/api/certificates", { cookie: user.cookie })).json()[0];
@@ -264,7 +268,7 @@ describe("recertification", () => {
         payload: { reason },
       });
       expect(revoke.statusCode).toBe(200);
-      const res = await request(t.app, "GET", "/api/recertification/fixture-basics", { cookie: user.cookie });
+      const res = await request(t.app, "POST", "/api/recertification/fixture-basics/attempt", { cookie: user.cookie });
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toMatch(/revoked.*cannot be renewed/);
       const mine = (await request(t.app, "GET", "/api/certificates", { cookie: user.cookie })).json()[0];

@@ -13,6 +13,8 @@ afterAll(async () => t?.close());
 
 const post = (url: string, cookie?: string, payload: unknown = {}) => request(t.app, "POST", url, { cookie, payload });
 const get = (url: string, cookie?: string) => request(t.app, "GET", url, { cookie });
+/** Starts (or resumes) an attempt: a bodiless POST. */
+const start = (url: string, cookie?: string) => request(t.app, "POST", `${url}/attempt`, { cookie });
 
 describe("progress", () => {
   it("is for enrolled learners only, and starts as the default empty progress", async () => {
@@ -92,7 +94,7 @@ describe("quizzes graded on the server", () => {
   it("serves drawn questions without answers; the first module's quiz to anyone, others by unlock", async () => {
     const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
     const outsider = await newLearner(t);
-    const open = await get("/api/quiz/fixture-basics/alpha");
+    const open = await start("/api/quiz/fixture-basics/alpha");
     expect(open.statusCode).toBe(200);
     expect(open.json().questions).toHaveLength(5);
     expect(open.json().questions[0]).toEqual({
@@ -102,17 +104,17 @@ describe("quizzes graded on the server", () => {
     });
     expect(JSON.stringify(open.json())).not.toMatch(/correctAnswer|explanation/);
     expect(open.json().recorded).toBe(false);
-    expect((await get("/api/quiz/fixture-basics/beta")).statusCode).toBe(401);
-    expect((await get("/api/quiz/fixture-basics/beta", outsider.cookie)).statusCode).toBe(403);
-    expect((await get("/api/quiz/fixture-basics/beta", student.cookie)).statusCode).toBe(403);
-    expect((await get("/api/quiz/fixture-basics/gamma", student.cookie)).statusCode).toBe(404);
-    expect((await get("/api/quiz/fixture-basics/nope", student.cookie)).statusCode).toBe(404);
+    expect((await start("/api/quiz/fixture-basics/beta")).statusCode).toBe(401);
+    expect((await start("/api/quiz/fixture-basics/beta", outsider.cookie)).statusCode).toBe(403);
+    expect((await start("/api/quiz/fixture-basics/beta", student.cookie)).statusCode).toBe(403);
+    expect((await start("/api/quiz/fixture-basics/gamma", student.cookie)).statusCode).toBe(404);
+    expect((await start("/api/quiz/fixture-basics/nope", student.cookie)).statusCode).toBe(404);
   });
 
   it("needs every drawn question answered once with a valid option", async () => {
     const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
     const url = "/api/quiz/fixture-basics/alpha";
-    const quiz = (await get(url, student.cookie)).json();
+    const quiz = (await start(url, student.cookie)).json();
     const right = answersFor(quiz, answerKey("fixture-basics", "alpha"), 5);
     const [first, second] = quiz.questions.map((q: { id: string }) => q.id);
     expect((await post(url, student.cookie, { answers: { [first]: right[first] } })).statusCode).toBe(400);
@@ -145,7 +147,7 @@ describe("quizzes graded on the server", () => {
     // alpha-two that answering only those right still fails.
     for (let tries = 0; tries < 20; tries++) {
       const student = await newLearner(t, { enrolledIn: ["fixture-basics"] });
-      const quiz = (await get("/api/quiz/fixture-basics/alpha", student.cookie)).json();
+      const quiz = (await start("/api/quiz/fixture-basics/alpha", student.cookie)).json();
       const ids: string[] = quiz.questions.map((q: { id: string }) => q.id);
       const rightOnes = ids.filter((id) => lessonOf.get(id) === "alpha-two");
       if (rightOnes.length === 0 || rightOnes.length > 3) continue;
@@ -271,7 +273,7 @@ describe("races", () => {
   it("loses no write when the same learner completes lessons in parallel, and grades an attempt once", async () => {
     const racer = await newLearner(t, { enrolledIn: ["fixture-basics"] });
     const url = "/api/quiz/fixture-basics/alpha";
-    const quiz = (await get(url, racer.cookie)).json();
+    const quiz = (await start(url, racer.cookie)).json();
     const answers = answersFor(quiz, answerKey("fixture-basics", "alpha"), 5);
     const results = await Promise.all([
       post("/api/progress/fixture-basics/lessons/alpha-one/complete", racer.cookie),

@@ -25,13 +25,14 @@ describe("correct answers never reach the browser before a submission", () => {
       for (const c of content.courses) {
         urls.push(`/api/courses/${c.id}`);
         for (const m of c.modules) {
-          urls.push(`/api/quiz/${c.id}/${m.id}`);
+          // The start (a POST), then the read of the attempt it opened.
+          urls.push(`/api/quiz/${c.id}/${m.id}/attempt`, `/api/quiz/${c.id}/${m.id}`);
           for (const l of m.lessons) urls.push(`/api/courses/${c.id}/lessons/${l.id}`);
         }
         if (cookie === student.cookie) urls.push(`/api/progress/${c.id}`);
       }
       for (const url of urls) {
-        const res = await request(t.app, "GET", url, { cookie });
+        const res = await request(t.app, url.endsWith("/attempt") ? "POST" : "GET", url, { cookie });
         reads++;
         expect(res.body, url).not.toMatch(/correctAnswer/i);
         for (const e of explanations) expect(res.body, url).not.toContain(e);

@@ -18,7 +18,7 @@ let visitors = 0;
 const visitor = () => `203.0.113.${++visitors}`;
 
 const start = (address: string) =>
-  t.app.inject({ method: "GET", url: URL, headers: { origin: TEST_ORIGIN }, remoteAddress: address });
+  t.app.inject({ method: "POST", url: `${URL}/attempt`, headers: { origin: TEST_ORIGIN }, remoteAddress: address });
 const submit = (address: string, payload: unknown) =>
   t.app.inject({
     method: "POST",

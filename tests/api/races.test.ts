@@ -117,7 +117,7 @@ describe("limits hold under parallel requests", () => {
       await enrol(t, learner, "fixture-basics");
       const loop = async (app: FastifyInstance) => {
         for (let i = 0; i < 6; i++) {
-          const started = await request(app, "GET", url, { cookie: learner.cookie });
+          const started = await request(app, "POST", `${url}/attempt`, { cookie: learner.cookie });
           if (started.statusCode !== 200) continue;
           const quiz = started.json() as Quiz;
           await request(app, "POST", url, {
@@ -137,7 +137,7 @@ describe("limits hold under parallel requests", () => {
     const learner = await signUpUser(t.app);
     await enrol(t, learner, "fixture-basics");
     const take = async (app: FastifyInstance) => {
-      const quiz = (await request(app, "GET", url, { cookie: learner.cookie })).json() as Quiz;
+      const quiz = (await request(app, "POST", `${url}/attempt`, { cookie: learner.cookie })).json() as Quiz;
       const res = await request(app, "POST", url, {
         cookie: learner.cookie,
         payload: { attemptId: quiz.attemptId, answers: answersFor(quiz, key, 0) },
@@ -149,7 +149,7 @@ describe("limits hold under parallel requests", () => {
     // The second instance reads the two attempts, then waits (held after its read) while the first
     // instance starts and submits the third.
     const held = gate.hold();
-    const late = request(second.app, "GET", url, { cookie: learner.cookie });
+    const late = request(second.app, "POST", `${url}/attempt`, { cookie: learner.cookie });
     await held.reached;
     await take(t.app);
     held.release();
@@ -166,7 +166,7 @@ describe("limits hold under parallel requests", () => {
     // A completed lesson first: the course's progress row exists, as for most submissions.
     const lesson = "/api/progress/fixture-basics/lessons/alpha-one/complete";
     expect((await request(t.app, "POST", lesson, { cookie: learner.cookie })).statusCode).toBe(200);
-    const quiz = (await request(t.app, "GET", url, { cookie: learner.cookie })).json() as Quiz;
+    const quiz = (await request(t.app, "POST", `${url}/attempt`, { cookie: learner.cookie })).json() as Quiz;
     const payload = { attemptId: quiz.attemptId, answers: answersFor(quiz, key, 5) };
     // The second instance reads the open attempt, then waits while the first grades it.
     const held = gate.hold();

@@ -28,7 +28,7 @@ afterAll(async () => {
 async function seenOnB(cookie: string) {
   const page = await request(b, "GET", "/api/courses/fixture-basics", { cookie });
   const progress = await request(b, "GET", "/api/progress/fixture-basics", { cookie });
-  const quiz = await request(b, "GET", "/api/quiz/fixture-basics/alpha", { cookie });
+  const quiz = await request(b, "POST", "/api/quiz/fixture-basics/alpha/attempt", { cookie });
   const complete = await request(b, "POST", "/api/progress/fixture-basics/lessons/alpha-two/complete", {
     cookie,
     payload: {},

@@ -49,8 +49,8 @@ export async function takeAssessment(
   correct = Number.POSITIVE_INFINITY,
 ): Promise<{ quiz: Quiz; result: QuizResult; status: number }> {
   const url = urlOf(courseId, assessment);
-  const started = await request(app, "GET", url, { cookie });
-  if (started.statusCode !== 200) throw new Error(`GET ${url}: ${started.statusCode} ${started.body}`);
+  const started = await request(app, "POST", `${url}/attempt`, { cookie });
+  if (started.statusCode !== 200) throw new Error(`POST ${url}/attempt: ${started.statusCode} ${started.body}`);
   const quiz = started.json() as Quiz;
   const answers = answersFor(quiz, answerKey(courseId, assessment), correct);
   const res = await request(app, "POST", url, { cookie, payload: { answers, attemptId: quiz.attemptId } });

@@ -1584,15 +1584,6 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
-        429: {
-          content: {
-            "application/json": {
-              message: string;
-              nextAttemptAt: string;
-            };
-          };
-        };
       };
     };
     post: {
@@ -1637,6 +1628,67 @@ export interface paths {
                 }[];
               score: number;
               total: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/exam/{courseId}/attempt": {
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              attemptId: string;
+              attemptsLeft: number | null;
+              courseId: string;
+              deadlineAt: string | null;
+              /** @enum {string} */
+              kind: "quiz" | "exam";
+              maxAttempts: number;
+              moduleId: string | null;
+              moduleTitle: string;
+              nextModuleId: string | null;
+              passMark: number;
+              previous: {
+                attempts: number;
+                bestScore: number;
+                passed: boolean;
+                score: number;
+              } | null;
+              questions: {
+                  id: string;
+                  options: {
+                      id: string;
+                      text: string;
+                    }[];
+                  question: string;
+                }[];
+              recorded: boolean;
+              startedAt: string;
+              timeLimitMinutes: number | null;
+              title: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        429: {
+          content: {
+            "application/json": {
+              message: string;
+              nextAttemptAt: string;
             };
           };
         };
@@ -2258,15 +2310,6 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
-        429: {
-          content: {
-            "application/json": {
-              message: string;
-              nextAttemptAt: string;
-            };
-          };
-        };
       };
     };
     post: {
@@ -2318,11 +2361,17 @@ export interface paths {
       };
     };
   };
-  "/api/recertification/{courseId}": {
-    get: {
+  "/api/quiz/{courseId}/{moduleId}/attempt": {
+    post: {
       parameters: {
         path: {
           courseId: string;
+          moduleId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
         };
       };
       responses: {
@@ -2373,6 +2422,53 @@ export interface paths {
         };
       };
     };
+  };
+  "/api/recertification/{courseId}": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              attemptId: string;
+              attemptsLeft: number | null;
+              courseId: string;
+              deadlineAt: string | null;
+              /** @enum {string} */
+              kind: "quiz" | "exam";
+              maxAttempts: number;
+              moduleId: string | null;
+              moduleTitle: string;
+              nextModuleId: string | null;
+              passMark: number;
+              previous: {
+                attempts: number;
+                bestScore: number;
+                passed: boolean;
+                score: number;
+              } | null;
+              questions: {
+                  id: string;
+                  options: {
+                      id: string;
+                      text: string;
+                    }[];
+                  question: string;
+                }[];
+              recorded: boolean;
+              startedAt: string;
+              timeLimitMinutes: number | null;
+              title: string;
+            };
+          };
+        };
+      };
+    };
     post: {
       parameters: {
         path: {
@@ -2415,6 +2511,67 @@ export interface paths {
                 }[];
               score: number;
               total: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/recertification/{courseId}/attempt": {
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              attemptId: string;
+              attemptsLeft: number | null;
+              courseId: string;
+              deadlineAt: string | null;
+              /** @enum {string} */
+              kind: "quiz" | "exam";
+              maxAttempts: number;
+              moduleId: string | null;
+              moduleTitle: string;
+              nextModuleId: string | null;
+              passMark: number;
+              previous: {
+                attempts: number;
+                bestScore: number;
+                passed: boolean;
+                score: number;
+              } | null;
+              questions: {
+                  id: string;
+                  options: {
+                      id: string;
+                      text: string;
+                    }[];
+                  question: string;
+                }[];
+              recorded: boolean;
+              startedAt: string;
+              timeLimitMinutes: number | null;
+              title: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        429: {
+          content: {
+            "application/json": {
+              message: string;
+              nextAttemptAt: string;
             };
           };
         };

@@ -14,11 +14,7 @@ export const queryKeys = {
     course: (courseId: string) => ["/api/enrollments", courseId] as const,
   },
   myLearning: () => ["/api/my-learning"] as const,
-  quiz: (courseId: string, moduleId: string) => ["/api/quiz", courseId, moduleId] as const,
-  exam: (courseId: string) => ["/api/exam", courseId] as const,
-  // Not under exam(): resetting the attempt must not reset the rules on screen.
   examRules: (courseId: string) => ["/api/exam-rules", courseId] as const,
-  recertification: (courseId: string) => ["/api/recertification", courseId] as const,
   practical: (courseId: string) => ["/api/practical", courseId] as const,
   review: {
     queue: () => ["/api/review/queue"] as const,

@@ -7,31 +7,28 @@ import type { QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
 /** Stands for the recertification exam where a module id is expected (no module id starts with '#'). */
 export const RECERTIFICATION = "#recertification";
 
-const assessmentKey = (courseId: string, moduleId: string | null) =>
-  moduleId === null
-    ? queryKeys.exam(courseId)
-    : moduleId === RECERTIFICATION
-      ? queryKeys.recertification(courseId)
-      : queryKeys.quiz(courseId, moduleId);
-
-/** Starts an attempt (the server draws its questions), or resumes the open one. */
-export const getAssessment = (courseId: string, moduleId: string | null) =>
+/**
+ * Starts an attempt (the server draws its questions) or resumes the open one. A POST behind the
+ * origin check, so a link on another site never starts one (decision 0051).
+ */
+export const startAssessment = (courseId: string, moduleId: string | null) =>
   dataOf(
     moduleId === null
-      ? api.GET("/api/exam/{courseId}", { params: { path: { courseId } } })
+      ? api.POST("/api/exam/{courseId}/attempt", { params: { path: { courseId } } })
       : moduleId === RECERTIFICATION
-        ? api.GET("/api/recertification/{courseId}", { params: { path: { courseId } } })
-        : api.GET("/api/quiz/{courseId}/{moduleId}", { params: { path: { courseId, moduleId } } }),
+        ? api.POST("/api/recertification/{courseId}/attempt", { params: { path: { courseId } } })
+        : api.POST("/api/quiz/{courseId}/{moduleId}/attempt", { params: { path: { courseId, moduleId } } }),
   );
-export const assessmentQueryOptions = (courseId: string, moduleId: string | null) =>
-  queryOptions({
-    queryKey: assessmentKey(courseId, moduleId),
-    queryFn: () => getAssessment(courseId, moduleId),
-    refetchOnWindowFocus: false,
-    retry: false,
+/** The attempt's start; the exam's rules (attempts left, in progress) are read again. */
+export function useStartAssessment(courseId: string, moduleId: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => startAssessment(courseId, moduleId),
+    onSuccess: async () => {
+      if (moduleId === null) await queryClient.invalidateQueries({ queryKey: queryKeys.examRules(courseId) });
+    },
   });
-export const useAssessment = (courseId: string, moduleId: string | null) =>
-  useQuery(assessmentQueryOptions(courseId, moduleId));
+}
 
 /** The final exam's rules for this learner; reading them starts nothing. */
 export const getExamRules = (courseId: string) =>
@@ -73,12 +70,6 @@ export function useSubmitAssessment(
       ]);
     },
   });
-}
-
-/** A new attempt: drops the graded one so the next read draws new questions. */
-export function useStartNewAttempt(courseId: string, moduleId: string | null) {
-  const queryClient = useQueryClient();
-  return () => queryClient.resetQueries({ queryKey: assessmentKey(courseId, moduleId) });
 }
 
 export const getProgress = (courseId: string) =>

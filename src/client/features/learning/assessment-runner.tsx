@@ -10,7 +10,7 @@ import { ApiError, refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { attemptRefusedSchema, type Quiz, type QuizResult } from "#shared/schemas/learning.ts";
-import { RECERTIFICATION, useAssessment, useStartNewAttempt, useSubmitAssessment } from "./api.ts";
+import { RECERTIFICATION, useStartAssessment, useSubmitAssessment } from "./api.ts";
 import type { NextStep } from "./next-step.ts";
 
 export function Screen({ title, text, children }: { title: string; text: string; children?: React.ReactNode }) {
@@ -364,9 +364,16 @@ export function AssessmentRunner({
   startedByLearner?: boolean;
 }) {
   const kind = moduleId === null || moduleId === RECERTIFICATION ? "exam" : "quiz";
-  const query = useAssessment(courseId, moduleId);
+  // Opening the runner starts (or resumes) the attempt, once: a start is a POST from this page.
+  const query = useStartAssessment(courseId, moduleId);
+  const startAttempt = query.mutate;
+  const startedOnce = useRef(false);
+  useEffect(() => {
+    if (startedOnce.current) return;
+    startedOnce.current = true;
+    startAttempt();
+  }, [startAttempt]);
   const toast = useToast();
-  const startNewAttempt = useStartNewAttempt(courseId, moduleId);
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [flagged, setFlagged] = useState<Set<string>>(() => new Set());
   const [index, setIndex] = useState(0);
@@ -419,7 +426,7 @@ export function AssessmentRunner({
       }),
   });
 
-  const restart = async () => {
+  const restart = () => {
     moveFocus.current = true;
     setAnswers({});
     setFlagged(new Set());
@@ -427,12 +434,12 @@ export function AssessmentRunner({
     setReviewing(false);
     setReviewedOnce(false);
     setRetaking(true);
-    // A new attempt: the server draws new questions once the last one is graded.
-    if (result) await startNewAttempt();
     setResult(null);
+    // A new attempt: the server draws new questions once the last one is graded.
+    if (result) startAttempt();
   };
 
-  if (query.isPending) {
+  if (query.isIdle || query.isPending) {
     return (
       <PageContainer className="max-w-3xl" aria-busy="true">
         <Skeleton className="h-8 w-1/2" />
@@ -444,6 +451,7 @@ export function AssessmentRunner({
   if (query.isError) return <ErrorScreen error={query.error} kind={kind} courseId={courseId} />;
 
   const quiz = query.data;
+  if (!quiz) return null;
   if (result) return <Result quiz={quiz} result={result} next={nextStep?.(quiz) ?? null} onRetake={restart} />;
 
   if (quiz.previous && !retaking) {

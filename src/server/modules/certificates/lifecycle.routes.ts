@@ -5,6 +5,7 @@ import {
   unsubscribeQuerySchema,
   unsubscribeResponseSchema,
 } from "#shared/schemas/certificate-lifecycle.ts";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
 import { attemptRefusedSchema, quizResultSchema, quizSchema, quizSubmissionSchema } from "#shared/schemas/learning.ts";
 import { badRequest } from "../../errors.ts";
 import { requireUser } from "../../plugins/auth.ts";
@@ -12,7 +13,7 @@ import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { sweepCertificateReminders } from "./certificate-reminders.ts";
 import { unsubscribeFromReminders } from "./reminder-unsubscribe.ts";
-import { startRecertification, submitRecertification } from "./renewals.ts";
+import { readRecertification, startRecertification, submitRecertification } from "./renewals.ts";
 
 /**
  * After issue (docs/decisions/0028): the recertification exam, the one-click unsubscribe from
@@ -30,12 +31,27 @@ export function certificateLifecycleRoutes(catalogue: CourseCatalogue): FastifyP
       });
     }
 
-    app.get(
-      "/api/recertification/:courseId",
-      { schema: { params: recertificationParamsSchema, response: { 200: quizSchema, 429: attemptRefusedSchema } } },
+    app.post(
+      "/api/recertification/:courseId/attempt",
+      {
+        schema: {
+          params: recertificationParamsSchema,
+          body: emptyBodySchema,
+          response: { 200: quizSchema, 429: attemptRefusedSchema },
+        },
+      },
       async (request) => {
         const user = await requireUser(request);
         return startRecertification(deps, user, requireCourse(await catalogue.course(request.params.courseId)));
+      },
+    );
+
+    app.get(
+      "/api/recertification/:courseId",
+      { schema: { params: recertificationParamsSchema, response: { 200: quizSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return readRecertification(deps, user, requireCourse(await catalogue.course(request.params.courseId)));
       },
     );
 

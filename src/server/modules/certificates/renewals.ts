@@ -8,7 +8,7 @@ import { conflict, notFound } from "../../errors.ts";
 import type { HitCounter } from "../../limits/hit-counter.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
-import { startOrResumeAttempt, submitAttempt } from "../learning/assessment.service.ts";
+import { readOpenAttempt, startOrResumeAttempt, submitAttempt } from "../learning/assessment.service.ts";
 import { RECERTIFICATION_ID, recertificationAssessment } from "../learning/assessment-access.ts";
 import { canRenew, renewalWindow, renewedExpiry } from "./certificate-lifecycle.ts";
 import {
@@ -124,7 +124,17 @@ async function renewableCertificate(db: Kysely<DB>, user: CurrentUser, courseId:
   return row;
 }
 
-/** GET /api/recertification/:courseId: starts (or resumes) a timed recertification exam. */
+/** GET /api/recertification/:courseId: the open recertification attempt; starts nothing. */
+export async function readRecertification(
+  deps: RenewalDeps,
+  user: CurrentUser,
+  course: CatalogueCourse,
+): Promise<Quiz> {
+  await renewableCertificate(deps.db, user, course.card.id);
+  return readOpenAttempt(deps, await recertificationAssessment(deps.db, user, course));
+}
+
+/** POST /api/recertification/:courseId/attempt: starts (or resumes) a timed recertification exam. */
 export async function startRecertification(
   deps: RenewalDeps,
   user: CurrentUser,

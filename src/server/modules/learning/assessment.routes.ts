@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
 import {
   attemptRefusedSchema,
   examParamsSchema,
@@ -12,10 +13,13 @@ import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { currentLearnerWith, FINAL_EXAM_ID, type SessionRequest } from "../progress/learner-state.ts";
 import { attemptReadsOf, sessionWithAttempts } from "./assessment.repository.ts";
-import { examRules, startOrResumeAttempt, submitAttempt } from "./assessment.service.ts";
+import { examRules, readOpenAttempt, startOrResumeAttempt, submitAttempt } from "./assessment.service.ts";
 import { examAssessment, quizAssessment } from "./assessment-access.ts";
 
-/** Module quizzes and final exams: GET starts or resumes an attempt, POST grades it. */
+/**
+ * Module quizzes and final exams: POST .../attempt starts or resumes an attempt (behind the origin
+ * check: a link on another site cannot start one), GET reads the open one, POST grades it.
+ */
 export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
     const deps = { db: app.deps.database.db, config: app.deps.config, counters: app.deps.counters };
@@ -35,12 +39,27 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       return { assessment, reads: learner.beside && attemptReadsOf(learner.beside) };
     }
 
-    app.get(
-      "/api/quiz/:courseId/:moduleId",
-      { schema: { params: quizParamsSchema, response: { 200: quizSchema, 429: attemptRefusedSchema } } },
+    app.post(
+      "/api/quiz/:courseId/:moduleId/attempt",
+      {
+        schema: {
+          params: quizParamsSchema,
+          body: emptyBodySchema,
+          response: { 200: quizSchema, 429: attemptRefusedSchema },
+        },
+      },
       async (request) => {
         const { assessment, reads } = await quizOf(request, request.params);
         return startOrResumeAttempt(deps, assessment, request.ip, reads);
+      },
+    );
+
+    app.get(
+      "/api/quiz/:courseId/:moduleId",
+      { schema: { params: quizParamsSchema, response: { 200: quizSchema } } },
+      async (request) => {
+        const { assessment, reads } = await quizOf(request, request.params);
+        return readOpenAttempt(deps, assessment, reads);
       },
     );
 
@@ -53,12 +72,27 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
       },
     );
 
-    app.get(
-      "/api/exam/:courseId",
-      { schema: { params: examParamsSchema, response: { 200: quizSchema, 429: attemptRefusedSchema } } },
+    app.post(
+      "/api/exam/:courseId/attempt",
+      {
+        schema: {
+          params: examParamsSchema,
+          body: emptyBodySchema,
+          response: { 200: quizSchema, 429: attemptRefusedSchema },
+        },
+      },
       async (request) => {
         const { assessment, reads } = await examOf(request, request.params.courseId);
         return startOrResumeAttempt(deps, assessment, request.ip, reads);
+      },
+    );
+
+    app.get(
+      "/api/exam/:courseId",
+      { schema: { params: examParamsSchema, response: { 200: quizSchema } } },
+      async (request) => {
+        const { assessment, reads } = await examOf(request, request.params.courseId);
+        return readOpenAttempt(deps, assessment, reads);
       },
     );
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ExamRules, Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
-import { badRequest, conflict, tooManyAttempts } from "../../errors.ts";
+import { badRequest, conflict, notFound, tooManyAttempts } from "../../errors.ts";
 import { ensureProgressRow } from "../progress/progress.service.ts";
 import { PASS_MARK } from "../progress/progress-formula.ts";
 import {
@@ -98,6 +98,19 @@ export async function examRules(deps: AssessmentDeps, a: Assessment, read?: Atte
       ? { score: stats.score, bestScore: stats.bestScore, attempts: stats.attempts, passed: stats.passed }
       : null,
   };
+}
+
+export const NO_OPEN_ATTEMPT = "No attempt is open. Start one first.";
+
+/**
+ * The open attempt, as it was drawn, for a reload: reading starts nothing (a start is a POST behind the
+ * origin check, decision 0051). A preview attempt lives in its token only, so it is never open here.
+ */
+export async function readOpenAttempt(deps: AssessmentDeps, a: Assessment, read?: AttemptReads): Promise<Quiz> {
+  if (!a.recorded) throw notFound(NO_OPEN_ATTEMPT);
+  const state = await attemptState(deps, a, new Date(), read);
+  if (!state.open) throw notFound(NO_OPEN_ATTEMPT);
+  return toQuiz(a, state.rules, state.open, state.allowance().attemptsLeft);
 }
 
 /**
