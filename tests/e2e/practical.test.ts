@@ -25,7 +25,7 @@ describe("the practical in the browser", () => {
         const out = [];
         for (const id of ["delta-one", "delta-two"])
           out.push((await call(`/api/progress/${course}/lessons/${id}/complete`, {})).status);
-        const quiz = (await (await fetch(`/api/quiz/${course}/delta`)).json()) as {
+        const quiz = (await (await fetch(`/api/quiz/${course}/delta/attempt`, { method: "POST" })).json()) as {
           attemptId: string;
           questions: { id: string }[];
         };
