@@ -232,13 +232,49 @@ describe("the practical loop", () => {
     expect(twice.statusCode).toBe(409);
   });
 
+  it("passes at Competent on every criterion and refuses a pass one level under on either, the critical one too", async () => {
+    const user = await learnerReadyForPractical({ firstName: "Line", lastName: "Learner" });
+    const number = latestNumber(await submitWork(user));
+    expect((await post(`/api/review/submissions/${number}/claim`, assessorA.cookie)).statusCode).toBe(200);
+    const pass = (scores: typeof PASSING) =>
+      post(`/api/review/submissions/${number}/review`, assessorA.cookie, {
+        scores,
+        feedback: "Checked.",
+        decision: "pass",
+      });
+    const rubric = ((await get(`/api/review/submissions/${number}`, assessorA.cookie)).json() as ReviewSubmission)
+      .rubric;
+    expect(rubric.passRuleText).toBe("every criterion at least Competent");
+    expect(rubric.criteria.map((c) => [c.id, c.critical])).toEqual([
+      ["listening", false],
+      ["scope", true],
+    ]);
+    for (const under of [
+      [WEAK[0]!, PASSING[1]!], // listening Developing (2 of 4)
+      [PASSING[0]!, WEAK[1]!], // scope, critical, Developing (3 of 6)
+    ]) {
+      const refused = await pass(under);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(
+        "These scores do not meet the pass rule (every criterion at least Competent): choose resubmit.",
+      );
+    }
+    const atTheLine = await pass(PASSING);
+    expect(atTheLine.statusCode, atTheLine.body).toBe(200);
+    expect((atTheLine.json() as ReviewSubmission).review).toMatchObject({
+      decision: "pass",
+      points: 10,
+      maxPoints: 10,
+    });
+  });
+
   it("scores every criterion, asks for a resubmission with feedback, allows 2 resubmissions, then an admin grants more, then issues the certificate", async () => {
     const user = await learnerReadyForPractical({ firstName: "Loop", lastName: "Learner" });
     let number = latestNumber(await submitWork(user));
 
     const unmet = await review(assessorA, number, "pass", WEAK);
     expect(unmet.statusCode).toBe(400);
-    expect(unmet.json().message).toMatch(/do not meet the pass rule \(at least 70% of the points/);
+    expect(unmet.json().message).toMatch(/do not meet the pass rule \(every criterion at least Competent\)/);
     const missing = await post(`/api/review/submissions/${number}/review`, assessorA.cookie, {
       scores: [PASSING[0]],
       feedback: "x",

@@ -353,6 +353,14 @@ describe.each(FULL.map((c) => [c.id]))("%s exam blueprint", (courseId) => {
   });
 });
 
+/** The criteria of each practical on scope of practice, safety and red flags (docs/decisions/0052). */
+const CRITICAL_CRITERIA: Record<string, string[]> = {
+  "nutrition-coach": ["scope-and-referral"],
+  "functional-nutrition": ["supplement-safety", "red-flags"],
+  "integrative-health": ["safety-protocol"],
+  "business-practitioners": ["agreement-scope"],
+};
+
 describe.each(FULL.map((c) => [c.id]))("%s practical skills assessment", (courseId) => {
   const course = byId.get(courseId)!;
 
@@ -360,10 +368,18 @@ describe.each(FULL.map((c) => [c.id]))("%s practical skills assessment", (course
     const practical = course.practical!;
     expect(practical, "practical.md").not.toBeNull();
     expect(practical.requiredForCertificate).toBe(true);
-    expect(practical.passRule).toEqual({ minPercent: 70, noCriterionAtLowestLevel: true });
+    expect(practical.passRule).toEqual({ minimumLevel: "Competent" });
     expect(practical.briefMarkdown).toMatch(/## What to submit/);
     expect(practical.briefMarkdown).toMatch(/anonymis/i);
     expect(words(practical.briefMarkdown)).toBeGreaterThan(150);
+  });
+
+  it("marks its scope, safety and red-flag criteria critical, and says so in the brief", () => {
+    const critical = course.practical!.criteria.filter((c) => c.critical);
+    expect(critical.map((c) => c.id)).toEqual(CRITICAL_CRITERIA[courseId]);
+    for (const c of critical) expect(course.practical!.briefMarkdown).toContain(`"${c.title}"`);
+    expect(course.practical!.briefMarkdown).toMatch(/You pass when every criterion is at least Competent/);
+    expect(course.practical!.briefMarkdown).not.toMatch(/70% of the/);
   });
 
   it("scores at least 4 criteria, each with 4 levels described in words", () => {

@@ -157,7 +157,7 @@ describe("completion", () => {
         title: "Practical",
         briefHtml: "<p>Do it.</p>",
         criteria: [],
-        passRule: { minPercent: 70, noCriterionAtLowestLevel: true },
+        passRule: { minimumLevel: "Competent", minPercent: null },
         requiredForCertificate,
       },
     });

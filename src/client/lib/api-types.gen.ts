@@ -1840,6 +1840,7 @@ export interface paths {
               rubric: {
                 briefHtml: string;
                 criteria: {
+                    critical: boolean;
                     description: string;
                     id: string;
                     levels: {
@@ -1851,9 +1852,10 @@ export interface paths {
                   }[];
                 maxPoints: number;
                 passRule: {
-                  minPercent: number;
-                  noCriterionAtLowestLevel: boolean;
+                  minimumLevel: string;
+                  minPercent: number | null;
                 };
+                passRuleText: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
@@ -1915,6 +1917,7 @@ export interface paths {
               rubric: {
                 briefHtml: string;
                 criteria: {
+                    critical: boolean;
                     description: string;
                     id: string;
                     levels: {
@@ -1926,9 +1929,10 @@ export interface paths {
                   }[];
                 maxPoints: number;
                 passRule: {
-                  minPercent: number;
-                  noCriterionAtLowestLevel: boolean;
+                  minimumLevel: string;
+                  minPercent: number | null;
                 };
+                passRuleText: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
@@ -2656,6 +2660,7 @@ export interface paths {
               rubric: {
                 briefHtml: string;
                 criteria: {
+                    critical: boolean;
                     description: string;
                     id: string;
                     levels: {
@@ -2667,9 +2672,10 @@ export interface paths {
                   }[];
                 maxPoints: number;
                 passRule: {
-                  minPercent: number;
-                  noCriterionAtLowestLevel: boolean;
+                  minimumLevel: string;
+                  minPercent: number | null;
                 };
+                passRuleText: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
@@ -2741,6 +2747,7 @@ export interface paths {
               rubric: {
                 briefHtml: string;
                 criteria: {
+                    critical: boolean;
                     description: string;
                     id: string;
                     levels: {
@@ -2752,9 +2759,10 @@ export interface paths {
                   }[];
                 maxPoints: number;
                 passRule: {
-                  minPercent: number;
-                  noCriterionAtLowestLevel: boolean;
+                  minimumLevel: string;
+                  minPercent: number | null;
                 };
+                passRuleText: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
@@ -2826,6 +2834,7 @@ export interface paths {
               rubric: {
                 briefHtml: string;
                 criteria: {
+                    critical: boolean;
                     description: string;
                     id: string;
                     levels: {
@@ -2837,9 +2846,10 @@ export interface paths {
                   }[];
                 maxPoints: number;
                 passRule: {
-                  minPercent: number;
-                  noCriterionAtLowestLevel: boolean;
+                  minimumLevel: string;
+                  minPercent: number | null;
                 };
+                passRuleText: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
@@ -2920,6 +2930,7 @@ export interface paths {
               rubric: {
                 briefHtml: string;
                 criteria: {
+                    critical: boolean;
                     description: string;
                     id: string;
                     levels: {
@@ -2931,9 +2942,10 @@ export interface paths {
                   }[];
                 maxPoints: number;
                 passRule: {
-                  minPercent: number;
-                  noCriterionAtLowestLevel: boolean;
+                  minimumLevel: string;
+                  minPercent: number | null;
                 };
+                passRuleText: string;
                 requiredForCertificate: boolean;
                 title: string;
               };

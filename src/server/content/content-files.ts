@@ -4,6 +4,7 @@ import { join, relative, resolve } from "node:path";
 import { Marked } from "marked";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { passRuleProblems, type RuleRubric } from "#shared/practical-pass-rule.ts";
 import { firstIssue } from "#shared/schemas/common.ts";
 import { levelSchema } from "#shared/schemas/courses.ts";
 import { messageOf } from "../errors.ts";
@@ -137,8 +138,8 @@ export const practicalFileSchema = z
     title: nonEmpty.max(200),
     requiredForCertificate: z.boolean(),
     passRule: z.strictObject({
-      minPercent: z.number().int().min(1).max(100),
-      noCriterionAtLowestLevel: z.boolean(),
+      minimumLevel: nonEmpty.max(60),
+      minPercent: z.number().int().min(1).max(100).optional(),
     }),
     criteria: z
       .array(
@@ -146,6 +147,7 @@ export const practicalFileSchema = z
           id: z.string().regex(/^[a-z0-9-]+$/, "must be a slug"),
           title: nonEmpty.max(200),
           description: nonEmpty.max(1000),
+          critical: z.boolean().optional(),
           levels: z
             .array(
               z.strictObject({
@@ -179,7 +181,15 @@ export const practicalFileSchema = z
           message: "levels go from the lowest to the highest, each worth more points than the one before",
         });
     });
+    for (const problem of passRuleProblems(ruleRubricOf(practical)))
+      ctx.addIssue({ code: "custom", path: ["passRule"], message: `refused: ${problem}` });
   });
+
+/** The rubric as the pass rule reads it (docs/decisions/0052): an unmarked criterion is not critical. */
+export const ruleRubricOf = (practical: PracticalFile): RuleRubric => ({
+  passRule: { minimumLevel: practical.passRule.minimumLevel, minPercent: practical.passRule.minPercent ?? null },
+  criteria: practical.criteria.map((c) => ({ ...c, critical: c.critical ?? false })),
+});
 
 export type PracticalFile = z.infer<typeof practicalFileSchema>;
 export interface LoadedPractical extends PracticalFile {

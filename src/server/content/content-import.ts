@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { engineOf } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
-import { DEFAULT_CONTENT_DIR, DEFAULT_DRAW, type LoadedContent, loadContent } from "./content-files.ts";
+import { DEFAULT_CONTENT_DIR, DEFAULT_DRAW, type LoadedContent, loadContent, ruleRubricOf } from "./content-files.ts";
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -145,15 +145,15 @@ async function writeContent(
       }
       await trx.deleteFrom("coursePractical").where("courseId", "=", id).execute();
       if (practical) {
+        const rule = ruleRubricOf(practical);
         await trx
           .insertInto("coursePractical")
           .values({
             courseId: id,
             title: practical.title,
             briefHtml: practical.briefHtml,
-            criteria: JSON.stringify(practical.criteria),
-            passMinPercent: practical.passRule.minPercent,
-            passNoLowestLevel: practical.passRule.noCriterionAtLowestLevel,
+            criteria: JSON.stringify(rule.criteria),
+            passRule: JSON.stringify(rule.passRule),
             requiredForCertificate: practical.requiredForCertificate,
           })
           .execute();

@@ -25,7 +25,6 @@ import {
 export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "emailVerified",
   "comingSoon",
-  "passNoLowestLevel",
   "requiredForCertificate",
   "passed",
   "isCompleted",

@@ -25,6 +25,7 @@ import * as m026analyticsRollup from "./migrations/026-analytics-rollup.ts";
 import * as m027itemResponseTally from "./migrations/027-item-response-tally.ts";
 import * as m030learnerMilestones from "./migrations/030-learner-milestones.ts";
 import * as m035courseStaff from "./migrations/035-course-staff.ts";
+import * as m034practicalPassRule from "./migrations/034-practical-pass-rule.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   "027-item-response-tally": m027itemResponseTally,
   "030-learner-milestones": m030learnerMilestones,
   "035-course-staff": m035courseStaff,
+  "034-practical-pass-rule": m034practicalPassRule,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

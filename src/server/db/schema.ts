@@ -126,8 +126,7 @@ export interface CoursePracticalTable {
   title: string;
   briefHtml: string;
   criteria: string; // JSON PracticalCriterion[]
-  passMinPercent: number;
-  passNoLowestLevel: boolean;
+  passRule: string; // JSON PassRule (docs/decisions/0052)
   requiredForCertificate: boolean;
 }
 export type PracticalStatus = "submitted" | "in-review" | "passed" | "resubmit";

@@ -22,13 +22,18 @@ export const practicalCriterionSchema = z.object({
   id: z.string(),
   title: z.string(),
   description: z.string(),
+  /** Below Competent fails whatever the pass rule's minimum level. */
+  critical: z.boolean(),
   levels: z.array(practicalLevelSchema),
 });
 export const practicalRubricSchema = z.object({
   title: z.string(),
   briefHtml: z.string(),
   criteria: z.array(practicalCriterionSchema),
-  passRule: z.object({ minPercent: z.number().int(), noCriterionAtLowestLevel: z.boolean() }),
+  /** Every criterion at least `minimumLevel` (a level's label), and `minPercent` of the points when set. */
+  passRule: z.object({ minimumLevel: z.string(), minPercent: z.number().int().nullable() }),
+  /** The rule in words, as the learner and the assessor read it. */
+  passRuleText: z.string(),
   requiredForCertificate: z.boolean(),
   maxPoints: z.number().int(),
 });

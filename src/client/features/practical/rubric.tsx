@@ -7,14 +7,16 @@ export function RubricTable({ rubric }: { rubric: PracticalRubric }) {
       <h2 id="rubric-heading" className="text-xl font-semibold">
         How it is scored
       </h2>
-      <p className="mt-1 text-sm text-muted">
-        Pass: at least {rubric.passRule.minPercent}% of the {rubric.maxPoints} points
-        {rubric.passRule.noCriterionAtLowestLevel && ", and no criterion at its lowest level"}.
-      </p>
+      <p className="mt-1 text-sm text-muted">Pass: {rubric.passRuleText}.</p>
       <div className="mt-3 space-y-4">
         {rubric.criteria.map((c) => (
           <div key={c.id} className="rounded-xl border border-line bg-white p-4">
-            <h3 className="font-semibold">{c.title}</h3>
+            <h3 className="font-semibold">
+              {c.title}
+              {c.critical && (
+                <span className="ml-2 text-sm font-normal text-muted">(critical: below Competent fails)</span>
+              )}
+            </h3>
             <p className="text-sm text-muted">{c.description}</p>
             <ul className="mt-2 grid gap-2 sm:grid-cols-2">
               {c.levels.map((l) => (

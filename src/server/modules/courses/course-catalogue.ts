@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { PassRule } from "#shared/practical-pass-rule.ts";
 import { type CourseCard, courseCardSchema, type Level } from "#shared/schemas/courses.ts";
 import { onContentImported } from "../../content/content-import.ts";
 import type { DB } from "../../db/schema.ts";
@@ -67,6 +68,8 @@ export interface PracticalCriterion {
   id: string;
   title: string;
   description: string;
+  /** Below Competent fails whatever the pass rule's minimum level (docs/decisions/0052). */
+  critical: boolean;
   levels: { points: number; label: string; descriptor: string }[];
 }
 /** The course's practical skills assessment (docs/decisions/0026). */
@@ -74,7 +77,7 @@ export interface CoursePractical {
   title: string;
   briefHtml: string;
   criteria: PracticalCriterion[];
-  passRule: { minPercent: number; noCriterionAtLowestLevel: boolean };
+  passRule: PassRule;
   requiredForCertificate: boolean;
 }
 export interface Catalogue {
@@ -211,10 +214,7 @@ export class CourseCatalogue {
               title: practicalRow.title,
               briefHtml: practicalRow.briefHtml,
               criteria: JSON.parse(practicalRow.criteria) as PracticalCriterion[],
-              passRule: {
-                minPercent: practicalRow.passMinPercent,
-                noCriterionAtLowestLevel: practicalRow.passNoLowestLevel,
-              },
+              passRule: JSON.parse(practicalRow.passRule) as PassRule,
               requiredForCertificate: practicalRow.requiredForCertificate,
             }
           : null,

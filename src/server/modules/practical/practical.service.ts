@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
+import { describePassRule } from "#shared/practical-pass-rule.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import {
   type LearnerPractical,
@@ -42,6 +43,7 @@ export interface PracticalDeps {
 export function rubricOf(practical: CoursePractical): PracticalRubric {
   return {
     ...practical,
+    passRuleText: describePassRule(practical),
     maxPoints: practical.criteria.reduce((sum, c) => sum + Math.max(...c.levels.map((l) => l.points)), 0),
   };
 }

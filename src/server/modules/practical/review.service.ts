@@ -1,3 +1,4 @@
+import { describePassRule, evaluatePassRule } from "#shared/practical-pass-rule.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { ReviewInput, ReviewQueue, ReviewSubmission } from "#shared/schemas/practical.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../errors.ts";
@@ -117,30 +118,16 @@ export function scoreReview(practical: CoursePractical, input: ReviewInput) {
   if (byId.size !== input.scores.length) throw badRequest("Score each criterion once.");
   for (const id of byId.keys())
     if (!practical.criteria.some((c) => c.id === id)) throw badRequest(`'${id}' is not a criterion of this rubric.`);
-  let points = 0;
-  let maxPoints = 0;
-  let atLowest = false;
   const scores = practical.criteria.map((criterion) => {
     const score = byId.get(criterion.id);
     if (!score) throw badRequest(`Score the criterion "${criterion.title}".`);
     const levels = criterion.levels.map((l) => l.points);
     if (!levels.includes(score.points))
       throw badRequest(`"${criterion.title}" is scored at one of its levels: ${levels.join(", ")} points.`);
-    points += score.points;
-    maxPoints += Math.max(...levels);
-    if (score.points === levels[0]) atLowest = true;
     return { criterionId: criterion.id, points: score.points, comment: score.comment.trim() };
   });
-  const percent = maxPoints === 0 ? 0 : (100 * points) / maxPoints;
-  const meetsRule =
-    percent >= practical.passRule.minPercent && !(practical.passRule.noCriterionAtLowestLevel && atLowest);
-  return { scores, points, maxPoints, meetsRule };
-}
-
-function passRuleText(practical: CoursePractical) {
-  return `at least ${practical.passRule.minPercent}% of the points${
-    practical.passRule.noCriterionAtLowestLevel ? " and no criterion at its lowest level" : ""
-  }`;
+  const rule = evaluatePassRule(practical, new Map(scores.map((s) => [s.criterionId, s.points])));
+  return { scores, points: rule.points, maxPoints: rule.maxPoints, meetsRule: rule.meets };
 }
 
 /**
@@ -165,7 +152,7 @@ export async function submitReview(
     );
   const scored = scoreReview(practical, input);
   if (input.decision === "pass" && !scored.meetsRule)
-    throw badRequest(`These scores do not meet the pass rule (${passRuleText(practical)}): choose resubmit.`);
+    throw badRequest(`These scores do not meet the pass rule (${describePassRule(practical)}): choose resubmit.`);
   const now = new Date().toISOString();
   await deps.db.transaction().execute(async (trx) => {
     const recorded = await recordReview(trx, number, assessor.id, {
