@@ -24,8 +24,8 @@ import * as m026learnerGaps from "./migrations/026-active-learner-gaps.ts";
 import * as m026analyticsRollup from "./migrations/026-analytics-rollup.ts";
 import * as m027itemResponseTally from "./migrations/027-item-response-tally.ts";
 import * as m030learnerMilestones from "./migrations/030-learner-milestones.ts";
-import * as m035courseStaff from "./migrations/035-course-staff.ts";
 import * as m034practicalPassRule from "./migrations/034-practical-pass-rule.ts";
+import * as m035courseStaff from "./migrations/035-course-staff.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
