@@ -22,6 +22,26 @@ let base: string;
 const learners: TestUser[] = [];
 /** Every write the server acknowledged with a 200: learner id and lesson id. */
 const acknowledged: { userId: string; lessonId: string }[] = [];
+/** What the job runner logged, and every promise rejection nothing handled (each would end a server process). */
+const jobLog: { level: "info" | "error"; msg: string }[] = [];
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+/**
+ * A periodic job of this test's own, beside the app's, run by the app's runner: it counts its runs,
+ * and while `hold` is set it waits inside its handler until the test lets it finish.
+ */
+const probe = {
+  runs: 0,
+  inside: false,
+  hold: null as null | { promise: Promise<void>; resolve: () => void },
+  async run() {
+    probe.inside = true;
+    await probe.hold?.promise;
+    probe.inside = false;
+    probe.runs++;
+  },
+};
 
 beforeAll(async () => {
   if (testEngine !== "postgres" || !pgUrl) return;
@@ -34,8 +54,22 @@ beforeAll(async () => {
   t = await createTestApp({
     appDatabase: (testDb) => openDatabase(proxied.toString(), { schema: testDb.schema, poolSize: 5 }),
     // The job runner a PostgreSQL server uses (pg-boss), through the same proxy.
-    createJobs: (database) => (log) => createJobRunner(database, log),
+    createJobs: (database) => (log) => {
+      const runner = createJobRunner(database, {
+        info: (obj, msg) => {
+          jobLog.push({ level: "info", msg });
+          log.info(obj, msg);
+        },
+        error: (obj, msg) => {
+          jobLog.push({ level: "error", msg });
+          log.error(obj, msg);
+        },
+      });
+      runner.every("outage-probe", 1000, () => probe.run());
+      return runner;
+    },
   });
+  process.on("unhandledRejection", onUnhandled);
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   for (let i = 0; i < 12; i++) {
@@ -46,6 +80,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  process.off("unhandledRejection", onUnhandled);
   proxy?.restore();
   await t?.close();
   if (t?.testDb.schema && pgUrl) {
@@ -116,6 +151,49 @@ async function terminateAppConnections(): Promise<number> {
   }
 }
 
+/** pg-boss's record of the probe's turns that were completed (a turn whose completion was lost stays active). */
+async function completedProbeTurns(): Promise<number> {
+  const jobs = new pg.Client({ connectionString: pgUrl });
+  await jobs.connect();
+  try {
+    const result = await jobs.query(
+      `select count(*)::int as n from ${t.testDb.schema}_jobs.job where name = 'outage-probe' and state = 'completed'`,
+    );
+    return Number(result.rows[0]?.n ?? 0);
+  } finally {
+    await jobs.end();
+  }
+}
+
+/** The channels this app's connections LISTEN on now. */
+async function listeningChannels(): Promise<string[]> {
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  try {
+    const result = await admin.query<{ query: string }>(
+      "select query from pg_stat_activity where application_name = $1 and query ilike 'listen %' order by query",
+      [appName],
+    );
+    return result.rows.map((row) => row.query.replace(/^listen /i, ""));
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Lets the probe's next turn start and holds it inside its handler. */
+async function holdProbeInside() {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  probe.hold = { promise, resolve };
+  await expect.poll(() => probe.inside, { timeout: 20_000, interval: 50 }).toBe(true);
+  return () => {
+    probe.hold?.resolve();
+    probe.hold = null;
+  };
+}
+
 async function expectServiceResumes() {
   await expect.poll(async () => (await call("/readyz")).status, { timeout: 20_000, interval: 200 }).toBe(200);
   const learner = nth(learners, 0);
@@ -131,6 +209,42 @@ async function expectAcknowledgedWritesKept() {
 }
 
 describe.skipIf(testEngine !== "postgres")("losing the database", () => {
+  it("keeps serving and running jobs when its connections are terminated while jobs run, and when a job's completion cannot reach the database", async () => {
+    await expect.poll(() => probe.runs, { timeout: 20_000, interval: 100 }).toBeGreaterThan(0);
+
+    // Terminated while a job runs: the job finishes, the next turns run.
+    let release = await holdProbeInside();
+    expect(await terminateAppConnections()).toBeGreaterThan(0);
+    release();
+    const afterTerminate = probe.runs;
+    expect(await terminateAppConnections()).toBeGreaterThanOrEqual(0);
+    await expect.poll(() => probe.runs, { timeout: 20_000, interval: 100 }).toBeGreaterThan(afterTerminate + 1);
+
+    // The database goes away while a job runs, so the runner's completion of it fails; fetching and
+    // sending keep failing until it is back, and the whole outage is one line in the log.
+    release = await holdProbeInside();
+    const outageLines = () => jobLog.filter((line) => line.msg.includes("cannot reach")).length;
+    const recoveryLines = () => jobLog.filter((line) => line.msg.includes("reaches the database again")).length;
+    await expect.poll(recoveryLines).toBe(outageLines());
+    const [outagesBefore, recoveriesBefore] = [outageLines(), recoveryLines()];
+    proxy.cut();
+    release();
+    // pg-boss's own worker left that completion's failure unhandled, which ends a server process.
+    await expect.poll(() => unhandled.length > 0 || outageLines() > outagesBefore).toBe(true);
+    expect(unhandled).toEqual([]);
+    expect(outageLines()).toBe(outagesBefore + 1);
+    const runsDuringOutage = probe.runs;
+    const completedBefore = await completedProbeTurns();
+    proxy.restore();
+
+    await expect.poll(() => probe.runs, { timeout: 20_000, interval: 100 }).toBeGreaterThan(runsDuringOutage + 1);
+    await expect.poll(completedProbeTurns, { timeout: 20_000, interval: 200 }).toBeGreaterThan(completedBefore);
+    await expect.poll(recoveryLines).toBe(recoveriesBefore + 1);
+    expect(outageLines()).toBe(outagesBefore + 1);
+    expect(unhandled).toEqual([]);
+    await expectServiceResumes();
+  }, 90_000);
+
   it("survives its connections being terminated in the middle of requests", async () => {
     // Warm the pool so idle connections exist to be terminated.
     expectOnlySuccessOr503(await writeWave(nth(LESSONS, 0)));
@@ -169,6 +283,8 @@ describe.skipIf(testEngine !== "postgres")("losing the database", () => {
 
     proxy.restore();
     await expectServiceResumes();
+    // The LISTEN connections come back too, so news of a content import elsewhere arrives at once again.
+    await expect.poll(listeningChannels, { timeout: 20_000, interval: 200 }).toContain("academy_content_imported");
     expectOnlySuccessOr503(await writeWave(nth(LESSONS, 0)));
     await expectAcknowledgedWritesKept();
     expect(acknowledged.length).toBeGreaterThan(0);

@@ -1,17 +1,19 @@
-import pg from "pg";
 import type { Database } from "../db/database.ts";
+import { type Listener, listenForNotifications } from "../db/listen.ts";
 import { CONTENT_CHANNEL, contentChanged, latestContentVersion } from "./content-import.ts";
 
 const POLL_MS = 1000;
 
 interface Log {
   warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
 }
 
 /**
  * Tells this process's caches when any process imported content: a cheap version check every second
  * (every engine, several processes on one SQLite file too) and, on PostgreSQL, LISTEN on a
- * connection of its own so the news arrives at once.
+ * connection of its own so the news arrives at once (replaced when it is lost: db/listen.ts).
  */
 export function watchContentVersion(database: Database, log: Log): { stop: () => Promise<void> } {
   let known: number | null | undefined;
@@ -35,25 +37,14 @@ export function watchContentVersion(database: Database, log: Log): { stop: () =>
   const timer = setInterval(() => void check(), POLL_MS);
   timer.unref();
 
-  let listener: pg.Client | null = null;
-  if (database.engine === "postgres") {
-    listener = new pg.Client({
-      connectionString: database.url,
-      ...(database.schema ? { options: `-c search_path=${database.schema}` } : {}),
-    });
-    listener.on("notification", () => void check());
-    listener.on("error", (error) => log.warn({ err: error }, "content LISTEN connection lost; polling only"));
-    listener
-      .connect()
-      .then(() => listener?.query(`listen ${CONTENT_CHANNEL}`))
-      .catch((error) => log.warn({ err: error }, "content LISTEN failed; polling only"));
-  }
+  const listener: Listener | null =
+    database.engine === "postgres" ? listenForNotifications(database, CONTENT_CHANNEL, () => void check(), log) : null;
 
   return {
     stop: async () => {
       stopped = true;
       clearInterval(timer);
-      await listener?.end().catch(() => {});
+      await listener?.stop();
     },
   };
 }

@@ -15,6 +15,7 @@ import {
   type UnknownRow,
 } from "kysely";
 import pg from "pg";
+import { reportOncePerOutage } from "../outage-log.ts";
 import { columnShapesPlugin, PostgresShapesCompiler, SqliteShapesCompiler } from "./column-shapes.ts";
 import { enableGroupCommit } from "./group-commit.ts";
 import { registerDirectReads } from "./prepared.ts";
@@ -90,17 +91,25 @@ export interface OpenOptions {
    * databases are thrown away; a crash could lose the last commits, never corrupt). Default true.
    */
   durableCommits?: boolean;
-  /** Told of connection errors outside any query (a restart, a terminated backend); the default logs a JSON line. */
-  onConnectionError?: (error: Error) => void;
+  /** Where connection trouble outside any query (a restart, a terminated backend) is told; by default JSON lines on stderr. */
+  log?: ConnectionLog;
+}
+
+interface ConnectionLog {
+  error(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
 }
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 
-function logConnectionError(error: Error) {
-  const code = (error as { code?: string }).code;
-  console.error(
-    JSON.stringify({ level: 50, time: Date.now(), msg: "database connection error", code, err: error.message }),
-  );
+const jsonLines: ConnectionLog = {
+  error: (obj, msg) => console.error(jsonLine(50, obj, msg)),
+  info: (obj, msg) => console.error(jsonLine(30, obj, msg)),
+};
+
+function jsonLine(level: number, { err, ...rest }: { err?: unknown }, msg: string) {
+  const error = err as { code?: string; message?: string } | undefined;
+  return JSON.stringify({ level, time: Date.now(), msg, ...rest, code: error?.code, err: error?.message });
 }
 
 export function sqliteFileFromUrl(url: string): string {
@@ -148,12 +157,20 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     connectionTimeoutMillis: 5000,
     keepAlive: true,
   });
-  // A connection that dies (restart, pg_terminate_backend) emits 'error': on an idle client through the
-  // pool, on a checked-out one on the client itself. Unhandled, either would end the process; the
-  // query in flight fails on its own and the pool replaces the client.
-  const onConnectionError = options.onConnectionError ?? logConnectionError;
-  pool.on("error", onConnectionError);
-  pool.on("connect", (client) => client.on("error", onConnectionError));
+  // A connection that dies (restart, pg_terminate_backend) emits 'error' on the client itself, and an
+  // idle one on the pool as well. Unhandled, either would end the process; the query in flight fails on
+  // its own and the pool replaces the client. Logged once when connections start dying and once when
+  // the pool opens a new one, however many died in between.
+  const trouble = reportOncePerOutage(
+    options.log ?? jsonLines,
+    "database connection lost",
+    "database connection opened again",
+  );
+  pool.on("error", () => {}); // the client's own listener has reported it
+  pool.on("connect", (client) => {
+    trouble.recovered();
+    client.on("error", (error) => trouble.failed(error));
+  });
   const db = new Kysely<DB>({ dialect: new ShapesPostgresDialect({ pool }), plugins: [columnShapesPlugin], log });
   // Prepared reads (db/prepared.ts) as named statements: each connection parses and plans them once.
   const names = new Map<string, string>();

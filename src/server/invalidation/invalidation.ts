@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import pg from "pg";
 import type { Database } from "../db/database.ts";
+import { type Listener, listenForNotifications } from "../db/listen.ts";
 import { countHit } from "../limits/hit-counter.repository.ts";
 import type { SharedRedis } from "../redis/shared-redis.ts";
 
@@ -33,6 +33,8 @@ export interface Invalidation {
 
 interface Log {
   warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
 }
 
 const POLL_MS = 1000;
@@ -89,7 +91,7 @@ export function createInvalidation(database: Database, redis: SharedRedis | unde
     }
   };
   let timer: NodeJS.Timeout | null = null;
-  let listener: pg.Client | null = null;
+  let listener: Listener | null = null;
   let subscriber: ReturnType<SharedRedis["subscriber"]> | null = null;
 
   const startListening = () => {
@@ -114,19 +116,7 @@ export function createInvalidation(database: Database, redis: SharedRedis | unde
       });
       sub.subscribe(channel).catch((error: unknown) => log.warn({ err: error }, "cache news: SUBSCRIBE failed"));
     } else if (database.engine === "postgres") {
-      const client = new pg.Client({
-        connectionString: database.url,
-        ...(database.schema ? { options: `-c search_path=${database.schema}` } : {}),
-      });
-      listener = client;
-      client.on("notification", () => void poll());
-      client.on("error", (error) =>
-        log.warn({ err: error }, "cache news LISTEN connection lost; checking every second"),
-      );
-      client
-        .connect()
-        .then(() => client.query(`listen ${PG_CHANNEL}`))
-        .catch((error) => log.warn({ err: error }, "cache news LISTEN failed; checking every second"));
+      listener = listenForNotifications(database, PG_CHANNEL, () => void poll(), log);
     }
   };
 
@@ -170,7 +160,7 @@ export function createInvalidation(database: Database, redis: SharedRedis | unde
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
-      await listener?.end().catch(() => {});
+      await listener?.stop();
       subscriber?.disconnect();
     },
   };

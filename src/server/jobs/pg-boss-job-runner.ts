@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import PgBoss from "pg-boss";
 import type { Database } from "../db/database.ts";
+import { reportOncePerOutage } from "../outage-log.ts";
 import type { JobLog, JobRunner, PeriodicJob } from "./job-runner.ts";
 import { recordScheduledError, recordScheduledRun } from "./scheduled-job.repository.ts";
 
@@ -7,6 +9,12 @@ import { recordScheduledError, recordScheduledRun } from "./scheduled-job.reposi
  * pg-boss (PostgreSQL): jobs are rows in its own schema, taken with SKIP LOCKED. A periodic job is
  * sent by every instance each interval as a singleton of that time slot, so pg-boss keeps one job per
  * slot and one instance runs it. pg-boss's cron is minute-grained; the sandbox settles every second.
+ *
+ * Each job is fetched, run and completed by a loop of ours rather than by `boss.work`: pg-boss's
+ * worker does not await the completion it sends after a handler, so a connection lost at that moment
+ * (a restart, `pg_terminate_backend`) was an unhandled rejection that ended the process. Here every
+ * call to pg-boss is awaited and its failure logged, once per outage; the loop goes on, and pg-boss's
+ * pool opens new connections when the database answers again.
  */
 export function createPgBossJobRunner(database: Database, log: JobLog): JobRunner {
   const boss = new PgBoss({
@@ -22,10 +30,19 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
     archiveFailedAfterSeconds: 24 * 60 * 60,
     deleteAfterHours: 24,
   });
-  boss.on("error", (error) => log.error({ err: error }, "job queue error"));
+  // Connections dropped while idle, failed maintenance, failed sends and completions: one line when
+  // the trouble starts and one when pg-boss answers again, however many calls failed in between.
+  const trouble = reportOncePerOutage(
+    log,
+    "job queue cannot reach the database",
+    "job queue reaches the database again",
+  );
+  boss.on("error", (error) => trouble.failed(error));
   const periodic: PeriodicJob[] = [];
   const created = new Set<string>();
   const timers: NodeJS.Timeout[] = [];
+  const loops: Promise<void>[] = [];
+  const stopping = new AbortController();
   let started = false;
 
   // Instances starting together create the same queue at once, and PostgreSQL may pick one of them
@@ -37,14 +54,26 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
         created.add(name);
       } catch (error) {
         if (attempt >= 5) throw error;
-        await new Promise((done) => setTimeout(done, 50 * attempt));
+        await sleep(50 * attempt);
       }
     }
   };
 
+  /** Runs a pg-boss call; a failure is logged (once per outage) and answered with undefined. */
+  const attempt = async <T>(call: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      const result = await call();
+      trouble.recovered();
+      return result;
+    } catch (error) {
+      trouble.failed(error);
+      return undefined;
+    }
+  };
+
   const sendTurn = (job: PeriodicJob) =>
-    boss
-      .send(
+    attempt(() =>
+      boss.send(
         job.name,
         {},
         {
@@ -52,8 +81,32 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
           singletonSeconds: Math.max(1, Math.round(job.intervalMs / 1000)),
           retryLimit: 0,
         },
-      )
-      .catch((error) => log.error({ err: error, job: job.name }, "could not queue periodic job"));
+      ),
+    );
+
+  const runHandler = async (job: PeriodicJob) => {
+    try {
+      await recordScheduledRun(database.db, job.name, job.intervalMs);
+      await job.handler();
+    } catch (error) {
+      log.error({ err: error, job: job.name }, "periodic job failed");
+      await recordScheduledError(database.db, job.name, error).catch(() => {});
+    }
+  };
+
+  /** Takes this job's turns one at a time until stopped (pg-boss's fetch answers [] when it cannot reach the database). */
+  const workLoop = async (job: PeriodicJob, pollMs: number) => {
+    while (!stopping.signal.aborted) {
+      const [next] = (await attempt(() => boss.fetch(job.name))) ?? [];
+      if (next) {
+        await runHandler(job);
+        // A completion that fails leaves the job active until pg-boss expires it; its slot has passed by then.
+        await attempt(() => boss.complete(job.name, next.id));
+        continue;
+      }
+      await sleep(pollMs, undefined, { signal: stopping.signal }).catch(() => {});
+    }
+  };
 
   return {
     every(name, intervalMs, handler) {
@@ -64,18 +117,10 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
       started = true;
       for (const job of periodic) {
         await ensureQueue(job.name);
-        // This start's turn is queued before the worker's first fetch, which is immediate.
+        // This start's turn is queued before the loop's first fetch, which is immediate.
         await sendTurn(job);
-        const poll = Math.min(Math.max(job.intervalMs / 2000, 0.5), 5);
-        await boss.work(job.name, { pollingIntervalSeconds: poll }, async () => {
-          try {
-            await recordScheduledRun(database.db, job.name, job.intervalMs);
-            await job.handler();
-          } catch (error) {
-            log.error({ err: error, job: job.name }, "periodic job failed");
-            await recordScheduledError(database.db, job.name, error).catch(() => {});
-          }
-        });
+        const pollMs = Math.min(Math.max(job.intervalMs / 2, 500), 5000);
+        loops.push(workLoop(job, pollMs));
         const timer = setInterval(() => void sendTurn(job), Math.min(job.intervalMs, 1000));
         timer.unref();
         timers.push(timer);
@@ -83,6 +128,9 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
     },
     async stop() {
       for (const timer of timers) clearInterval(timer);
+      stopping.abort();
+      // The turns in progress finish (and are completed) first.
+      await Promise.all(loops);
       if (started) await boss.stop({ graceful: true, wait: true, timeout: 5000 });
     },
   };
