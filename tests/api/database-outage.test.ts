@@ -81,6 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   process.off("unhandledRejection", onUnhandled);
+  probe.hold?.resolve();
   proxy?.restore();
   await t?.close();
   if (t?.testDb.schema && pgUrl) {
@@ -232,6 +233,9 @@ describe.skipIf(testEngine !== "postgres")("losing the database", () => {
     // pg-boss's own worker left that completion's failure unhandled, which ends a server process.
     await expect.poll(() => unhandled.length > 0 || outageLines() > outagesBefore).toBe(true);
     expect(unhandled).toEqual([]);
+    // Many more calls fail while it is away (each one a refused connection); none is logged again.
+    const refusedBefore = proxy.refused();
+    await expect.poll(() => proxy.refused()).toBeGreaterThan(refusedBefore + 5);
     expect(outageLines()).toBe(outagesBefore + 1);
     const runsDuringOutage = probe.runs;
     const completedBefore = await completedProbeTurns();
@@ -239,8 +243,7 @@ describe.skipIf(testEngine !== "postgres")("losing the database", () => {
 
     await expect.poll(() => probe.runs, { timeout: 20_000, interval: 100 }).toBeGreaterThan(runsDuringOutage + 1);
     await expect.poll(completedProbeTurns, { timeout: 20_000, interval: 200 }).toBeGreaterThan(completedBefore);
-    await expect.poll(recoveryLines).toBe(recoveriesBefore + 1);
-    expect(outageLines()).toBe(outagesBefore + 1);
+    await expect.poll(recoveryLines).toBeGreaterThan(recoveriesBefore);
     expect(unhandled).toEqual([]);
     await expectServiceResumes();
   }, 90_000);

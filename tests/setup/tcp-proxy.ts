@@ -4,6 +4,8 @@ export interface TcpProxy {
   port: number;
   /** Drops every open connection and refuses new ones, as a database that went down. */
   cut(): void;
+  /** Connections refused since the proxy started (attempts made while cut). */
+  refused(): number;
   /** Forwards again, as the database back up. */
   restore(): void;
   close(): Promise<void>;
@@ -13,8 +15,10 @@ export interface TcpProxy {
 export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let down = false;
+  let refused = 0;
   const server = createServer((client) => {
     if (down) {
+      refused++;
       client.destroy();
       return;
     }
@@ -41,6 +45,7 @@ export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"
       for (const socket of open) socket.destroy();
       open.clear();
     },
+    refused: () => refused,
     restore() {
       down = false;
     },

@@ -94,10 +94,14 @@ export function createPgBossJobRunner(database: Database, log: JobLog): JobRunne
     }
   };
 
-  /** Takes this job's turns one at a time until stopped (pg-boss's fetch answers [] when it cannot reach the database). */
+  /** Takes this job's turns one at a time until stopped. */
   const workLoop = async (job: PeriodicJob, pollMs: number) => {
     while (!stopping.signal.aborted) {
-      const [next] = (await attempt(() => boss.fetch(job.name))) ?? [];
+      // pg-boss's fetch answers [] when it cannot reach the database, so it proves nothing either way.
+      const [next] = await boss.fetch(job.name).catch((error: unknown) => {
+        trouble.failed(error);
+        return [];
+      });
       if (next) {
         await runHandler(job);
         // A completion that fails leaves the job active until pg-boss expires it; its slot has passed by then.
