@@ -4,7 +4,7 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     /** Extra fields sent next to `message`, e.g. when a refused attempt may be retried. */
-    readonly details?: Record<string, string | number | null>,
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }

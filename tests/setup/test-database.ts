@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Kysely } from "kysely";
 import pg from "pg";
 import { type Database, openDatabase } from "#server/db/database.ts";
-import { migrateToLatest } from "#server/db/migrate.ts";
+import { migrateToLatest, migrateUpTo } from "#server/db/migrate.ts";
 
 export interface TestDatabase {
   database: Database;
@@ -27,13 +28,15 @@ export const testEngine = process.env.TEST_DATABASE_URL ? "postgres" : "sqlite";
  * A fresh, migrated database for one test file: its own SQLite file, or its own
  * PostgreSQL schema, so test files never see each other's rows.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { upTo?: string } = {}): Promise<TestDatabase> {
+  const migrate = <T>(db: Kysely<T>, schema?: { schema: string }) =>
+    options.upTo ? migrateUpTo(db, options.upTo, schema) : migrateToLatest(db, schema);
   const dir = mkdtempSync(join(SCRATCH, "academy-test-"));
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (!pgUrl) {
     const url = `sqlite:${join(dir, "test.db")}`;
     const database = openDatabase(url);
-    await migrateToLatest(database.db);
+    await migrate(database.db);
     return {
       database,
       url,
@@ -48,7 +51,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const database = openDatabase(pgUrl, { schema, poolSize: 5, durableCommits: false });
   await whileNoSchemaIsDropped(pgUrl, async (admin) => {
     await admin.query(`create schema ${schema}`);
-    await migrateToLatest(database.db, { schema });
+    await migrate(database.db, { schema });
   });
   return {
     database,

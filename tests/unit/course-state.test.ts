@@ -39,6 +39,7 @@ function course(withExam = false): CatalogueCourse {
   });
   return {
     card: {} as CatalogueCourse["card"],
+    version: 1,
     learningOutcomes: [],
     seo: { title: "", description: "", keywords: [] },
     modules,

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { Marked } from "marked";
@@ -224,6 +224,8 @@ export interface LoadedCourse {
   exam: ExamFile | null;
   /** The practical skills assessment (`practical.md`), when the course has one. */
   practical: LoadedPractical | null;
+  /** The folder it was read from. */
+  dir?: string;
 }
 export interface LoadedContent {
   courses: LoadedCourse[];
@@ -379,73 +381,78 @@ export function loadContent(contentDir = DEFAULT_CONTENT_DIR): LoadedContent {
   for (const courseId of readdirSync(contentDir).sort()) {
     const courseDir = join(contentDir, courseId);
     if (!statSync(courseDir).isDirectory()) continue;
-    if (!SLUG.test(courseId)) fail(root, courseDir, "folder name must be a lowercase slug");
-    const courseFile = join(courseDir, "course.json");
-    const course = parseWith(root, courseFile, courseFileSchema, readJson(root, courseFile));
-    hash.update(relative(root, courseFile)).update(readFileSync(courseFile));
-
-    const modules: LoadedModule[] = [];
-    const lessonIds = new Map<string, string>();
-    const modulesDir = join(courseDir, "modules");
-    if (existsSync(modulesDir)) {
-      for (const { name, slug: moduleId } of sortedEntries(modulesDir, PREFIXED)) {
-        const moduleDir = join(modulesDir, name);
-        const moduleFile = join(moduleDir, "module.json");
-        const mod = parseWith(root, moduleFile, moduleFileSchema, readJson(root, moduleFile));
-        hash.update(relative(root, moduleFile)).update(readFileSync(moduleFile));
-        if (modules.some((m) => m.id === moduleId)) fail(root, moduleDir, `duplicate module id '${moduleId}'`);
-        const lessons: LoadedLesson[] = [];
-        for (const entry of sortedEntries(moduleDir, LESSON_FILE)) {
-          const file = join(moduleDir, entry.name);
-          const { slug: id, extension } = entry;
-          if (lessonIds.has(id)) fail(root, file, `lesson id '${id}' is already used by ${lessonIds.get(id)}`);
-          lessonIds.set(id, relative(root, file));
-          if (!isLessonFormat(extension)) fail(root, file, "a lesson file ends in .md or .html");
-          lessons.push(loadLesson(root, file, id, extension, { courseId, courseDir }));
-          hash.update(relative(root, file)).update(readFileSync(file));
-        }
-        const quizPath = join(moduleDir, "quiz.json");
-        let quiz: QuizFile | null = null;
-        if (existsSync(quizPath)) {
-          quiz = parseWith(root, quizPath, quizFileSchema, readJson(root, quizPath));
-          hash.update(relative(root, quizPath)).update(readFileSync(quizPath));
-        }
-        if (lessons.length === 0) fail(root, moduleDir, "a module needs at least one lesson");
-        if (quiz) checkQuestionLessons(root, quizPath, quiz, new Set(lessons.map((l) => l.id)), "this module");
-        modules.push({ id: moduleId, title: mod.title, description: mod.description, lessons, quiz });
-      }
-    }
-    // Lessons embed a hash of each media file they use; hashing the folder makes a changed file re-import.
-    const mediaDir = join(courseDir, MEDIA_FOLDER);
-    if (existsSync(mediaDir)) {
-      for (const name of readdirSync(mediaDir).sort()) {
-        if (!MEDIA_FILE.test(name)) fail(root, join(mediaDir, name), `media file names look like ${MEDIA_FILE}`);
-        hash.update(relative(root, join(mediaDir, name))).update(readFileSync(join(mediaDir, name)));
-      }
-    }
-    if (!course.comingSoon && modules.length === 0)
-      fail(root, courseFile, "comingSoon: a course on sale needs at least one module");
-    const examPath = join(courseDir, "exam.json");
-    let exam: ExamFile | null = null;
-    if (existsSync(examPath)) {
-      exam = parseWith(root, examPath, examFileSchema, readJson(root, examPath));
-      checkQuestionLessons(root, examPath, exam, new Set(lessonIds.keys()), "this course");
-      checkBlueprint(root, examPath, exam, modules);
-      hash.update(relative(root, examPath)).update(readFileSync(examPath));
-    }
-    const practicalPath = join(courseDir, "practical.md");
-    let practical: LoadedPractical | null = null;
-    if (existsSync(practicalPath)) {
-      const { meta, body } = readFrontMatter(root, practicalPath);
-      if (!body) fail(root, practicalPath, "body: the brief has no text");
-      practical = {
-        ...parseWith(root, practicalPath, practicalFileSchema, meta),
-        briefMarkdown: body,
-        briefHtml: renderLessonBody(body, "md", { courseId, courseDir }),
-      };
-      hash.update(relative(root, practicalPath)).update(readFileSync(practicalPath));
-    }
-    courses.push({ id: courseId, course, modules, exam, practical });
+    courses.push(loadCourseFolder(root, courseDir, courseId, hash));
   }
   return { courses, hash: hash.digest("hex") };
+}
+
+/** One course folder, read and validated; `hash` takes in every file it reads. */
+export function loadCourseFolder(root: string, courseDir: string, courseId: string, hash: Hash): LoadedCourse {
+  if (!SLUG.test(courseId)) fail(root, courseDir, "folder name must be a lowercase slug");
+  const courseFile = join(courseDir, "course.json");
+  const course = parseWith(root, courseFile, courseFileSchema, readJson(root, courseFile));
+  hash.update(relative(root, courseFile)).update(readFileSync(courseFile));
+
+  const modules: LoadedModule[] = [];
+  const lessonIds = new Map<string, string>();
+  const modulesDir = join(courseDir, "modules");
+  if (existsSync(modulesDir)) {
+    for (const { name, slug: moduleId } of sortedEntries(modulesDir, PREFIXED)) {
+      const moduleDir = join(modulesDir, name);
+      const moduleFile = join(moduleDir, "module.json");
+      const mod = parseWith(root, moduleFile, moduleFileSchema, readJson(root, moduleFile));
+      hash.update(relative(root, moduleFile)).update(readFileSync(moduleFile));
+      if (modules.some((m) => m.id === moduleId)) fail(root, moduleDir, `duplicate module id '${moduleId}'`);
+      const lessons: LoadedLesson[] = [];
+      for (const entry of sortedEntries(moduleDir, LESSON_FILE)) {
+        const file = join(moduleDir, entry.name);
+        const { slug: id, extension } = entry;
+        if (lessonIds.has(id)) fail(root, file, `lesson id '${id}' is already used by ${lessonIds.get(id)}`);
+        lessonIds.set(id, relative(root, file));
+        if (!isLessonFormat(extension)) fail(root, file, "a lesson file ends in .md or .html");
+        lessons.push(loadLesson(root, file, id, extension, { courseId, courseDir }));
+        hash.update(relative(root, file)).update(readFileSync(file));
+      }
+      const quizPath = join(moduleDir, "quiz.json");
+      let quiz: QuizFile | null = null;
+      if (existsSync(quizPath)) {
+        quiz = parseWith(root, quizPath, quizFileSchema, readJson(root, quizPath));
+        hash.update(relative(root, quizPath)).update(readFileSync(quizPath));
+      }
+      if (lessons.length === 0) fail(root, moduleDir, "a module needs at least one lesson");
+      if (quiz) checkQuestionLessons(root, quizPath, quiz, new Set(lessons.map((l) => l.id)), "this module");
+      modules.push({ id: moduleId, title: mod.title, description: mod.description, lessons, quiz });
+    }
+  }
+  // Lessons embed a hash of each media file they use; hashing the folder makes a changed file re-import.
+  const mediaDir = join(courseDir, MEDIA_FOLDER);
+  if (existsSync(mediaDir)) {
+    for (const name of readdirSync(mediaDir).sort()) {
+      if (!MEDIA_FILE.test(name)) fail(root, join(mediaDir, name), `media file names look like ${MEDIA_FILE}`);
+      hash.update(relative(root, join(mediaDir, name))).update(readFileSync(join(mediaDir, name)));
+    }
+  }
+  if (!course.comingSoon && modules.length === 0)
+    fail(root, courseFile, "comingSoon: a course on sale needs at least one module");
+  const examPath = join(courseDir, "exam.json");
+  let exam: ExamFile | null = null;
+  if (existsSync(examPath)) {
+    exam = parseWith(root, examPath, examFileSchema, readJson(root, examPath));
+    checkQuestionLessons(root, examPath, exam, new Set(lessonIds.keys()), "this course");
+    checkBlueprint(root, examPath, exam, modules);
+    hash.update(relative(root, examPath)).update(readFileSync(examPath));
+  }
+  const practicalPath = join(courseDir, "practical.md");
+  let practical: LoadedPractical | null = null;
+  if (existsSync(practicalPath)) {
+    const { meta, body } = readFrontMatter(root, practicalPath);
+    if (!body) fail(root, practicalPath, "body: the brief has no text");
+    practical = {
+      ...parseWith(root, practicalPath, practicalFileSchema, meta),
+      briefMarkdown: body,
+      briefHtml: renderLessonBody(body, "md", { courseId, courseDir }),
+    };
+    hash.update(relative(root, practicalPath)).update(readFileSync(practicalPath));
+  }
+  return { id: courseId, course, modules, exam, practical, dir: courseDir };
 }

@@ -1,12 +1,24 @@
 import { type Kysely, sql } from "kysely";
+import type { VersionKind } from "#shared/schemas/studio.ts";
 import { engineOf } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
-import { DEFAULT_CONTENT_DIR, DEFAULT_DRAW, type LoadedContent, loadContent, ruleRubricOf } from "./content-files.ts";
+import { DEFAULT_CONTENT_DIR, type LoadedContent, loadContent } from "./content-files.ts";
+import { readCourseDocument } from "./course-document.ts";
+import {
+  announceContentChange,
+  CONTENT_CHANNEL,
+  lockCourse,
+  type PublishResult,
+  publishVersion,
+  saveDraft,
+} from "./course-versions.ts";
+
+export { CONTENT_CHANNEL };
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
-/** Caches of course data subscribe here; every import tells them to drop what they hold. */
+/** Caches of course data subscribe here; every import or publish tells them to drop what they hold. */
 export function onContentImported(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -17,10 +29,7 @@ export function contentChanged() {
   for (const listener of listeners) listener();
 }
 
-/** PostgreSQL channel an import notifies on commit, so other instances drop their caches at once. */
-export const CONTENT_CHANNEL = "academy_content_imported";
-
-/** Grows with every import; instances compare it to learn of imports made elsewhere. */
+/** Grows with every import and publish; instances compare it to learn of changes made elsewhere. */
 export async function latestContentVersion(db: Kysely<DB>): Promise<number | null> {
   const row = await db
     .selectFrom("contentImport")
@@ -36,132 +45,99 @@ export interface ImportResult {
   quizzes: number;
   exams: number;
   hash: string;
+  /** Per course: the version published (or already there), or the draft written. */
+  outcomes: { courseId: string; version?: PublishResult; draftRevision?: number }[];
+}
+
+export const IMPORT_NOTE = "Imported from the course files.";
+
+export interface ImportOptions {
+  /** "auto" (the default): each changed course is published, minor when its change allows, else major. "draft": written as each course's draft. */
+  mode?: VersionKind | "auto" | "draft";
+  note?: string;
 }
 
 /**
- * Writes the content into the database in one transaction. Content rows are replaced;
- * learners' rows (enrolments, progress, attempts, certificates) reference ids only and are never touched.
+ * Publishes each course of the files as its next version (docs/decisions/0055), in one transaction: a
+ * course whose files serve what its latest version serves gets no new version. Learners' rows
+ * (enrolments, progress, attempts, certificates) are never touched.
  */
-export async function importContent(db: Kysely<DB>, content: LoadedContent = loadContent()): Promise<ImportResult> {
-  return (await writeContent(db, content, false)) as ImportResult;
+export async function importContent(
+  db: Kysely<DB>,
+  content: LoadedContent = loadContent(),
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  return (await writeContent(db, content, false, options)) as ImportResult;
 }
 
 async function writeContent(
   db: Kysely<DB>,
   content: LoadedContent,
   onlyIfChanged: boolean,
+  options: ImportOptions,
 ): Promise<ImportResult | null> {
   const now = new Date().toISOString();
-  const result: ImportResult = { courses: 0, modules: 0, lessons: 0, quizzes: 0, exams: 0, hash: content.hash };
+  const mode = options.mode ?? "auto";
+  const result: ImportResult = {
+    courses: 0,
+    modules: 0,
+    lessons: 0,
+    quizzes: 0,
+    exams: 0,
+    hash: content.hash,
+    outcomes: [],
+  };
   const imported = await db.transaction().execute(async (trx) => {
     // Instances starting together import one at a time (SQLite: BEGIN IMMEDIATE already; PostgreSQL:
     // a transaction lock), and the later ones find the content already there.
     if (engineOf(trx) === "postgres") {
       await sql`select pg_advisory_xact_lock(hashtext(${CONTENT_CHANNEL}))`.execute(trx);
     }
-    if (onlyIfChanged && (await lastImportedHash(trx)) === content.hash) return false;
-    for (const [index, { id, course, modules, exam, practical }] of content.courses.entries()) {
-      const row = {
-        position: course.position ?? (index + 1) * 10,
-        title: course.title,
-        description: course.description,
-        level: course.level,
-        price: course.price,
-        duration: course.duration,
-        gradient: course.gradient,
-        comingSoon: course.comingSoon,
-        learningOutcomes: JSON.stringify(course.learningOutcomes),
-        seoTitle: course.seo.title,
-        seoDescription: course.seo.description,
-        seoKeywords: JSON.stringify(course.seo.keywords),
-        marketplaceUrl: course.marketplaceUrl ?? null,
-        maxAttempts: course.assessment?.maxAttempts ?? null,
-        cooldownHours: course.assessment?.cooldownHours ?? null,
-        studyHours: course.studyHours ?? null,
-        lastReviewed: course.lastReviewed ?? null,
-        reviewerRole: course.reviewerRole ?? null,
-        titleNotice: course.titleNotice ?? null,
-        contentHash: content.hash,
-        updatedAt: now,
-      };
-      await trx
-        .insertInto("course")
-        .values({ id, ...row })
-        .onConflict((oc) => oc.column("id").doUpdateSet(row))
-        .execute();
-      await trx.deleteFrom("courseModule").where("courseId", "=", id).execute();
-      let position = 0;
-      for (const [moduleIndex, mod] of modules.entries()) {
-        await trx
-          .insertInto("courseModule")
-          .values({ courseId: id, id: mod.id, position: moduleIndex, title: mod.title, description: mod.description })
-          .execute();
-        for (const lesson of mod.lessons) {
-          await trx
-            .insertInto("lesson")
-            .values({
-              courseId: id,
-              id: lesson.id,
-              moduleId: mod.id,
-              position: position++,
-              title: lesson.title,
-              duration: lesson.duration,
-              html: lesson.html,
-              lastReviewed: lesson.lastReviewed,
-              reviewerRole: lesson.reviewerRole,
-            })
-            .execute();
-          result.lessons++;
-        }
-        if (mod.quiz) {
-          await trx
-            .insertInto("quiz")
-            .values({
-              courseId: id,
-              moduleId: mod.id,
-              title: mod.quiz.title,
-              draw: mod.quiz.draw ?? DEFAULT_DRAW,
-              questions: JSON.stringify(mod.quiz.questions),
-            })
-            .execute();
-          result.quizzes++;
-        }
-        result.modules++;
-      }
-      await trx.deleteFrom("courseExam").where("courseId", "=", id).execute();
-      if (exam) {
-        await trx
-          .insertInto("courseExam")
-          .values({
-            courseId: id,
-            title: exam.title,
-            draw: exam.draw ?? DEFAULT_DRAW,
-            timeLimitMinutes: exam.timeLimitMinutes ?? null,
-            questions: JSON.stringify(exam.questions),
-            blueprint: JSON.stringify(modules.map((m) => ({ moduleId: m.id, count: exam.blueprint[m.id] }))),
-          })
-          .execute();
-        result.exams++;
-      }
-      await trx.deleteFrom("coursePractical").where("courseId", "=", id).execute();
-      if (practical) {
-        const rule = ruleRubricOf(practical);
-        await trx
-          .insertInto("coursePractical")
-          .values({
-            courseId: id,
-            title: practical.title,
-            briefHtml: practical.briefHtml,
-            criteria: JSON.stringify(rule.criteria),
-            passRule: JSON.stringify(rule.passRule),
-            requiredForCertificate: practical.requiredForCertificate,
-          })
-          .execute();
+    if (onlyIfChanged && !(await needsImport(trx, content.hash))) return false;
+    for (const [index, loaded] of content.courses.entries()) {
+      if (!loaded.dir) throw new Error(`course ${loaded.id} was not read from a folder`);
+      const { document, media } = readCourseDocument(loaded.dir);
+      await lockCourse(trx, loaded.id);
+      if (mode === "draft") {
+        const current = await trx
+          .selectFrom("courseDraft")
+          .select("revision")
+          .where("courseId", "=", loaded.id)
+          .executeTakeFirst();
+        const latest = await trx
+          .selectFrom("courseVersion")
+          .select((eb) => eb.fn.max("version").as("version"))
+          .where("courseId", "=", loaded.id)
+          .executeTakeFirst();
+        const draft = await saveDraft(trx, {
+          courseId: loaded.id,
+          document,
+          baseRevision: current?.revision ?? 0,
+          by: null,
+          baseVersion: latest?.version ?? null,
+        });
+        result.outcomes.push({ courseId: loaded.id, draftRevision: draft.revision });
+      } else {
+        const version = await publishVersion(trx, {
+          courseId: loaded.id,
+          document,
+          loaded,
+          media,
+          kind: mode,
+          note: options.note ?? IMPORT_NOTE,
+          publishedBy: null,
+          position: (index + 1) * 10,
+          now,
+        });
+        result.outcomes.push({ courseId: loaded.id, version });
       }
       result.courses++;
+      result.modules += loaded.modules.length;
+      result.lessons += loaded.modules.reduce((n, m) => n + m.lessons.length, 0);
+      result.quizzes += loaded.modules.filter((m) => m.quiz).length;
+      if (loaded.exam) result.exams++;
     }
-    await trx.insertInto("contentImport").values({ contentHash: content.hash, importedAt: now }).execute();
-    if (engineOf(trx) === "postgres") await sql`select pg_notify(${CONTENT_CHANNEL}, '')`.execute(trx);
+    await announceContentChange(trx, content.hash, now);
     return true;
   });
   if (!imported) return null;
@@ -169,14 +145,26 @@ async function writeContent(
   return result;
 }
 
-async function lastImportedHash(db: Kysely<DB>): Promise<string | undefined> {
+/** Marks the cache news of a publish made through the server, so a start compares the files with the last import only. */
+export const STUDIO_MARK = "studio:";
+
+/** The files differ from the last import, or a course's version still lacks its document (migration 036). */
+async function needsImport(db: Kysely<DB>, hash: string): Promise<boolean> {
   const last = await db
     .selectFrom("contentImport")
     .select("contentHash")
+    .where("contentHash", "not like", `${STUDIO_MARK}%`)
     .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
-  return last?.contentHash;
+  if (last?.contentHash !== hash) return true;
+  const undocumented = await db
+    .selectFrom("courseVersion")
+    .select("courseId")
+    .where("document", "is", null)
+    .limit(1)
+    .executeTakeFirst();
+  return undocumented !== undefined;
 }
 
 /** On start: import only when the files differ from the last import. */
@@ -185,6 +173,6 @@ export async function importContentIfChanged(
   contentDir = DEFAULT_CONTENT_DIR,
 ): Promise<ImportResult | null> {
   const content = loadContent(contentDir);
-  if ((await lastImportedHash(db)) === content.hash) return null;
-  return writeContent(db, content, true);
+  if (!(await needsImport(db, content.hash))) return null;
+  return writeContent(db, content, true, {});
 }

@@ -26,6 +26,7 @@ import * as m027itemResponseTally from "./migrations/027-item-response-tally.ts"
 import * as m030learnerMilestones from "./migrations/030-learner-milestones.ts";
 import * as m034practicalPassRule from "./migrations/034-practical-pass-rule.ts";
 import * as m035courseStaff from "./migrations/035-course-staff.ts";
+import * as m036courseVersions from "./migrations/036-course-versions.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   "030-learner-milestones": m030learnerMilestones,
   "035-course-staff": m035courseStaff,
   "034-practical-pass-rule": m034practicalPassRule,
+  "036-course-versions": m036courseVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -79,6 +81,12 @@ export async function migrateToLatest<T>(db: Kysely<T>, options: { schema?: stri
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Applies the migrations up to and including `name` only (tests that upgrade an older database). */
+export async function migrateUpTo<T>(db: Kysely<T>, name: string, options: { schema?: string } = {}): Promise<void> {
+  const { error } = await migratorFor(db, options).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
 /** Names of this build's migrations the database has not applied yet. */

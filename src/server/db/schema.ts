@@ -87,6 +87,8 @@ export interface CourseTable {
   titleNotice: string | null;
   contentHash: string;
   updatedAt: Timestamp;
+  /** The published version these content rows serve (courseVersion). */
+  version: Generated<number>;
 }
 export interface ModuleTable {
   courseId: string;
@@ -147,6 +149,7 @@ export interface PracticalSubmissionTable {
   feedback: string | null;
   points: number | null;
   maxPoints: number | null;
+  courseVersion: Generated<number>;
 }
 export interface PracticalFileTable {
   id: string;
@@ -169,6 +172,43 @@ export interface CourseStaffTable {
   courseId: string;
   role: "instructor" | "assessor";
   assignedBy: string;
+  createdAt: Timestamp;
+}
+export type VersionKind = "major" | "minor";
+/** One published version of a course, never changed once written (docs/decisions/0055). */
+export interface CourseVersionTable {
+  courseId: string;
+  version: number;
+  /** The version number of the major publish this version belongs to (a minor keeps its predecessor's). */
+  line: number;
+  kind: VersionKind;
+  note: string;
+  /** JSON CourseDocument: the course files' content; null for a version made before versions (036). */
+  document: string | null;
+  /** JSON ServedRows: the content tables' rows this version serves. */
+  served: string;
+  documentHash: string;
+  publishedAt: Timestamp;
+  publishedBy: string | null;
+  /** The publish request's key: a retried request finds its version instead of publishing twice. */
+  requestKey: string | null;
+}
+/** A course's working draft; every write names the revision it was based on. */
+export interface CourseDraftTable {
+  courseId: string;
+  document: string; // JSON CourseDocument
+  revision: number;
+  /** The published version the draft started from; null for a course never published. */
+  baseVersion: number | null;
+  updatedAt: Timestamp;
+  updatedBy: string | null;
+}
+/** A media file a course version refers to by name and content hash. */
+export interface CourseMediaTable {
+  courseId: string;
+  name: string;
+  sha256: string;
+  bytes: Uint8Array;
   createdAt: Timestamp;
 }
 export interface ContentImportTable {
@@ -199,6 +239,8 @@ export interface EnrollmentTable {
   courseId: string;
   source: string; // purchase | admin | coupon | fixture
   createdAt: Timestamp;
+  /** The version line the learner moved to last (move-to-latest); their records' versions count too. */
+  courseLine: Generated<number>;
 }
 
 export interface LessonCompletionTable {
@@ -206,6 +248,8 @@ export interface LessonCompletionTable {
   courseId: string;
   lessonId: string;
   completedAt: Timestamp;
+  /** The course version the lesson was completed on. */
+  courseVersion: Generated<number>;
 }
 export interface QuizAttemptTable {
   id: string;
@@ -220,6 +264,7 @@ export interface QuizAttemptTable {
   createdAt: Timestamp;
   /** 1 once the rollup added this attempt's answers to itemResponseTally (decision 0039). */
   tallied: Generated<number>;
+  courseVersion: Generated<number>;
 }
 /** Item statistics' running sums per option of each item (db/item-response-tally.ts, decision 0039). */
 export interface ItemResponseTallyTable {
@@ -247,6 +292,7 @@ export interface AssessmentAttemptTable {
   passed: boolean | null;
   /** 1, 2, 3... per learner and assessment; unique, so two instances cannot both add the next attempt. */
   ordinal: number | null;
+  courseVersion: Generated<number>;
 }
 export interface AttemptGrantTable {
   id: string;
@@ -289,6 +335,8 @@ export interface CertificateTable {
   ceHours: Generated<number | null>;
   credentialUuid: Generated<string | null>;
   validFrom: Generated<Timestamp | null>;
+  /** The course version the certificate was earned on. */
+  courseVersion: Generated<number>;
 }
 export interface CertificateReminderTable {
   id: string;
@@ -508,6 +556,9 @@ export interface DB {
   practicalGrant: PracticalGrantTable;
   courseStaff: CourseStaffTable;
   contentImport: ContentImportTable;
+  courseVersion: CourseVersionTable;
+  courseDraft: CourseDraftTable;
+  courseMedia: CourseMediaTable;
   hitCounter: HitCounterTable;
   scheduledJob: ScheduledJobTable;
   enrollment: EnrollmentTable;

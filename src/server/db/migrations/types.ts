@@ -9,5 +9,6 @@ export function columnTypes(db: Kysely<unknown>) {
     boolean: pg ? ("boolean" as const) : ("integer" as const),
     bigint: pg ? ("bigint" as const) : ("integer" as const),
     serial: pg ? ("serial" as const) : ("integer" as const),
+    blob: pg ? ("bytea" as const) : ("blob" as const),
   };
 }

@@ -173,6 +173,7 @@ export async function issueCertificate(
         revokedAt: null,
         revokedReason: null,
         ceHours: course.studyHours ?? null,
+        courseVersion: course.version,
       })
       // Parallel calls meet on the one-unrevoked-certificate index; the loser takes the winner's row.
       .onConflict((oc) => oc.columns(["userId", "courseId"]).where("revokedAt", "is", null).doNothing())

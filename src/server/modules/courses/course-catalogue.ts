@@ -45,6 +45,8 @@ export interface QuestionBank {
 export type ExamBlueprint = { moduleId: string; count: number }[];
 export interface CatalogueCourse {
   card: CourseCard;
+  /** The published version these contents are (docs/decisions/0055); learners' rows record it. */
+  version: number;
   learningOutcomes: string[];
   seo: { title: string; description: string; keywords: string[] };
   modules: CatalogueModule[];
@@ -189,6 +191,7 @@ export class CourseCatalogue {
       });
       return {
         card,
+        version: row.version,
         learningOutcomes: JSON.parse(row.learningOutcomes) as string[],
         seo: {
           title: row.seoTitle,

@@ -139,6 +139,7 @@ export async function insertOpenAttempt(
     startedAt: string;
     deadlineAt: string | null;
     ordinal: number;
+    courseVersion: number;
   },
 ): Promise<boolean> {
   const result = await db
@@ -169,7 +170,12 @@ export async function recordQuizAttempt(trx: Db, row: Insertable<QuizAttemptTabl
   await trx.insertInto("quizAttempt").values(row).execute();
 }
 
-type GradedAttempt = Insertable<QuizAttemptTable> & { score: number; passed: boolean; createdAt: string };
+type GradedAttempt = Insertable<QuizAttemptTable> & {
+  score: number;
+  passed: boolean;
+  createdAt: string;
+  courseVersion: number;
+};
 
 /**
  * Closes the open attempt `row.id` with its result and stores the graded attempt, as one atomic
@@ -201,7 +207,7 @@ const closeAndRecord = (row: GradedAttempt) => sql`
     update "assessmentAttempt" set "submittedAt" = ${row.createdAt}, score = ${row.score}, passed = ${row.passed}
       where id = ${row.id} and "userId" = ${row.userId} and "submittedAt" is null
       returning id, "userId", "courseId", "assessmentId", score, passed, "submittedAt")
-  insert into "quizAttempt" (id, "userId", "courseId", "moduleId", score, "correctCount", total, passed, answers, "createdAt")
+  insert into "quizAttempt" (id, "userId", "courseId", "moduleId", score, "correctCount", total, passed, answers, "createdAt", "courseVersion")
     select id, "userId", "courseId", "assessmentId", score, cast(${row.correctCount} as integer),
-        cast(${row.total} as integer), passed, ${row.answers}, "submittedAt"
+        cast(${row.total} as integer), passed, ${row.answers}, "submittedAt", cast(${row.courseVersion} as integer)
       from closed`;

@@ -162,6 +162,7 @@ export async function startOrResumeAttempt(
       courseId: a.course.card.id,
       assessmentId: a.id,
       ordinal: Math.max(0, ...state.attempts.map((x) => x.ordinal)) + 1,
+      courseVersion: a.course.version,
     });
     // Inserted: it is the open attempt (one per learner and assessment, a unique index), as stored.
     if (opened) return toQuiz(a, rules, attempt, attemptsLeft);
@@ -218,6 +219,7 @@ export async function submitAttempt(
       passed: graded.passed,
       answers: JSON.stringify(body.answers),
       createdAt: submittedAt,
+      courseVersion: a.course.version,
     },
     // The progress row read with the records is there already (decision 0047).
     a.records.progress ? undefined : (trx) => ensureProgressRow(trx, user.id, a.course.card.id),

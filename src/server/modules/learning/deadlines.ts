@@ -36,6 +36,7 @@ async function closeOverdue(deps: AssessmentDeps, a: Assessment, attempts: Store
         passed: false,
         answers: "{}",
         createdAt: at,
+        courseVersion: a.course.version,
       });
     });
     attempt.submittedAt = at;

@@ -133,7 +133,7 @@ export async function listQueue(db: Db) {
 
 export async function insertSubmission(
   trx: Db,
-  row: { userId: string; courseId: string; attempt: number; body: string; now: string },
+  row: { userId: string; courseId: string; attempt: number; body: string; now: string; courseVersion: number },
 ): Promise<number> {
   const inserted = await trx
     .insertInto("practicalSubmission")
@@ -145,6 +145,7 @@ export async function insertSubmission(
       status: "submitted",
       submittedAt: row.now,
       consentedAt: row.now,
+      courseVersion: row.courseVersion,
     })
     .returning("id")
     .executeTakeFirstOrThrow();

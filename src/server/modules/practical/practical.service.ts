@@ -168,6 +168,7 @@ export async function submitPractical(
         attempt: submissions.length + 1,
         body: input.text,
         now: new Date().toISOString(),
+        courseVersion: course.version,
       });
       await insertFiles(
         trx,

@@ -122,7 +122,13 @@ export async function completeLesson(
   const completion = (trx: Kysely<DB> | Transaction<DB>) =>
     trx
       .insertInto("lessonCompletion")
-      .values({ userId: user.id, courseId: course.card.id, lessonId, completedAt: new Date().toISOString() })
+      .values({
+        userId: user.id,
+        courseId: course.card.id,
+        lessonId,
+        completedAt: new Date().toISOString(),
+        courseVersion: course.version,
+      })
       .onConflict((oc) => oc.columns(["userId", "courseId", "lessonId"]).doNothing())
       .execute();
   // The progress row read with the records is there: one statement, autocommitted on PostgreSQL.

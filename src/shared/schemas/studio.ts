@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { slugSchema } from "./common.ts";
+
+/**
+ * A course as one document (docs/decisions/0055): the content of its files, field for field. Each
+ * `*File` object holds what the file of that name holds (course.json, module.json, a lesson's front
+ * matter, quiz.json, exam.json, practical.md's front matter); the server checks them with the same
+ * rules as an import.
+ */
+const fileObject = z.record(z.string(), z.unknown());
+const body = z.string().max(500_000);
+
+export const documentLessonSchema = z.strictObject({
+  id: slugSchema,
+  format: z.enum(["md", "html"]),
+  meta: fileObject,
+  body,
+});
+export const documentModuleSchema = z.strictObject({
+  id: slugSchema,
+  module: fileObject,
+  lessons: z.array(documentLessonSchema).max(500),
+  quiz: fileObject.nullable(),
+});
+export const documentMediaSchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in hex"),
+});
+export const courseDocumentSchema = z.strictObject({
+  course: fileObject,
+  modules: z.array(documentModuleSchema).max(100),
+  exam: fileObject.nullable(),
+  practical: z.strictObject({ meta: fileObject, body }).nullable(),
+  media: z.array(documentMediaSchema).max(1000),
+});
+export type CourseDocument = z.infer<typeof courseDocumentSchema>;
+
+export const versionKindSchema = z.enum(["major", "minor"]);
+export type VersionKind = z.infer<typeof versionKindSchema>;
+
+export const studioCourseParamsSchema = z.strictObject({ courseId: slugSchema });
+export const studioVersionParamsSchema = z.strictObject({
+  courseId: slugSchema,
+  version: z.coerce.number().int().min(1).max(1_000_000),
+});
+
+export const studioCourseSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  draftRevision: z.number().nullable(),
+  publishedVersion: z.number().nullable(),
+  updatedAt: z.string().nullable(),
+});
+export const studioCourseListSchema = z.array(studioCourseSchema);
+export const createStudioCourseSchema = z.strictObject({
+  slug: slugSchema,
+  title: z.string().trim().min(1).max(200),
+});
+
+export const draftSchema = z.object({
+  courseId: z.string(),
+  revision: z.number(),
+  baseVersion: z.number().nullable(),
+  updatedAt: z.string(),
+  document: courseDocumentSchema,
+});
+export type Draft = z.infer<typeof draftSchema>;
+export const putDraftSchema = z.strictObject({
+  baseRevision: z.number().int().min(0),
+  document: courseDocumentSchema,
+});
+/** 409 on a stale draft write: the draft as it is now, so the author sees what changed. */
+export const staleDraftSchema = z.object({ message: z.string(), current: draftSchema });
+
+export const publishSchema = z.strictObject({
+  kind: versionKindSchema,
+  note: z.string().trim().min(1).max(2000),
+  baseRevision: z.number().int().min(0),
+});
+/** What a publish changes against the version before it, by stable id. */
+export const versionChangesSchema = z.object({
+  lessonsAdded: z.array(z.string()),
+  lessonsRemoved: z.array(z.string()),
+  /** Modules whose lessons, quiz questions, keys or draw changed (their quiz pass does not carry over). */
+  assessmentsChanged: z.array(z.string()),
+  examChanged: z.boolean(),
+  practicalChanged: z.boolean(),
+});
+export type VersionChanges = z.infer<typeof versionChangesSchema>;
+export const versionSummarySchema = z.object({
+  version: z.number(),
+  line: z.number(),
+  kind: versionKindSchema,
+  note: z.string(),
+  publishedAt: z.string(),
+  publishedBy: z.string().nullable(),
+});
+export type VersionSummary = z.infer<typeof versionSummarySchema>;
+export const versionListSchema = z.array(versionSummarySchema);
+export const versionDetailSchema = versionSummarySchema.extend({ document: courseDocumentSchema.nullable() });
+export const publishResultSchema = versionSummarySchema.extend({ changes: versionChangesSchema });
+/** 422: every check the draft fails, each naming the file and field to fix. */
+export const failedChecksSchema = z.object({ message: z.string(), problems: z.array(z.string()) });
+export const republishSchema = z.strictObject({ note: z.string().trim().min(1).max(2000) }).nullish();
