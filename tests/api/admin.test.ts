@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createCoupon } from "#server/modules/coupons/coupons.service.ts";
 import { learnerWithCourseComplete, newLearner } from "../setup/factories.ts";
 import { registeredRoutes } from "../setup/routes.ts";
 import {
@@ -254,6 +255,7 @@ describe("coupons, orders and refunds", () => {
     expect(found.items[0]).toMatchObject({
       userEmail: buyer.email,
       courseId: "fixture-basics",
+      courseTitle: "Fixture Basics",
       amount: 2000,
       status: "paid",
       refundable: true,
@@ -274,6 +276,24 @@ describe("coupons, orders and refunds", () => {
     const paged = (await as(admin, "GET", "/api/admin/orders?page=1&pageSize=1")).json();
     expect(paged.items).toHaveLength(1);
     expect(paged.pageSize).toBe(1);
+  });
+
+  it("a free claim offers no refund, and a refund of it is refused with nothing changed", async () => {
+    await createCoupon(db(), { code: "ADMINFREE", percentOff: 100 });
+    const claimer = await signUpUser(t.app);
+    await buyInSandbox(t, claimer, "fixture-other", "ADMINFREE");
+    const { items } = (await as(admin, "GET", `/api/admin/orders?q=${encodeURIComponent(claimer.email)}`)).json();
+    expect(items[0]).toMatchObject({ amount: 0, status: "paid", refundable: false, courseTitle: "Fixture Other" });
+    const res = await as(admin, "POST", `/api/admin/orders/${items[0].id}/refund`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/claimed free/);
+    expect((await as(claimer, "GET", "/api/enrollments/fixture-other")).json()).toEqual({ enrolled: true });
+    const order = await db()
+      .selectFrom("order")
+      .select("status")
+      .where("id", "=", items[0].id)
+      .executeTakeFirstOrThrow();
+    expect(order.status).toBe("paid");
   });
 
   it("refuses a refund past 7 days with a message", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { completeFixtureCourse, expectAccessible, signUpInBrowser, useE2E } from "./harness.ts";
+import { expectNoSideScrollAt200, setTextSize200 } from "./large-text.ts";
 
 const e2e = useE2E();
 
@@ -49,6 +50,31 @@ describe("practitioner directory in the browser", () => {
     await card.waitFor();
     expect(await card.innerText()).toContain("Tromsø, Norway");
     await expectAccessible(page, "practitioner directory");
+
+    // On a 390 px phone at 200% text the listing fits, and its certificate ID breaks only at its
+    // hyphen (each group of characters stays on one line), as on My Certificates.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await setTextSize200(page);
+    await page.reload();
+    await card.waitFor();
+    await expectNoSideScrollAt200(page, "/practitioners with a listing");
+    const groupLines = async () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll("span.whitespace-nowrap")]
+          .filter((s) => /^(HWA-|[A-Z2-7]{16})$/.test(s.textContent ?? ""))
+          .map((s) => s.getClientRects().length),
+      );
+    expect(await groupLines()).toEqual([1, 1]);
+    await page.goto("/certificates");
+    await page.getByTestId("certificate-fixture-basics").waitFor();
+    await expectNoSideScrollAt200(page, "/certificates");
+    expect(await groupLines()).toEqual([1, 1]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/practitioners");
+    await page.getByRole("combobox", { name: "Course" }).selectOption("fixture-basics");
+    await page.getByLabel("City or region").fill("tromso");
+    await page.getByRole("button", { name: "Search" }).click();
+    await card.waitFor();
     await card.getByRole("link", { name: new RegExp(`verify certificate ${certificateId}`) }).click();
     await page.getByTestId("verification-status").waitFor();
     expect(page.url()).toContain(`/verify/${certificateId}`);

@@ -846,6 +846,7 @@ export interface paths {
                   amount: number;
                   couponCode: string | null;
                   courseId: string;
+                  courseTitle: string;
                   createdAt: string;
                   id: string;
                   originalAmount: number;

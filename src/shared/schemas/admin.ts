@@ -76,6 +76,7 @@ export const adminOrderSchema = z.object({
   userEmail: z.string(),
   userName: z.string(),
   courseId: z.string(),
+  courseTitle: z.string(),
   amount: z.number().int(),
   originalAmount: z.number().int(),
   couponCode: z.string().nullable(),

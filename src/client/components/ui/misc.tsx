@@ -1,4 +1,4 @@
-import type { HTMLAttributes, ReactNode } from "react";
+import { Fragment, type HTMLAttributes, type ReactNode } from "react";
 
 export function Card({ className = "", ...props }: HTMLAttributes<HTMLDivElement>) {
   // A background or border colour passed in replaces the default one.
@@ -62,5 +62,23 @@ export function StatCard({ label, value, icon }: { label: string; value: ReactNo
         <p className="text-xl font-bold">{value}</p>
       </div>
     </Card>
+  );
+}
+
+/**
+ * A certificate ID (HWA-XXXXXXXXXXXXXXXX) that may wrap only after a hyphen, never inside a group of
+ * characters; <wbr> leaves nothing extra in a copied ID.
+ */
+export function CertificateId({ id, className = "" }: { id: string; className?: string }) {
+  const groups = id.split("-").map((group, i, all) => (i < all.length - 1 ? `${group}-` : group));
+  return (
+    <span className={`font-mono [overflow-wrap:normal] ${className}`}>
+      {groups.map((group, i) => (
+        <Fragment key={`${group}@${i.toString()}`}>
+          {i > 0 && <wbr />}
+          <span className="whitespace-nowrap">{group}</span>
+        </Fragment>
+      ))}
+    </span>
   );
 }

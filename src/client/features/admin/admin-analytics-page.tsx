@@ -169,7 +169,7 @@ function LearnersSection({ data, from, to }: { data: AnalyticsOverview; from: st
       <FigureGrid label="Learner figures">
         <Figure label="New accounts" value={count(c.newAccounts)} note={change(c.newAccounts, p.newAccounts, count)} />
         <Figure
-          label="Enrolments"
+          label="Enrollments"
           value={count(c.enrolments.total)}
           note={`${c.enrolments.paid} paid, ${c.enrolments.freeCoupon} free with a coupon, ${c.enrolments.admin} by an admin; ${change(c.enrolments.total, p.enrolments.total, count)}`}
         />
@@ -214,7 +214,7 @@ function LearnersSection({ data, from, to }: { data: AnalyticsOverview; from: st
           id="learners-chart"
           title={`Learners ${data.period.interval === "day" ? "by day" : "by week"}`}
           summary={`${trendSentence(
-            "Enrolments",
+            "Enrollments",
             rows.map((r) => ({ date: r.date, value: r.enrolments })),
             count,
           )} Active learners are counted once per ${data.period.interval}.`}
@@ -224,7 +224,7 @@ function LearnersSection({ data, from, to }: { data: AnalyticsOverview; from: st
               format={count}
               series={[
                 { key: "activeLearners", label: "Active learners" },
-                { key: "enrolments", label: "Enrolments" },
+                { key: "enrolments", label: "Enrollments" },
                 { key: "newAccounts", label: "New accounts" },
               ]}
             />
@@ -233,7 +233,7 @@ function LearnersSection({ data, from, to }: { data: AnalyticsOverview; from: st
           columns={[
             { header: data.period.interval === "day" ? "Day" : "Week from", cell: (r) => longDate(r.date) },
             { header: "New accounts", cell: (r) => count(r.newAccounts) },
-            { header: "Enrolments", cell: (r) => count(r.enrolments) },
+            { header: "Enrollments", cell: (r) => count(r.enrolments) },
             { header: "Active learners", cell: (r) => count(r.activeLearners) },
             { header: "Completions", cell: (r) => count(r.completions) },
             { header: "Certificates", cell: (r) => count(r.certificatesIssued) },
@@ -286,7 +286,7 @@ function FunnelSection({ from, to }: { from: string; to: string }) {
                 : `${f.steps[0]!.count} enrolled; ${f.steps.at(-1)!.count} certified (${percent(f.steps.at(-1)!.shareOfEnrolled)}). ${
                     f.medianDaysToCertificate === null
                       ? "No certificate yet."
-                      : `Median ${f.medianDaysToCertificate} days from enrolment to certificate.`
+                      : `Median ${f.medianDaysToCertificate} days from enrollment to certificate.`
                   }`
             }
             chart={<HorizontalBars rows={f.steps} />}

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { FormError, TextField, useFormErrors } from "#client/components/ui/form.tsx";
-import { Card } from "#client/components/ui/misc.tsx";
+import { Card, CertificateId } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { refusal } from "#client/lib/api-client.ts";
 import { formatLongDate } from "#shared/format.ts";
@@ -68,7 +68,9 @@ function CertificateRow({ row }: { row: ExpiringCertificate }) {
           <p className="font-semibold">
             {row.holderName} <span className="font-normal text-muted">({row.email})</span>
           </p>
-          <p className="font-mono text-sm">{row.certificateId}</p>
+          <p className="text-sm">
+            <CertificateId id={row.certificateId} />
+          </p>
         </div>
         <p className="mt-1 text-sm">
           {row.courseTitle}: {row.lifecycle === "expired" ? "expired on" : "expires on"} {formatLongDate(row.expiresAt)}

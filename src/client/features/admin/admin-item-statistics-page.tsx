@@ -13,20 +13,25 @@ const FLAG_TEXT = { "too-easy": "too easy", "too-hard": "too hard", "low-discrim
 function OptionChart({ item }: { item: ItemStatistic }) {
   const total = Math.max(1, item.responses);
   return (
-    <ul className="w-48 max-w-full space-y-0.5" aria-label={`Option choices for ${item.questionId}`}>
+    <ul className="w-64 max-w-full space-y-1.5" aria-label={`Option choices for ${item.questionId}`}>
       {item.options.map((o) => {
         const share = Math.round((100 * o.count) / total);
         return (
-          <li key={o.id} className="flex items-center gap-1 text-xs" title={o.text}>
-            <span className="w-3 font-semibold">{o.id}</span>
-            <span className="h-2.5 flex-1 rounded bg-slate-100">
-              <span
-                className={`block h-2.5 rounded ${o.correct ? "bg-green-600" : "bg-slate-500"}`}
-                style={{ width: `${share}%` }}
-              />
+          <li key={o.id} className="text-xs">
+            <span className="block break-words">
+              <span className="font-semibold">{o.id}.</span> {o.text}
+              {o.correct && <span className="font-semibold text-green-800"> (key)</span>}
             </span>
-            <span className="w-14 text-right">
-              {o.count} ({share}%){o.correct && <span className="sr-only"> correct option</span>}
+            <span className="flex items-center gap-1">
+              <span className="h-2.5 flex-1 rounded bg-slate-100">
+                <span
+                  className={`block h-2.5 rounded ${o.correct ? "bg-green-600" : "bg-slate-500"}`}
+                  style={{ width: `${share}%` }}
+                />
+              </span>
+              <span className="shrink-0 text-right">
+                {o.count} ({share}%)
+              </span>
             </span>
           </li>
         );
@@ -102,7 +107,7 @@ export default function AdminItemStatisticsPage() {
               </p>
               <p className="break-words">{item.question}</p>
               <p className="mt-1">
-                {item.responses} responses ·{" "}
+                {item.responses} {item.responses === 1 ? "response" : "responses"} ·{" "}
                 {item.enoughData
                   ? `${Math.round((item.difficulty ?? 0) * 100)}% correct · discrimination ${item.discrimination?.toFixed(2) ?? "n/a"}`
                   : "not enough data"}

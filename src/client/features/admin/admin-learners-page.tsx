@@ -320,7 +320,7 @@ const learnerCell = (l: Learner) => (
 
 const coursesCell = (l: Learner) =>
   l.courses.length === 0 ? (
-    <span className="text-muted">No enrolments</span>
+    <span className="text-muted">No enrollments</span>
   ) : (
     <ul className="space-y-2">
       {l.courses.map((c) => (

@@ -92,6 +92,7 @@ export default function AdminOrdersPage() {
 
   const actions = (o: Order) => {
     if (o.status !== "paid") return null;
+    if (o.amount === 0) return <span className="text-xs text-muted">Free claim: nothing to refund</span>;
     if (!o.refundable) return <span className="text-xs text-muted">Past the 7-day refund window</span>;
     return (
       <RefundAction
@@ -124,7 +125,7 @@ export default function AdminOrdersPage() {
               </>
             ),
           },
-          { header: "Course", cell: (o) => o.courseId },
+          { header: "Course", cell: (o) => o.courseTitle },
           {
             header: "Paid",
             cell: (o) => (

@@ -1,5 +1,5 @@
 import { Award } from "lucide-react";
-import { Badge } from "#client/components/ui/misc.tsx";
+import { Badge, CertificateId } from "#client/components/ui/misc.tsx";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import type { CertificateLifecycle, CertificateStatus } from "#shared/schemas/certificates.ts";
@@ -78,7 +78,9 @@ export function CertificateDocument(props: {
           </div>
           <div>
             <dt className="text-xs text-muted">Certificate ID</dt>
-            <dd className="font-mono font-semibold break-all">{props.certificateId}</dd>
+            <dd className="font-semibold">
+              <CertificateId id={props.certificateId} />
+            </dd>
           </div>
         </dl>
         <div className="mt-10 w-full max-w-56 border-t border-ink pt-2 text-left">

@@ -1,7 +1,7 @@
 import { Award, CalendarDays, Download } from "lucide-react";
 import { Link } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
-import { Card, PageContainer, Skeleton, StatCard } from "#client/components/ui/misc.tsx";
+import { Card, CertificateId, PageContainer, Skeleton, StatCard } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useEnrollments } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
@@ -77,9 +77,11 @@ export default function CertificatesPage() {
                 <h2 className="text-lg font-semibold">{c.courseTitle}</h2>
                 <LifecycleBadge lifecycle={c.lifecycle} />
               </div>
-              <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+              <dl className="mt-3 grid grid-cols-1 gap-x-2 gap-y-1 text-sm min-[24rem]:grid-cols-2 min-[24rem]:gap-y-2">
                 <dt className="text-muted">Certificate ID</dt>
-                <dd className="font-mono break-all">{c.certificateId}</dd>
+                <dd>
+                  <CertificateId id={c.certificateId} />
+                </dd>
                 <dt className="text-muted">Issued to</dt>
                 <dd>{c.holderName}</dd>
                 <dt className="text-muted">Completed</dt>

@@ -101,7 +101,7 @@ function Landing({
             </div>
           </div>
           {/* Two figures a row, or one when large text would not fit two on a phone (the column minimum is in rem). */}
-          <dl className="grid grid-cols-[repeat(auto-fit,minmax(10rem,1fr))] gap-4 sm:grid-cols-2">
+          <dl className="grid grid-cols-[repeat(auto-fit,minmax(10rem,1fr))] items-start gap-4 sm:grid-cols-2">
             {landing.figures.map((figure) => (
               <Card key={figure.label} className="p-5">
                 <dt className="text-sm text-muted">{figure.label}</dt>

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { buttonClasses } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
-import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
+import { Card, CertificateId, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
@@ -111,10 +111,10 @@ export default function PractitionersPage() {
         ) : directory.data.practitioners.length === 0 ? (
           <p>No practitioners match this search yet.</p>
         ) : (
-          <ul className="grid gap-4 sm:grid-cols-2" aria-label="Practitioners">
+          <ul className="grid gap-4 sm:grid-cols-2 [&>li]:min-w-0" aria-label="Practitioners">
             {directory.data.practitioners.map((p) => (
               <li key={p.certificates[0]?.certificateId ?? p.displayName}>
-                <Card className="h-full p-5">
+                <Card className="h-full min-w-0 p-5">
                   <h2 className="text-lg font-semibold">{p.displayName}</h2>
                   <p className="mt-1 flex items-center gap-1 text-sm text-muted">
                     <MapPin size={14} aria-hidden="true" />
@@ -124,12 +124,9 @@ export default function PractitionersPage() {
                   <ul className="mt-3 space-y-1 text-sm">
                     {p.certificates.map((c) => (
                       <li key={c.certificateId}>
-                        <Link
-                          to={paths.verify(c.certificateId)}
-                          className="inline-flex items-center gap-1 text-brand-800 underline"
-                        >
-                          <BadgeCheck size={14} aria-hidden="true" />
-                          {c.courseTitle}: verify certificate {c.certificateId}
+                        <Link to={paths.verify(c.certificateId)} className="text-brand-800 underline">
+                          <BadgeCheck size={14} aria-hidden="true" className="mr-1 inline align-[-2px]" />
+                          {c.courseTitle}: verify certificate <CertificateId id={c.certificateId} />
                         </Link>
                       </li>
                     ))}

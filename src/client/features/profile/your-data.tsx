@@ -51,7 +51,7 @@ export function YourData() {
     <Card className="mt-6 p-6">
       <h2 className="text-lg font-semibold">Your data</h2>
       <p className="mt-1 text-sm text-muted">
-        A copy of what we keep about you: account, enrolments, progress, attempts, orders, certificates and directory
+        A copy of what we keep about you: account, enrollments, progress, attempts, orders, certificates and directory
         listing.
       </p>
       <Button variant="secondary" className="mt-3" onClick={() => void download()}>

@@ -15,10 +15,10 @@ const emailSchema = emailAddressSchema;
 const MESSAGES: Record<Outcome, (email: string, title: string) => string> = {
   enrolled: (email, title) => `${email} has been enrolled in ${title}.`,
   pending: (email, title) =>
-    `${email} has no account yet. The enrolment in ${title} is saved and applies once they sign up with this e-mail and verify it.`,
+    `${email} has no account yet. The enrollment in ${title} is saved and applies once they sign up with this e-mail and verify it.`,
   "already-enrolled": (email, title) => `${email} is already enrolled in ${title}.`,
   "already-pending": (email, title) =>
-    `${email} already has a pending enrolment in ${title}; it applies once they sign up and verify the address.`,
+    `${email} already has a pending enrollment in ${title}; it applies once they sign up and verify the address.`,
 };
 
 const comingSoonMessage = (title: string) =>

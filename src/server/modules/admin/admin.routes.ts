@@ -99,7 +99,7 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
       "/api/admin/orders",
       { schema: { querystring: pageQuerySchema, response: { 200: pagedOrdersSchema } } },
       async (request) => {
-        const { items, total } = await listOrders(db, request.query);
+        const { items, total } = await listOrders(db, await catalogue.get(), request.query);
         return { items, total, page: request.query.page, pageSize: request.query.pageSize };
       },
     );

@@ -43,6 +43,7 @@ export async function deactivateCoupon(db: Kysely<DB>, actor: CurrentUser, id: s
 
 export async function listOrders(
   db: Kysely<DB>,
+  catalogue: Catalogue,
   page: { q?: string; page: number; pageSize: number },
 ): Promise<{ items: AdminOrder[]; total: number }> {
   const base = db
@@ -92,6 +93,7 @@ export async function listOrders(
       userEmail: r.email,
       userName: r.name,
       courseId: r.courseId,
+      courseTitle: catalogue.byId.get(r.courseId)?.card.title ?? r.courseId,
       amount: r.amount,
       originalAmount: r.originalAmount,
       couponCode: r.couponCode,
@@ -100,8 +102,11 @@ export async function listOrders(
       status: r.status,
       createdAt: r.createdAt,
       refundedAt: r.refundedAt,
+      // A free claim took no payment: there is nothing to give back.
       refundable:
-        r.status === "paid" && now - new Date(r.enrolledAt ?? r.createdAt).getTime() <= REFUND_WINDOW_DAYS * DAY_MS,
+        r.status === "paid" &&
+        r.amount > 0 &&
+        now - new Date(r.enrolledAt ?? r.createdAt).getTime() <= REFUND_WINDOW_DAYS * DAY_MS,
     })),
   };
 }

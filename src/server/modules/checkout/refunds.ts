@@ -110,6 +110,7 @@ export async function refundOrder(
           : "This order has already been refunded.",
     );
   if (order.status !== "paid") throw refusal(order.status);
+  if (order.amount === 0) throw conflict("This course was claimed free with a coupon: there is no payment to refund.");
   const enrollment = await db
     .selectFrom("enrollment")
     .select("createdAt")
@@ -119,7 +120,7 @@ export async function refundOrder(
   const since = new Date(enrollment?.createdAt ?? order.paidAt ?? order.createdAt).getTime();
   if (Date.now() - since > REFUND_WINDOW_DAYS * DAY_MS) {
     throw conflict(
-      `Refunds are only possible within ${REFUND_WINDOW_DAYS} days of enrolment; this learner enrolled ${Math.floor((Date.now() - since) / DAY_MS)} days ago.`,
+      `Refunds are only possible within ${REFUND_WINDOW_DAYS} days of enrollment; this learner enrolled ${Math.floor((Date.now() - since) / DAY_MS)} days ago.`,
     );
   }
   if (!(await moveOrder(db, order.id, ["paid"], "refunding", { refundReason: "admin" }))) {
