@@ -9,6 +9,7 @@ import { takeAssessment } from "../setup/assessments.ts";
 import { verifyCredentialAsWallet } from "../setup/credential-verifier.ts";
 import { giveCertificate, newLearner } from "../setup/factories.ts";
 import { must, nth } from "../setup/must.ts";
+import { expectValidAchievementCredential } from "../setup/open-badges-schema.ts";
 import { cookieFrom, createTestApp, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
 import { type ReceivedMail, startTestSmtp, type TestSmtp, verificationLinkIn } from "../setup/test-smtp.ts";
 
@@ -182,6 +183,7 @@ describe("recertification", () => {
     expect(credential.validUntil.slice(0, 10)).toBe(after.expiresAt.slice(0, 10));
     expect(credential.credentialSubject.achievement.creditsAvailable).toBe(6);
     expect(credential.credentialSubject.creditsEarned).toBe(6);
+    expectValidAchievementCredential(credential);
     const verified = await verifyCredentialAsWallet(t, credential);
     expect(verified.error?.errors ?? verified.error).toBeUndefined();
     expect(verified.verified).toBe(true);

@@ -16,6 +16,7 @@ import { rotateIssuerKey } from "#server/modules/credentials/issuer.ts";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
 import { completeCourse } from "../setup/assessments.ts";
 import { learnerWithCourseComplete, newLearner } from "../setup/factories.ts";
+import { expectValidAchievementCredential, validateAchievementCredential } from "../setup/open-badges-schema.ts";
 import { createTestApp, request, signUpUser, type TestApp, type TestUser, verifyEmail } from "../setup/test-app.ts";
 
 let t: TestApp;
@@ -116,7 +117,12 @@ describe("Open Badges 3.0 credential", () => {
 
     expect(credential.type).toEqual(["VerifiableCredential", "OpenBadgeCredential"]);
     expect(credential.issuer.id).toBe("did:web:localhost%3A3000");
-    expect(credential.proof).toMatchObject({ type: "DataIntegrityProof", cryptosuite: "eddsa-rdfc-2022" });
+    expect(credential.proof).toEqual([
+      expect.objectContaining({ type: "DataIntegrityProof", cryptosuite: "eddsa-rdfc-2022" }),
+    ]);
+    expectValidAchievementCredential(credential);
+    // The schema's array rule: a single proof object is refused, as 1EdTech's validator refuses it.
+    expect(validateAchievementCredential({ ...credential, proof: credential.proof[0] })).toBe(false);
     expect(credential.validFrom.slice(0, 10)).toBe(cert.completedAt.slice(0, 10));
     expect(credential.validUntil.slice(0, 10)).toBe(cert.expiresAt.slice(0, 10));
     const subject = credential.credentialSubject;
@@ -172,6 +178,13 @@ describe("Open Badges 3.0 credential", () => {
     expect(after.statusResult?.results?.[0]?.status).toBe(true);
     const check = (await request(t.app, "GET", `/api/verify/${cert.certificateId}/credential`)).json();
     expect(check).toMatchObject({ signatureVerified: true, revoked: true });
+    // The holder can still download the revoked certificate's credential; its status bit says it is revoked.
+    const revoked = await request(t.app, "GET", `/api/certificates/${cert.certificateId}/credential`, {
+      cookie: user.cookie,
+    });
+    expect(revoked.statusCode).toBe(200);
+    expectValidAchievementCredential(revoked.json());
+    expectValidAchievementCredential(credential);
   });
 
   it("reports revoked once a refund revokes the certificate", async () => {
@@ -226,10 +239,10 @@ describe("Open Badges 3.0 credential", () => {
         cookie: second.user.cookie,
       })
     ).json();
-    expect(after.proof.verificationMethod).not.toBe(before.proof.verificationMethod);
+    expect(after.proof[0].verificationMethod).not.toBe(before.proof[0].verificationMethod);
     const did = (await request(t.app, "GET", "/.well-known/did.json")).json();
     expect(did.assertionMethod).toEqual(
-      expect.arrayContaining([before.proof.verificationMethod, after.proof.verificationMethod]),
+      expect.arrayContaining([before.proof[0].verificationMethod, after.proof[0].verificationMethod]),
     );
     expect((await verify(before)).verified).toBe(true);
     expect((await verify(after)).verified).toBe(true);

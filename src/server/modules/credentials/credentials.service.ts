@@ -81,8 +81,18 @@ async function sign(db: Kysely<DB>, config: Config, credential: Json): Promise<J
   const [key] = await issuerKeys(db);
   if (!key) throw new Error("The issuer has no signing key (issuerKeys creates one when none is active).");
   const suite = new DataIntegrityProof({ signer: await signerFor(did, key), cryptosuite });
-  return vc.issue({ credential, suite, documentLoader: ownDocumentLoader(db, config) });
+  return withProofArray(await vc.issue({ credential, suite, documentLoader: ownDocumentLoader(db, config) }));
 }
+
+/**
+ * `proof` as an array of one: VC 2.0 allows a single object too, but 1EdTech's Open Badges 3.0 JSON
+ * schema and validator require the array (decision 0052). The proof signs the document without
+ * `proof`, so wrapping it changes nothing a verifier checks; credentials stored before are wrapped as read.
+ */
+const withProofArray = (credential: Json): Json =>
+  credential.proof === undefined || Array.isArray(credential.proof)
+    ? credential
+    : { ...credential, proof: [credential.proof] };
 
 /**
  * The certificate's signed OpenBadgeCredential, signed once and kept; signed again only when what
@@ -101,7 +111,7 @@ export async function credentialFor(
     .where("certificateId", "=", row.certificateId)
     .executeTakeFirstOrThrow();
   const stored = storedRow.credential ? (JSON.parse(storedRow.credential) as Json) : null;
-  if (stored && isCurrent(stored, row)) return stored;
+  if (stored && isCurrent(stored, row)) return withProofArray(stored);
 
   const course = await catalogue.course(row.courseId);
   if (!course) throw notFound(NO_CREDENTIAL);
@@ -136,7 +146,7 @@ export async function credentialFor(
     .select("credential")
     .where("certificateId", "=", row.certificateId)
     .executeTakeFirstOrThrow();
-  return final.credential ? (JSON.parse(final.credential) as Json) : signed;
+  return final.credential ? withProofArray(JSON.parse(final.credential) as Json) : signed;
 }
 
 /** GET /api/certificates/:certificateId/credential: the holder's own credential only. */
