@@ -27,6 +27,7 @@ import { pruneExpiredRows } from "./jobs/prune.ts";
 import { type HitCounter, sharedHitCounter } from "./limits/hit-counter.ts";
 import { rateLimitStore } from "./limits/rate-limit-store.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
+import { sendDueEmails } from "./mail/outbox.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { adminCertificatesRoutes } from "./modules/admin/admin-certificates.routes.ts";
 import { applyPendingEnrollments } from "./modules/admin/admin-enrollments.service.ts";
@@ -192,7 +193,6 @@ export async function buildApp({
     config,
     db: database.db,
     engine: database.engine,
-    mailer: mail,
     background,
     counters,
     onAddressVerified: (user) => applyPendingEnrollments(database.db, user),
@@ -234,6 +234,8 @@ export async function buildApp({
   app.addHook("onClose", async () => background.idle());
   app.addHook("onClose", async () => storage.close?.());
   jobs.every("prune-expired-rows", 60 * 60 * 1000, () => pruneExpiredRows(database.db));
+  // Every message the academy sends is an outbox row (mail/outbox.ts, decision 0050); this job sends them.
+  jobs.every("email-outbox", 1000, () => sendDueEmails({ db: database.db, mailer: mail, log: app.log }));
   // The item statistics' running sums take in new attempts every 10 s (decision 0039), so the part the
   // read still adds up live stays small even while many learners submit.
   jobs.every("item-response-rollup", 10 * 1000, () => rollUpItemResponses(database.db));

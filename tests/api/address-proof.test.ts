@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { must, nth } from "../setup/must.ts";
+import { deliverQueuedMail } from "../setup/outbox.ts";
 import { cookieFrom, createTestApp, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
 import { resetLinkIn, startTestSmtp, type TestSmtp, verificationLinkIn } from "../setup/test-smtp.ts";
 
@@ -21,7 +22,7 @@ afterAll(async () => {
 
 /** Mail sent after the responses so far, once it has all been handed to the SMTP server. */
 async function mailTo(email: string) {
-  await t.app.deps.background.idle();
+  await deliverQueuedMail(t.app);
   await expect.poll(() => smtp.inbox.filter((m) => m.to.includes(email)).length).toBeGreaterThan(0);
   return smtp.inbox.filter((m) => m.to.includes(email));
 }

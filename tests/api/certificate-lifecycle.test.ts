@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "#server/app.ts";
 import { type Database, openDatabase } from "#server/db/database.ts";
-import { createMailer } from "#server/mail/mailer.ts";
 import { sweepCertificateReminders } from "#server/modules/certificates/certificate-reminders.ts";
 import { CourseCatalogue } from "#server/modules/courses/course-catalogue.ts";
 import { takeAssessment } from "../setup/assessments.ts";
@@ -90,9 +89,7 @@ function sweepDirectly(app: FastifyInstance) {
   return sweepCertificateReminders({
     db: app.deps.database.db,
     config,
-    mailer: createMailer(config, { info: () => {} }),
     catalogue: () => new CourseCatalogue(app.deps.database.db).get(),
-    log: { warn: () => {} },
   });
 }
 

@@ -303,7 +303,7 @@ describe("the practical loop", () => {
       maxPoints: 10,
       scores: WEAK,
     });
-    expect(mailSubjectsTo(t, user.email)).toContain("Please resubmit your practical: Fixture Practical");
+    expect(await mailSubjectsTo(t, user.email)).toContain("Please resubmit your practical: Fixture Practical");
 
     // Two resubmissions, both sent back.
     for (const left of [1, 0]) {
@@ -327,7 +327,7 @@ describe("the practical loop", () => {
     const passed = await review(assessorA, number, "pass");
     expect(passed.statusCode).toBe(200);
     expect((passed.json() as ReviewSubmission).earlierReviews.map((r) => r.attempt)).toEqual([1, 2, 3]);
-    expect(mailSubjectsTo(t, user.email)).toContain("Practical assessment passed: Fixture Practical");
+    expect(await mailSubjectsTo(t, user.email)).toContain("Practical assessment passed: Fixture Practical");
 
     mine = (await get(`/api/practical/${COURSE}`, user.cookie)).json() as LearnerPractical;
     expect(mine).toMatchObject({ state: "passed", submissionsLeft: 0 });

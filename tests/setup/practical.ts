@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { deliverQueuedMail } from "./outbox.ts";
 import { TEST_ORIGIN, type TestApp } from "./test-app.ts";
 
 /** Files a practical submission may carry, by their real bytes. */
@@ -60,8 +61,9 @@ export function submitPractical(
   });
 }
 
-/** Subjects of the messages in the outbox addressed to this e-mail. */
-export function mailSubjectsTo(t: TestApp, email: string): string[] {
+/** Subjects of the messages sent so far (the outbox folder) addressed to this e-mail. */
+export async function mailSubjectsTo(t: TestApp, email: string): Promise<string[]> {
+  await deliverQueuedMail(t.app);
   const dir = t.config.mailOutboxDir;
   if (!existsSync(dir)) return [];
   return readdirSync(dir)

@@ -8,6 +8,7 @@ import { importContent } from "#server/content/content-import.ts";
 import type { Database } from "#server/db/database.ts";
 import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
+import { deliverQueuedMail } from "./outbox.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export const FIXTURE_CONTENT = resolve("tests/fixtures/content/courses");
@@ -176,8 +177,8 @@ export async function buyInSandbox(
 
 /** The verification link Better Auth mailed to this address (the outbox folder), with its path and query. */
 export async function verificationLinkFor(testApp: TestApp, email: string): Promise<string | null> {
-  // Mail goes out after the response.
-  await testApp.app.deps.background.idle();
+  // Mail is queued after the response and sent by the outbox.
+  await deliverQueuedMail(testApp.app);
   const dir = testApp.config.mailOutboxDir;
   if (!existsSync(dir)) return null;
   for (const file of readdirSync(dir).sort().reverse()) {

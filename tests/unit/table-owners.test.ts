@@ -34,7 +34,6 @@ const TABLE_OWNERS: Record<string, string> = {
   issuerKey: "credentials",
   enrollment: "enrollments",
   order: "checkout",
-  receiptMail: "checkout",
   webhookEvent: "checkout",
   practicalFile: "practical",
   practicalSubmission: "practical",

@@ -13,7 +13,7 @@ import type { Engine } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
 import { authRateLimitStorage } from "../limits/auth-rate-limit-storage.ts";
 import type { HitCounter } from "../limits/hit-counter.ts";
-import type { Mailer } from "../mail/mailer.ts";
+import { enqueueEmail } from "../mail/outbox.ts";
 import { endAccessOpenedBeforeProof, markAddressVerified } from "./address-proof.ts";
 import { recordAuthFailure } from "./auth-failures.ts";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./common-passwords.ts";
@@ -31,7 +31,6 @@ export interface AuthDeps {
   config: Config;
   db: Kysely<DB>;
   engine: Engine;
-  mailer: Mailer;
   background: Background;
   /** Shared counters: Redis when configured, else the database (decision 0031). */
   counters: HitCounter;
@@ -39,7 +38,7 @@ export interface AuthDeps {
   onAddressVerified?: (user: { id: string; email: string }) => Promise<void>;
 }
 
-export function createAuth({ config, db, engine, mailer, background, counters, onAddressVerified }: AuthDeps) {
+export function createAuth({ config, db, engine, background, counters, onAddressVerified }: AuthDeps) {
   const sessionHolder = createSessionLookup(db, config.authSecret, config.appUrl.startsWith("https://"));
   // Bound below, once Better Auth exists: a verification that removed a stranger's password mails a reset link.
   let mailResetLink: (email: string) => Promise<unknown> = async () => {};
@@ -71,7 +70,13 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
       async sendResetPassword({ user, url }) {
         // One inbox is not flooded: at most 3 reset mails an hour per account, whoever asks.
         if (await mailCapReached(counters, `reset-mail:${user.id}`)) return;
-        await mailer.sendEmail(user.email, "reset-password", { url }, { link: url });
+        await enqueueEmail(db, {
+          to: user.email,
+          userId: user.id,
+          template: "reset-password",
+          data: { url },
+          link: url,
+        });
       },
       // The reset link proves the address: the revoked sessions aside, the account counts as verified.
       async onPasswordReset({ user }) {
@@ -86,7 +91,7 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       async sendVerificationEmail({ user, url }) {
-        await mailer.sendEmail(user.email, "verify-email", { url }, { link: url });
+        await enqueueEmail(db, { to: user.email, userId: user.id, template: "verify-email", data: { url }, link: url });
       },
       // Runs once, when the link turns an unverified address verified, before Better Auth signs the
       // link's opener in with a new session.
@@ -116,8 +121,8 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
       },
     },
     advanced: {
-      // Mail goes out after the response, so answers take the same time whether or not an address
-      // has an account (reset requests, sign-ups). Failures are logged by Better Auth.
+      // Mail is queued after the response, so answers take the same time whether or not an address
+      // has an account (reset requests, sign-ups); the outbox sends it (mail/outbox.ts).
       backgroundTasks: { handler: (work) => background.track(work, "auth mail") },
       useSecureCookies: config.appUrl.startsWith("https://"),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
@@ -164,19 +169,27 @@ export function createAuth({ config, db, engine, mailer, background, counters, o
   /** A registered address gets 'Sign Up Failed' (client) with a plain message; its owner is told by e-mail. */
   async function refuseRegisteredAddress(
     ctx: {
-      context: { internalAdapter: { findUserByEmail(email: string): Promise<{ user: { email: string } } | null> } };
+      context: {
+        internalAdapter: { findUserByEmail(email: string): Promise<{ user: { id: string; email: string } } | null> };
+      };
     },
     email: unknown,
   ) {
     if (typeof email !== "string") return;
     const existing = await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase());
     if (!existing) return;
-    const owner = existing.user.email;
+    const { id: userId, email: owner } = existing.user;
     background.track(
       (async () => {
         if (await mailCapReached(counters, `existing-sign-up-mail:${owner}`)) return;
         const signInUrl = `${config.appUrl}/login`;
-        await mailer.sendEmail(owner, "existing-account-sign-up", { signInUrl }, { link: signInUrl });
+        await enqueueEmail(db, {
+          to: owner,
+          userId,
+          template: "existing-account-sign-up",
+          data: { signInUrl },
+          link: signInUrl,
+        });
       })(),
       "existing-account mail",
     );

@@ -24,6 +24,8 @@ import * as m026learnerGaps from "./migrations/026-active-learner-gaps.ts";
 import * as m026analyticsRollup from "./migrations/026-analytics-rollup.ts";
 import * as m027itemResponseTally from "./migrations/027-item-response-tally.ts";
 import * as m030learnerMilestones from "./migrations/030-learner-milestones.ts";
+import * as m031emailOutbox from "./migrations/031-email-outbox.ts";
+import * as m032receiptsInTheOutbox from "./migrations/032-receipts-in-the-outbox.ts";
 import * as m034practicalPassRule from "./migrations/034-practical-pass-rule.ts";
 import * as m035courseStaff from "./migrations/035-course-staff.ts";
 import * as m036courseVersions from "./migrations/036-course-versions.ts";
@@ -58,6 +60,8 @@ const migrations: Record<string, Migration> = {
   "035-course-staff": m035courseStaff,
   "034-practical-pass-rule": m034practicalPassRule,
   "036-course-versions": m036courseVersions,
+  "031-email-outbox": m031emailOutbox,
+  "032-receipts-in-the-outbox": m032receiptsInTheOutbox,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -414,12 +414,24 @@ export interface OrderTable {
   updatedAt: Timestamp;
 }
 /** A receipt to mail for an order's payment or refund; sent once (claimedAt, then sentAt). */
-export interface ReceiptMailTable {
+/** One message the academy sends (mail/outbox.ts, decision 0050). */
+export interface OutboxEmailTable {
   id: string;
-  orderId: string;
-  kind: "payment" | "refund";
+  /** Makes a message several paths may cause one row (e.g. `receipt:{orderId}:payment`). */
+  key: string | null;
+  toAddress: string;
+  userId: string | null;
+  template: string;
+  /** The template's data, JSON. */
+  data: string;
+  link: string | null;
+  /** An opt-out topic (emailOptOut): a holder who unsubscribed before the send is skipped. */
+  topic: string | null;
+  status: "queued" | "sending" | "sent" | "failed" | "skipped";
+  attempts: Generated<number>;
+  nextAttemptAt: Timestamp;
+  lastError: string | null;
   createdAt: Timestamp;
-  claimedAt: Timestamp | null;
   sentAt: Timestamp | null;
 }
 export interface CouponRedemptionTable {
@@ -572,7 +584,7 @@ export interface DB {
   certificate: CertificateTable;
   certificateNameChange: CertificateNameChangeTable;
   certificateReminder: CertificateReminderTable;
-  receiptMail: ReceiptMailTable;
+  outboxEmail: OutboxEmailTable;
   certificateRenewal: CertificateRenewalTable;
   emailOptOut: EmailOptOutTable;
   coupon: CouponTable;

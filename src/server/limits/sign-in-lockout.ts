@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
-import type { Mailer } from "../mail/mailer.ts";
+import { enqueueEmail } from "../mail/outbox.ts";
 import type { HitCounter } from "./hit-counter.ts";
 
 /** Failed sign-ins one account takes within the window before sign-in to it pauses. */
@@ -44,25 +44,26 @@ export async function releaseSignInSlot(counters: HitCounter, email: string): Pr
  * it) tells the account's owner, when the account exists.
  */
 export async function recordFailedSignIn(
-  deps: { db: Kysely<DB>; mailer: Mailer; appUrl: string },
+  deps: { db: Kysely<DB>; appUrl: string },
   email: string,
   slot: SignInSlot,
 ): Promise<void> {
   if (slot.number !== SIGN_IN_FAILURE_LIMIT) return;
   const owner = await deps.db
     .selectFrom("user")
-    .select("email")
+    .select(["id", "email"])
     .where("email", "=", email.trim().toLowerCase())
     .executeTakeFirst();
   if (!owner) return;
   // The sign-in page, whose 'Forgot your password' link sends a reset e-mail.
   const resetUrl = `${deps.appUrl}/login`;
-  await deps.mailer.sendEmail(
-    owner.email,
-    "sign-in-paused",
-    { failures: SIGN_IN_FAILURE_LIMIT, minutes: SIGN_IN_FAILURE_WINDOW_MS / 60_000, signInUrl: resetUrl },
-    { link: resetUrl },
-  );
+  await enqueueEmail(deps.db, {
+    to: owner.email,
+    userId: owner.id,
+    template: "sign-in-paused",
+    data: { failures: SIGN_IN_FAILURE_LIMIT, minutes: SIGN_IN_FAILURE_WINDOW_MS / 60_000, signInUrl: resetUrl },
+    link: resetUrl,
+  });
 }
 
 export async function clearFailedSignIns(counters: HitCounter, email: string): Promise<void> {

@@ -62,7 +62,14 @@ function message(config: MailerConfig, mail: OutgoingMail) {
 }
 
 function smtpSender(config: MailerConfig): Mailer["send"] {
-  const transport = nodemailer.createTransport(config.smtpUrl);
+  // Bounded waits: a server that stops answering fails this attempt (the outbox tries again later)
+  // instead of holding up the messages behind it.
+  const transport = nodemailer.createTransport({
+    url: config.smtpUrl,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
+  });
   return async (mail) => {
     await transport.sendMail(message(config, mail));
   };

@@ -152,8 +152,7 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
       await releaseSignInSlot(counters, email);
       throw error;
     }
-    if (response.status === 401)
-      await recordFailedSignIn({ db, mailer: app.deps.mailer, appUrl: config.appUrl }, email, slot);
+    if (response.status === 401) await recordFailedSignIn({ db, appUrl: config.appUrl }, email, slot);
     else if (response.ok) await clearFailedSignIns(counters, email);
     else await releaseSignInSlot(counters, email);
     return sendAuthResponse(reply, response);

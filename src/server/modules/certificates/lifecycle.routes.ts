@@ -21,13 +21,13 @@ import { readRecertification, startRecertification, submitRecertification } from
  */
 export function certificateLifecycleRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
-    const { database, config, mailer, jobs } = app.deps;
-    const deps = { db: database.db, config, mailer, log: app.log, counters: app.deps.counters };
+    const { database, config, jobs } = app.deps;
+    const deps = { db: database.db, config, log: app.log, counters: app.deps.counters };
 
     if (config.certificateReminderSweepSeconds > 0) {
       jobs.every("certificate-reminders", config.certificateReminderSweepSeconds * 1000, async () => {
-        const sent = await sweepCertificateReminders({ ...deps, catalogue: () => catalogue.get() });
-        if (sent) app.log.info({ sent }, "certificate reminders sent");
+        const queued = await sweepCertificateReminders({ ...deps, catalogue: () => catalogue.get() });
+        if (queued) app.log.info({ queued }, "certificate reminders queued");
       });
     }
 

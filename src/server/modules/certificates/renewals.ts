@@ -6,7 +6,7 @@ import type { Config } from "../../config.ts";
 import type { DB, RenewalKind } from "../../db/schema.ts";
 import { conflict, notFound } from "../../errors.ts";
 import type { HitCounter } from "../../limits/hit-counter.ts";
-import type { Mailer } from "../../mail/mailer.ts";
+import { enqueueEmail } from "../../mail/outbox.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
 import { readOpenAttempt, startOrResumeAttempt, submitAttempt } from "../learning/assessment.service.ts";
 import { RECERTIFICATION_ID, recertificationAssessment } from "../learning/assessment-access.ts";
@@ -21,7 +21,6 @@ import {
 export interface RenewalDeps {
   db: Kysely<DB>;
   config: Config;
-  mailer: Mailer;
   log: { warn(obj: object, msg: string): void };
   /** Shared counters (the assessment's preview limits; unused by recertification). */
   counters: HitCounter;
@@ -184,23 +183,25 @@ export async function applyPassedRecertification(deps: RenewalDeps, user: Curren
     .executeTakeFirst();
   if (!passed) return;
   const newExpiresAt = renewedExpiry(expiresAt, deps.config.certificateValidYears, new Date(passed.submittedAt!));
-  const applied = await extendCertificate(deps.db, {
+  await extendCertificate(deps.db, {
     certificateId: row.certificateId,
     kind: "recertification",
     newExpiresAt,
     attemptId: passed.id,
     ceHours: course.studyHours ?? row.ceHours,
+    // The renewal's mail is queued with the renewal: both happen, or neither.
+    onApplied: (trx) =>
+      enqueueEmail(trx, {
+        to: user.email,
+        userId: user.id,
+        template: "certificate-renewed",
+        data: {
+          firstName: row.firstName,
+          courseTitle: course.card.title,
+          certificateId: row.certificateId,
+          expiresAt: longDate(newExpiresAt),
+          verifyUrl: verifyUrl(deps.config, row.certificateId),
+        },
+      }).then(() => {}),
   });
-  if (!applied) return;
-  try {
-    await deps.mailer.sendEmail(user.email, "certificate-renewed", {
-      firstName: row.firstName,
-      courseTitle: course.card.title,
-      certificateId: row.certificateId,
-      expiresAt: longDate(newExpiresAt),
-      verifyUrl: verifyUrl(deps.config, row.certificateId),
-    });
-  } catch (error) {
-    deps.log.warn({ err: error, certificateId: row.certificateId }, "renewal e-mail not sent");
-  }
 }

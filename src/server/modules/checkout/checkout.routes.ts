@@ -29,7 +29,7 @@ import {
   createPaymentIntent,
 } from "./checkout.service.ts";
 import type { FulfilmentDeps } from "./fulfilment.ts";
-import { registerPaymentJobs, registerReceiptJob } from "./payment-timers.ts";
+import { registerPaymentJobs } from "./payment-timers.ts";
 import { getPurchase, listPurchases } from "./receipts.ts";
 import { sandboxRoutes } from "./sandbox.routes.ts";
 import { webhookRoutes } from "./webhooks.routes.ts";
@@ -115,7 +115,6 @@ export function checkoutRoutes(catalogue: CourseCatalogue, provider: PaymentProv
     if (provider?.name === "stripe") await app.register(webhookRoutes(provider));
     if (provider?.name === "sandbox") await app.register(sandboxRoutes(catalogue, provider as SandboxProvider));
     if (provider) registerPaymentJobs(app, provider, config.paymentsReconcileSeconds);
-    registerReceiptJob(app, catalogue);
 
     app.get("/api/purchases", { schema: { response: { 200: purchaseListSchema } } }, async (request) => {
       const user = await requireUser(request);

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { PaymentProvider } from "../../payments/provider.ts";
 import type { SandboxProvider } from "../../payments/sandbox.ts";
-import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { fulfilPayment } from "./fulfilment.ts";
-import { sendDueReceipts } from "./receipts.ts";
 import { reconcilePayments } from "./reconciliation.ts";
 
 /**
@@ -29,11 +27,4 @@ export function registerPaymentJobs(app: FastifyInstance, provider: PaymentProvi
       if (report.fulfilled || report.refundsRetried) app.log.info(report, "reconciliation sweep");
     });
   }
-}
-
-/** Mails queued receipts every 2 s, in one instance per turn (receipts.ts). */
-export function registerReceiptJob(app: FastifyInstance, catalogue: CourseCatalogue) {
-  const { database, jobs, mailer, config } = app.deps;
-  const deps = { db: database.db, mailer, catalogue, appUrl: config.appUrl };
-  jobs.every("receipt-mail", 2000, () => sendDueReceipts(deps, app.log));
 }

@@ -58,7 +58,7 @@ async function readSubmission(request: FastifyRequest, maxFileBytes: number) {
 /** The practical skills assessment: the learner's page and submissions, files, and the assessors' review queue. */
 export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage): FastifyPluginAsyncZod {
   return async (app) => {
-    const { config, mailer } = app.deps;
+    const { config } = app.deps;
     const deps = { db: app.deps.database.db, config, storage };
     const maxFileBytes = config.practical.maxFileBytes;
     // Multipart bodies are accepted in this plugin only; everywhere else stays JSON-only.
@@ -175,7 +175,7 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
       },
       async (request) => {
         const assessor = await requireAssessor(request);
-        return submitReview({ ...deps, mailer }, await catalogue.get(), assessor, request.params.number, request.body);
+        return submitReview(deps, await catalogue.get(), assessor, request.params.number, request.body);
       },
     );
   };

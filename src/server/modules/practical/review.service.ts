@@ -1,8 +1,10 @@
+import type { Kysely } from "kysely";
 import { describePassRule, evaluatePassRule } from "#shared/practical-pass-rule.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { ReviewInput, ReviewQueue, ReviewSubmission } from "#shared/schemas/practical.ts";
+import type { DB } from "../../db/schema.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../errors.ts";
-import type { Mailer } from "../../mail/mailer.ts";
+import { enqueueEmail } from "../../mail/outbox.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Catalogue, CatalogueCourse, CoursePractical } from "../courses/course-catalogue.ts";
 import { extensionOf } from "./file-type.ts";
@@ -132,10 +134,10 @@ export function scoreReview(practical: CoursePractical, input: ReviewInput) {
 
 /**
  * Records the assessor's scores, comments, feedback and decision (pass needs the rubric's pass rule),
- * writes the audit line in the same transaction, then tells the learner by e-mail.
+ * writes the audit line and queues the learner's result mail in the same transaction.
  */
 export async function submitReview(
-  deps: PracticalDeps & { mailer: Mailer },
+  deps: PracticalDeps,
   catalogue: Catalogue,
   assessor: CurrentUser,
   number: number,
@@ -171,29 +173,32 @@ export async function submitReview(
       points: scored.points,
       maxPoints: scored.maxPoints,
     });
+    // The learner's result mail is queued with the review: both happen, or neither.
+    await tellLearner(trx, deps.config.appUrl, course, s, input.decision, input.feedback.trim());
   });
-  await tellLearner(deps, course, s, input.decision, input.feedback.trim()).catch(() => {});
   return getReviewSubmission(deps, catalogue, assessor, number);
 }
 
 async function tellLearner(
-  deps: PracticalDeps & { mailer: Mailer },
+  trx: Kysely<DB>,
+  appUrl: string,
   course: CatalogueCourse,
   s: StoredSubmission,
   decision: "pass" | "resubmit",
   feedback: string,
 ) {
-  const learner = await deps.db
+  const learner = await trx
     .selectFrom("user")
     .select(["email", "firstName"])
     .where("id", "=", s.userId)
     .executeTakeFirst();
   if (!learner) return;
-  const link = `${deps.config.appUrl}/course/${course.card.id}/practical`;
-  await deps.mailer.sendEmail(
-    learner.email,
-    "practical-feedback",
-    {
+  const link = `${appUrl}/course/${course.card.id}/practical`;
+  await enqueueEmail(trx, {
+    to: learner.email,
+    userId: s.userId,
+    template: "practical-feedback",
+    data: {
       firstName: learner.firstName,
       courseTitle: course.card.title,
       practicalTitle: course.practical?.title ?? "practical assessment",
@@ -201,6 +206,6 @@ async function tellLearner(
       feedback,
       url: link,
     },
-    { link },
-  );
+    link,
+  });
 }

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { eraseQuizAttempts } from "../../db/item-response-tally.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
+import { deleteAccountEmails } from "../../mail/outbox.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 
 /** The tables whose rows belong to one learner through a `userId` column. */
@@ -114,9 +115,9 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
       await trx.deleteFrom(table).where("userId", "=", userId).execute();
     await trx.deleteFrom("verification").where("identifier", "=", user.email).execute();
     await trx.deleteFrom("pendingEnrollment").where("email", "=", user.email).execute();
-    // Unsent receipts would go to an address that no longer belongs to anyone here.
-    const orders = trx.selectFrom("order").select("id").where("userId", "=", userId);
-    await trx.deleteFrom("receiptMail").where("orderId", "in", orders).where("sentAt", "is", null).execute();
+    // Unsent messages would go to an address that no longer belongs to anyone here; sent ones hold
+    // the address and what was said.
+    await deleteAccountEmails(trx, userId, user.email);
     await trx
       .updateTable("user")
       .set({
