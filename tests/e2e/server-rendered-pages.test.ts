@@ -132,6 +132,40 @@ describe("public pages painted on the server", () => {
     expect(verify).toContain("Fixture Basics");
   });
 
+  it("a holder's name that closes the script element stays text in the painted verify page and its data", async () => {
+    const hostile = "</script><img src=x onerror=alert(1)>";
+    const account = await signedUp("Plain", "Okafor");
+    const id = await giveCertificate(e2e.testDb.database.db, {
+      id: account.id,
+      firstName: hostile,
+      lastName: "Okafor",
+    });
+    const response = await fetch(`${e2e.baseUrl}/verify/${id}`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const state = /<script type="application\/json" id="server-state">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+    expect(state).toContain("\\u003c/script>\\u003cimg src=x onerror=alert(1)>");
+    expect(html).not.toContain(hostile);
+    expect(JSON.stringify(JSON.parse(state))).toContain(hostile); // the data still says the name as it is
+
+    const page = await e2e.newPage();
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+    await page.goto(`/verify/${id}`);
+    await page.waitForLoadState("networkidle");
+    await expect.poll(() => page.getByText(`${hostile} Okafor`).first().isVisible()).toBe(true);
+    expect(await page.locator("img[onerror]").count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    // Hydrated from the painted data, not fetched again.
+    expect(asked).not.toContain(`/api/verify/${id}`);
+    await page.close();
+  });
+
   it("a course's preview lesson is painted with its text; a lesson past the preview is left to the browser", async () => {
     const lesson = await paintedText("/course/fixture-basics/lesson/alpha-one");
     expect(lesson).toContain("Lesson alpha-one");
