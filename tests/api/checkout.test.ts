@@ -333,6 +333,29 @@ describe("hosted checkout", () => {
     expect(await count("order", user.id)).toBe(1);
   });
 
+  it("a hosted session paid with the processing card completes unpaid, then settles and enrols once", async () => {
+    const user = await signUpUser(t.app);
+    const created = (await post(user, "/api/create-checkout-session", { courseId: "fixture-other" })).json();
+    const paid = (
+      await post(user, `/api/sandbox/checkout-sessions/${created.sessionId}/pay`, {
+        card: card(SANDBOX_CARDS.processing),
+      })
+    ).json();
+    expect(paid).toEqual({
+      redirectUrl: `/checkout/success?session_id=${created.sessionId}&course_id=fixture-other`,
+      error: null,
+    });
+    // Not yet: the success page is told the payment is still pending, and nobody is enrolled.
+    expect((await post(user, "/api/auto-enroll-all")).json()).toEqual({ enrolled: [], pending: ["fixture-other"] });
+    expect(await count("enrollment", user.id)).toBe(0);
+    // Paying again cannot start a second payment.
+    await post(user, `/api/sandbox/checkout-sessions/${created.sessionId}/pay`, { card: card(SANDBOX_CARDS.success) });
+    await expect.poll(async () => count("enrollment", user.id), { timeout: 10_000, interval: 250 }).toBe(1);
+    expect((await post(user, "/api/auto-enroll-all")).json()).toEqual({ enrolled: [], pending: [] });
+    const orders = await db().selectFrom("order").select(["status", "amount"]).where("userId", "=", user.id).execute();
+    expect(orders).toEqual([{ status: "paid", amount: 2000 }]);
+  });
+
   it("does not let another learner see or pay your session", async () => {
     const owner = await signUpUser(t.app);
     const created = (await post(owner, "/api/create-checkout-session", { courseId: "fixture-other" })).json();

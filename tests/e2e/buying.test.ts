@@ -73,6 +73,21 @@ describe("buying in the browser", () => {
     await page.waitForURL("**/course/fixture-other");
   });
 
+  it("the hosted checkout with the processing card says so, then enrols once the payment settles", async () => {
+    const page = await e2e.newPage();
+    await newLearner(page, "Pavel");
+    await page.goto("/simple-checkout/fixture-other");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await page.getByText("Secure checkout").waitFor();
+    await fillCard(page, "4000 0000 0000 0077");
+    await page.getByRole("button", { name: "Pay $20.00" }).click();
+    await page.getByRole("heading", { name: "Payment Processing" }).waitFor();
+    await expectAccessible(page, "hosted checkout, payment processing");
+    await page.getByRole("heading", { name: "Payment Successful!" }).waitFor({ timeout: 20_000 });
+    await page.getByRole("link", { name: "Start Learning Now" }).click();
+    await page.getByTestId("in-progress-fixture-other").waitFor();
+  });
+
   it("turns a 100% coupon into 'Claim Free Course' and enrols the learner", async () => {
     await createCoupon(e2e.testDb.database.db, { code: "GIFT100", percentOff: 100 });
     const page = await e2e.newPage();
@@ -107,6 +122,11 @@ describe("buying in the browser", () => {
     await fillCard(page, "4242424242424242");
     await page.getByRole("button", { name: "Pay $20.00" }).click();
     await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+    // The page names what was bought and what it cost, with the receipt a click away.
+    await page.getByRole("link", { name: "View your receipt" }).waitFor();
+    expect(await page.getByTestId("success-summary").innerText()).toMatch(
+      /^You are enrolled in Fixture Other: \$20\.00 paid\. View your receipt$/,
+    );
     await page.getByRole("link", { name: "Start Learning Now" }).click();
     await page.getByTestId("in-progress-fixture-other").waitFor();
 

@@ -86,11 +86,12 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     lastError: row.lastError,
   });
-  const toSession = (row: SandboxPaymentTable): ProviderCheckoutSession => ({
+  /** A complete session is paid once its payment succeeded: a processing card leaves it unpaid until it settles. */
+  const toSession = (row: SandboxPaymentTable, payment?: SandboxPaymentTable): ProviderCheckoutSession => ({
     id: row.id,
     url: `${appUrl}/sandbox-checkout/${row.id}`,
     status: row.status as ProviderCheckoutSession["status"],
-    paid: row.status === "complete",
+    paid: row.status === "complete" && (payment ? payment.status === "succeeded" : true),
     amount: row.amount,
     currency: row.currency,
     metadata: JSON.parse(row.metadata) as Record<string, string>,
@@ -110,6 +111,11 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
       return { ...row, status: "succeeded", settleAt: null };
     }
     return row;
+  }
+
+  async function sessionOf(row: SandboxPaymentTable): Promise<ProviderCheckoutSession> {
+    const payment = row.paymentIntentId ? await find(row.paymentIntentId, "intent") : undefined;
+    return toSession(row, payment ? await settle(payment as SandboxPaymentTable) : undefined);
   }
 
   async function createRow(kind: "intent" | "session", input: CreatePaymentInput, status: string) {
@@ -167,7 +173,7 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
     },
     async retrieveCheckoutSession(id) {
       const row = await find(id, "session");
-      return row ? toSession(row as SandboxPaymentTable) : null;
+      return row ? sessionOf(row as SandboxPaymentTable) : null;
     },
     async confirmPaymentIntent(id, clientSecret, card) {
       const row = await find(id, "intent");
@@ -192,13 +198,15 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
     async payCheckoutSession(id, card) {
       const row = await find(id, "session");
       if (!row) throw new Error("No such checkout session.");
-      if (row.status !== "open") return { session: toSession(row as SandboxPaymentTable), error: null };
+      if (row.status !== "open") return { session: await sessionOf(row as SandboxPaymentTable), error: null };
       const outcome = cardOutcome(card);
-      if (outcome.status !== "succeeded")
+      if (outcome.status !== "succeeded" && outcome.status !== "processing")
         return {
           session: toSession(row as SandboxPaymentTable),
           error: outcome.error ?? "Payment could not be completed.",
         };
+      // As on Stripe: the session completes; a processing payment leaves it unpaid until it settles,
+      // and then the settle job fulfils it like a card payment.
       const intent = await createRow(
         "intent",
         {
@@ -208,15 +216,23 @@ export function createSandboxProvider(db: Kysely<DB>, appUrl: string): SandboxPr
           idempotencyKey: `for-session:${id}`,
           description: "checkout",
         },
-        "succeeded",
+        outcome.status,
       );
+      const last4 = card.number.replace(/\D/g, "").slice(-4);
+      if (outcome.status === "processing")
+        await db
+          .updateTable("sandboxPayment")
+          .set({ settleAt: new Date(Date.now() + SETTLE_AFTER_MS).toISOString(), cardLast4: last4 })
+          .where("id", "=", intent.id)
+          .where("settleAt", "is", null)
+          .execute();
       await db
         .updateTable("sandboxPayment")
-        .set({ status: "complete", paymentIntentId: intent.id, cardLast4: card.number.slice(-4) })
+        .set({ status: "complete", paymentIntentId: intent.id, cardLast4: last4 })
         .where("id", "=", id)
         .where("status", "=", "open")
         .execute();
-      return { session: toSession((await find(id, "session")) as SandboxPaymentTable), error: null };
+      return { session: await sessionOf((await find(id, "session")) as SandboxPaymentTable), error: null };
     },
     async settleDuePayments() {
       const due = await db

@@ -62,7 +62,8 @@ export default function CertificatesPage() {
           <Card className="mt-8 p-10 text-center">
             <h2 className="text-xl font-semibold">No certificates earned yet</h2>
             <p className="mt-2 text-muted">
-              Finish every module of a course and pass its quizzes to earn your certificate.
+              Complete every lesson of a course, pass its module quizzes and final exam, and pass its practical skills
+              assessment to earn your certificate.
             </p>
             <Link to={paths.myLearning} className={buttonClasses("primary", "md", "mt-5")}>
               Continue Learning

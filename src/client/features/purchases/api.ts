@@ -3,9 +3,6 @@ import { api, dataOf } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import type { Purchase } from "#shared/schemas/purchases.ts";
 
-export const usePurchases = () =>
-  useQuery({ queryKey: queryKeys.purchases.all(), queryFn: () => dataOf(api.GET("/api/purchases")) });
-
 export const usePurchase = (orderId: string) =>
   useQuery({
     queryKey: queryKeys.purchases.one(orderId),

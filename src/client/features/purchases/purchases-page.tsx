@@ -2,10 +2,11 @@ import { Link } from "react-router";
 import { buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
+import { usePurchases } from "#client/lib/purchases.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate, formatPrice } from "#shared/format.ts";
-import { STATUS_LABELS, usePurchases } from "./api.ts";
+import { STATUS_LABELS } from "./api.ts";
 
 export default function PurchasesPage() {
   useDocumentMeta({

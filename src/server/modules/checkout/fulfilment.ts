@@ -112,7 +112,9 @@ export async function fulfilCheckoutSession(
       paymentIntentId: session.paymentIntentId,
       amount: session.amount,
       currency: session.currency,
-      status: session.status,
+      // A complete session whose payment has not succeeded yet is a processing payment (Stripe's
+      // payment_status 'unpaid' after an asynchronous method); the settle job or a webhook fulfils it.
+      status: session.status === "complete" && !session.paid ? "processing" : session.status,
       succeeded: session.paid && !!session.paymentIntentId,
     },
     options,
