@@ -21,6 +21,7 @@ export const MODULE_LAYERS: Record<string, number | typeof ROUTES_ONLY> = {
   progress: 1,
   practitioners: 4,
   site: 1,
+  studio: 1,
   courses: 0,
   coupons: 0,
   enrollments: 0,

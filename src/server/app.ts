@@ -55,6 +55,7 @@ import { pageMetaFor, withPageMeta } from "./modules/site/page-meta.ts";
 import { pageStatus } from "./modules/site/page-status.ts";
 import { loadServerRenderer, mayBeSignedIn } from "./modules/site/server-render.ts";
 import { siteRoutes } from "./modules/site/site.routes.ts";
+import { studioRoutes } from "./modules/studio/studio.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -284,6 +285,7 @@ export async function buildApp({
   await app.register(practitionersRoutes(catalogue));
   await app.register(checkoutRoutes(catalogue, payments));
   await app.register(adminRoutes(catalogue));
+  await app.register(studioRoutes);
   await app.register(adminCertificatesRoutes(catalogue));
   await app.register(analyticsRoutes(catalogue));
   await app.register(siteRoutes(config, catalogue));

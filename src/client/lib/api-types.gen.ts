@@ -3084,6 +3084,591 @@ export interface paths {
       };
     };
   };
+  "/api/studio/courses": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": ({
+                draftRevision: number | null;
+                id: string;
+                publishedVersion: number | null;
+                title: string;
+                updatedAt: string | null;
+              })[];
+          };
+        };
+      };
+    };
+    post: {
+      requestBody: {
+        content: {
+          "application/json": {
+            slug: string;
+            title: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              baseVersion: number | null;
+              courseId: string;
+              document: {
+                course: {
+                  [key: string]: unknown;
+                };
+                exam: {
+                  [key: string]: unknown;
+                } | null;
+                media: {
+                    name: string;
+                    sha256: string;
+                  }[];
+                modules: ({
+                    id: string;
+                    lessons: ({
+                        body: string;
+                        /** @enum {string} */
+                        format: "md" | "html";
+                        id: string;
+                        meta: {
+                          [key: string]: unknown;
+                        };
+                      })[];
+                    module: {
+                      [key: string]: unknown;
+                    };
+                    quiz: {
+                      [key: string]: unknown;
+                    } | null;
+                  })[];
+                practical: {
+                  body: string;
+                  meta: {
+                    [key: string]: unknown;
+                  };
+                } | null;
+              };
+              problems: string[];
+              revision: number;
+              updatedAt: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/draft": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              baseVersion: number | null;
+              courseId: string;
+              document: {
+                course: {
+                  [key: string]: unknown;
+                };
+                exam: {
+                  [key: string]: unknown;
+                } | null;
+                media: {
+                    name: string;
+                    sha256: string;
+                  }[];
+                modules: ({
+                    id: string;
+                    lessons: ({
+                        body: string;
+                        /** @enum {string} */
+                        format: "md" | "html";
+                        id: string;
+                        meta: {
+                          [key: string]: unknown;
+                        };
+                      })[];
+                    module: {
+                      [key: string]: unknown;
+                    };
+                    quiz: {
+                      [key: string]: unknown;
+                    } | null;
+                  })[];
+                practical: {
+                  body: string;
+                  meta: {
+                    [key: string]: unknown;
+                  };
+                } | null;
+              };
+              problems: string[];
+              revision: number;
+              updatedAt: string | null;
+            };
+          };
+        };
+      };
+    };
+    put: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            baseRevision: number;
+            document: {
+              course: {
+                [key: string]: unknown;
+              };
+              exam: {
+                [key: string]: unknown;
+              } | null;
+              media: {
+                  name: string;
+                  sha256: string;
+                }[];
+              modules: ({
+                  id: string;
+                  lessons: ({
+                      body: string;
+                      /** @enum {string} */
+                      format: "md" | "html";
+                      id: string;
+                      meta: {
+                        [key: string]: unknown;
+                      };
+                    })[];
+                  module: {
+                    [key: string]: unknown;
+                  };
+                  quiz: {
+                    [key: string]: unknown;
+                  } | null;
+                })[];
+              practical: {
+                body: string;
+                meta: {
+                  [key: string]: unknown;
+                };
+              } | null;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              baseVersion: number | null;
+              courseId: string;
+              document: {
+                course: {
+                  [key: string]: unknown;
+                };
+                exam: {
+                  [key: string]: unknown;
+                } | null;
+                media: {
+                    name: string;
+                    sha256: string;
+                  }[];
+                modules: ({
+                    id: string;
+                    lessons: ({
+                        body: string;
+                        /** @enum {string} */
+                        format: "md" | "html";
+                        id: string;
+                        meta: {
+                          [key: string]: unknown;
+                        };
+                      })[];
+                    module: {
+                      [key: string]: unknown;
+                    };
+                    quiz: {
+                      [key: string]: unknown;
+                    } | null;
+                  })[];
+                practical: {
+                  body: string;
+                  meta: {
+                    [key: string]: unknown;
+                  };
+                } | null;
+              };
+              problems: string[];
+              revision: number;
+              updatedAt: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              current?: {
+                baseVersion: number | null;
+                courseId: string;
+                document: {
+                  course: {
+                    [key: string]: unknown;
+                  };
+                  exam: {
+                    [key: string]: unknown;
+                  } | null;
+                  media: {
+                      name: string;
+                      sha256: string;
+                    }[];
+                  modules: ({
+                      id: string;
+                      lessons: ({
+                          body: string;
+                          /** @enum {string} */
+                          format: "md" | "html";
+                          id: string;
+                          meta: {
+                            [key: string]: unknown;
+                          };
+                        })[];
+                      module: {
+                        [key: string]: unknown;
+                      };
+                      quiz: {
+                        [key: string]: unknown;
+                      } | null;
+                    })[];
+                  practical: {
+                    body: string;
+                    meta: {
+                      [key: string]: unknown;
+                    };
+                  } | null;
+                };
+                problems: string[];
+                revision: number;
+                updatedAt: string | null;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/publish": {
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            baseRevision: number;
+            /** @enum {string} */
+            kind: "major" | "minor";
+            note: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              changes: {
+                assessmentsChanged: string[];
+                examChanged: boolean;
+                lessonsAdded: string[];
+                lessonsRemoved: string[];
+                practicalChanged: boolean;
+              };
+              /** @enum {string} */
+              kind: "major" | "minor";
+              line: number;
+              note: string;
+              publishedAt: string;
+              publishedBy: string | null;
+              version: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              current?: {
+                baseVersion: number | null;
+                courseId: string;
+                document: {
+                  course: {
+                    [key: string]: unknown;
+                  };
+                  exam: {
+                    [key: string]: unknown;
+                  } | null;
+                  media: {
+                      name: string;
+                      sha256: string;
+                    }[];
+                  modules: ({
+                      id: string;
+                      lessons: ({
+                          body: string;
+                          /** @enum {string} */
+                          format: "md" | "html";
+                          id: string;
+                          meta: {
+                            [key: string]: unknown;
+                          };
+                        })[];
+                      module: {
+                        [key: string]: unknown;
+                      };
+                      quiz: {
+                        [key: string]: unknown;
+                      } | null;
+                    })[];
+                  practical: {
+                    body: string;
+                    meta: {
+                      [key: string]: unknown;
+                    };
+                  } | null;
+                };
+                problems: string[];
+                revision: number;
+                updatedAt: string | null;
+              };
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          content: {
+            "application/json": {
+              message: string;
+              problems: string[];
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/versions": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": ({
+                /** @enum {string} */
+                kind: "major" | "minor";
+                line: number;
+                note: string;
+                publishedAt: string;
+                publishedBy: string | null;
+                version: number;
+              })[];
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/versions/{version}": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+          version: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              document: ({
+                course: {
+                  [key: string]: unknown;
+                };
+                exam: {
+                  [key: string]: unknown;
+                } | null;
+                media: {
+                    name: string;
+                    sha256: string;
+                  }[];
+                modules: ({
+                    id: string;
+                    lessons: ({
+                        body: string;
+                        /** @enum {string} */
+                        format: "md" | "html";
+                        id: string;
+                        meta: {
+                          [key: string]: unknown;
+                        };
+                      })[];
+                    module: {
+                      [key: string]: unknown;
+                    };
+                    quiz: {
+                      [key: string]: unknown;
+                    } | null;
+                  })[];
+                practical: {
+                  body: string;
+                  meta: {
+                    [key: string]: unknown;
+                  };
+                } | null;
+              }) | null;
+              /** @enum {string} */
+              kind: "major" | "minor";
+              line: number;
+              note: string;
+              publishedAt: string;
+              publishedBy: string | null;
+              version: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/versions/{version}/republish": {
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+          version: number;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": {
+            note: string;
+          } | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              changes: {
+                assessmentsChanged: string[];
+                examChanged: boolean;
+                lessonsAdded: string[];
+                lessonsRemoved: string[];
+                practicalChanged: boolean;
+              };
+              /** @enum {string} */
+              kind: "major" | "minor";
+              line: number;
+              note: string;
+              publishedAt: string;
+              publishedBy: string | null;
+              version: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              current?: {
+                baseVersion: number | null;
+                courseId: string;
+                document: {
+                  course: {
+                    [key: string]: unknown;
+                  };
+                  exam: {
+                    [key: string]: unknown;
+                  } | null;
+                  media: {
+                      name: string;
+                      sha256: string;
+                    }[];
+                  modules: ({
+                      id: string;
+                      lessons: ({
+                          body: string;
+                          /** @enum {string} */
+                          format: "md" | "html";
+                          id: string;
+                          meta: {
+                            [key: string]: unknown;
+                          };
+                        })[];
+                      module: {
+                        [key: string]: unknown;
+                      };
+                      quiz: {
+                        [key: string]: unknown;
+                      } | null;
+                    })[];
+                  practical: {
+                    body: string;
+                    meta: {
+                      [key: string]: unknown;
+                    };
+                  } | null;
+                };
+                problems: string[];
+                revision: number;
+                updatedAt: string | null;
+              };
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          content: {
+            "application/json": {
+              message: string;
+              problems: string[];
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/validate-coupon": {
     post: {
       requestBody: {

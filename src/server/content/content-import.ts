@@ -116,7 +116,8 @@ async function writeContent(
           by: null,
           baseVersion: latest?.version ?? null,
         });
-        result.outcomes.push({ courseId: loaded.id, draftRevision: draft.revision });
+        if (!draft.saved || !draft.current) throw new Error(`the draft of ${loaded.id} changed while it was written`);
+        result.outcomes.push({ courseId: loaded.id, draftRevision: draft.current.revision });
       } else {
         const version = await publishVersion(trx, {
           courseId: loaded.id,

@@ -327,6 +327,11 @@ export async function writeServedRows(trx: Transaction<DB>, served: ServedRows) 
   if (served.practical) await trx.insertInto("coursePractical").values(served.practical).execute();
 }
 
+/** The draft now continues from the version it was published as. */
+export async function markDraftPublished(trx: Db, courseId: string, version: number) {
+  await trx.updateTable("courseDraft").set({ baseVersion: version }).where("courseId", "=", courseId).execute();
+}
+
 /** The course's draft, if it has one. */
 export async function readDraft(db: Db, courseId: string) {
   const row = await db.selectFrom("courseDraft").selectAll().where("courseId", "=", courseId).executeTakeFirst();
@@ -335,8 +340,8 @@ export async function readDraft(db: Db, courseId: string) {
 export type StoredDraft = NonNullable<Awaited<ReturnType<typeof readDraft>>>;
 
 /**
- * Writes the draft if `baseRevision` is its current revision (0: the course has no draft yet); a stale
- * write changes nothing and gets 409 with the draft as it is now.
+ * Writes the draft if `baseRevision` is its current revision (0: the course has no draft yet). A stale
+ * write changes nothing: `saved` is false and `current` the draft as it is now (or none).
  */
 export async function saveDraft(
   db: Db,
@@ -347,7 +352,7 @@ export async function saveDraft(
     by: string | null;
     baseVersion: number | null;
   },
-): Promise<StoredDraft> {
+): Promise<{ saved: boolean; current: StoredDraft | undefined }> {
   const now = new Date().toISOString();
   const document = JSON.stringify(input.document);
   const written =
@@ -371,27 +376,8 @@ export async function saveDraft(
           .where("revision", "=", input.baseRevision)
           .executeTakeFirst();
   const changed = "numInsertedOrUpdatedRows" in written ? written.numInsertedOrUpdatedRows : written.numUpdatedRows;
-  const current = await readDraft(db, input.courseId);
-  if (!changed || !current) throw staleDraft(current);
-  return current;
+  return { saved: Boolean(changed), current: await readDraft(db, input.courseId) };
 }
-
-export function staleDraft(current: StoredDraft | undefined) {
-  return new AppError(
-    409,
-    "The draft changed since you opened it: someone else saved it. Review their changes and save again.",
-    current ? { current: draftResponse(current) } : {},
-  );
-}
-
-export const draftResponse = (draft: StoredDraft) => ({
-  courseId: draft.courseId,
-  revision: draft.revision,
-  baseVersion: draft.baseVersion,
-  updatedAt: draft.updatedAt,
-  document: draft.document,
-});
-
 /** Writes a published version (the latest when `version` is not given) as course files into `dir/<courseId>`. */
 export async function exportVersion(db: Db, courseId: string, version: number | undefined, dir: string) {
   const number =

@@ -59,18 +59,21 @@ export const createStudioCourseSchema = z.strictObject({
 
 export const draftSchema = z.object({
   courseId: z.string(),
+  /** 0 while the course has no draft: the document is then its latest version's, and a PUT with baseRevision 0 starts the draft. */
   revision: z.number(),
   baseVersion: z.number().nullable(),
-  updatedAt: z.string(),
+  updatedAt: z.string().nullable(),
   document: courseDocumentSchema,
+  /** The checks the draft fails now (a publish refuses until there are none). */
+  problems: z.array(z.string()),
 });
 export type Draft = z.infer<typeof draftSchema>;
 export const putDraftSchema = z.strictObject({
   baseRevision: z.number().int().min(0),
   document: courseDocumentSchema,
 });
-/** 409 on a stale draft write: the draft as it is now, so the author sees what changed. */
-export const staleDraftSchema = z.object({ message: z.string(), current: draftSchema });
+/** 409: a stale draft write (with the draft as it is now, so the author sees what changed), or a refused publish. */
+export const studioConflictSchema = z.object({ message: z.string(), current: draftSchema.optional() });
 
 export const publishSchema = z.strictObject({
   kind: versionKindSchema,

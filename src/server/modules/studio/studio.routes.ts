@@ -1,0 +1,129 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { messageSchema } from "#shared/schemas/common.ts";
+import {
+  createStudioCourseSchema,
+  draftSchema,
+  failedChecksSchema,
+  publishResultSchema,
+  publishSchema,
+  putDraftSchema,
+  republishSchema,
+  studioConflictSchema,
+  studioCourseListSchema,
+  studioCourseParamsSchema,
+  studioVersionParamsSchema,
+  versionDetailSchema,
+  versionListSchema,
+} from "#shared/schemas/studio.ts";
+import { requireAdmin, requireInstructor } from "../../plugins/auth.ts";
+import {
+  createStudioCourse,
+  getCourseVersion,
+  getDraft,
+  listCourseVersions,
+  listStudioCourses,
+  publishDraft,
+  putDraft,
+  republishVersion,
+  requireCourseAuthor,
+} from "./studio.service.ts";
+
+/** A whole course document: the largest shipped course is about 0.4 MB of text. */
+const DOCUMENT_BODY_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * The studio's API (docs/decisions/0055): admins everywhere, instructors on the courses assigned to
+ * them; learners, assessors and visitors get 403 (401 when not signed in) on every route.
+ */
+export const studioRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.deps.database.db;
+  const author = async (request: Parameters<typeof requireInstructor>[0], courseId: string) => {
+    const user = await requireInstructor(request);
+    await requireCourseAuthor(db, user, courseId);
+    return user;
+  };
+
+  app.get("/api/studio/courses", { schema: { response: { 200: studioCourseListSchema } } }, async (request) =>
+    listStudioCourses(db, await requireInstructor(request)),
+  );
+
+  app.post(
+    "/api/studio/courses",
+    { schema: { body: createStudioCourseSchema, response: { 200: draftSchema, 409: messageSchema } } },
+    async (request) => createStudioCourse(db, await requireAdmin(request), request.body),
+  );
+
+  app.get(
+    "/api/studio/courses/:courseId/draft",
+    { schema: { params: studioCourseParamsSchema, response: { 200: draftSchema } } },
+    async (request) => {
+      await author(request, request.params.courseId);
+      return getDraft(db, request.params.courseId);
+    },
+  );
+
+  app.put(
+    "/api/studio/courses/:courseId/draft",
+    {
+      bodyLimit: DOCUMENT_BODY_LIMIT,
+      schema: {
+        params: studioCourseParamsSchema,
+        body: putDraftSchema,
+        response: { 200: draftSchema, 409: studioConflictSchema },
+      },
+    },
+    async (request) => {
+      const user = await author(request, request.params.courseId);
+      return putDraft(db, user, request.params.courseId, request.body);
+    },
+  );
+
+  app.post(
+    "/api/studio/courses/:courseId/publish",
+    {
+      schema: {
+        params: studioCourseParamsSchema,
+        body: publishSchema,
+        response: { 200: publishResultSchema, 409: studioConflictSchema, 422: failedChecksSchema },
+      },
+    },
+    async (request) => {
+      const user = await author(request, request.params.courseId);
+      return publishDraft(db, user, request.params.courseId, request.body);
+    },
+  );
+
+  app.get(
+    "/api/studio/courses/:courseId/versions",
+    { schema: { params: studioCourseParamsSchema, response: { 200: versionListSchema } } },
+    async (request) => {
+      await author(request, request.params.courseId);
+      return listCourseVersions(db, request.params.courseId);
+    },
+  );
+
+  app.get(
+    "/api/studio/courses/:courseId/versions/:version",
+    { schema: { params: studioVersionParamsSchema, response: { 200: versionDetailSchema } } },
+    async (request) => {
+      await author(request, request.params.courseId);
+      return getCourseVersion(db, request.params.courseId, request.params.version);
+    },
+  );
+
+  app.post(
+    "/api/studio/courses/:courseId/versions/:version/republish",
+    {
+      schema: {
+        params: studioVersionParamsSchema,
+        body: republishSchema,
+        response: { 200: publishResultSchema, 409: studioConflictSchema, 422: failedChecksSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireAdmin(request);
+      const { courseId, version } = request.params;
+      return republishVersion(db, user, courseId, version, request.body?.note);
+    },
+  );
+};
