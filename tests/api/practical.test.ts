@@ -202,6 +202,37 @@ describe("the practical loop", () => {
     expect(nth((claimed.json() as ReviewSubmission).files, 0).name).toBe(`submission-${n2}-file-1.txt`);
   });
 
+  it("exports the learner's review and feedback without naming the assessor who gave it", async () => {
+    const user = await learnerReadyForPractical({ firstName: "Own", lastName: "Data" });
+    const number = latestNumber(await submitWork(user));
+    expect((await review(assessorB, number, "resubmit", WEAK)).statusCode).toBe(200);
+    const exported = await get("/api/account/export", user.cookie);
+    expect(exported.statusCode).toBe(200);
+    const [submission] = exported.json().attempts.practicalSubmissions;
+    expect(submission).toMatchObject({ status: "resubmit", feedback: "Please revise the scope section." });
+    expect(submission).not.toHaveProperty("reviewedBy");
+    expect(submission).not.toHaveProperty("claimedBy");
+    expect(exported.body).not.toContain(assessorB.id);
+  });
+
+  it("gives a revoked assessor's claimed submissions back to the queue, for another assessor to claim", async () => {
+    const leaving = await signUpUser(t.app, { firstName: "Lee", lastName: "Leaving" });
+    expect((await put(`/api/admin/learners/${leaving.id}/role`, admin.cookie, { role: "assessor" })).statusCode).toBe(
+      200,
+    );
+    const user = await learnerReadyForPractical({ firstName: "Held", lastName: "Learner" });
+    const number = latestNumber(await submitWork(user));
+    expect((await post(`/api/review/submissions/${number}/claim`, leaving.cookie)).statusCode).toBe(200);
+    expect((await post(`/api/review/submissions/${number}/claim`, assessorA.cookie)).statusCode).toBe(409);
+    expect((await put(`/api/admin/learners/${leaving.id}/role`, admin.cookie, { role: "learner" })).statusCode).toBe(
+      200,
+    );
+    const waiting = (await get("/api/review/queue", assessorA.cookie)).json() as ReviewQueue;
+    expect(waiting.items.find((i) => i.number === number)).toMatchObject({ status: "submitted", claimedByMe: false });
+    expect((await get(`/api/practical/${COURSE}`, user.cookie)).json()).toMatchObject({ state: "waiting" });
+    expect((await review(assessorA, number, "pass")).statusCode).toBe(200);
+  });
+
   it("lets exactly one of two assessors racing for a submission claim it", async () => {
     const user = await learnerReadyForPractical({ firstName: "Race", lastName: "Learner" });
     const number = latestNumber(await submitWork(user));

@@ -36,6 +36,13 @@ export interface Database {
 
 // int8 (counts, epoch milliseconds) as JS numbers; all of ours fit in 2^53.
 pg.types.setTypeParser(20, (v: string) => Number.parseInt(v, 10));
+// timestamptz keeps microseconds; a Date keeps milliseconds. Rounded up, not cut off, so an instant is
+// never read as earlier than it is (a renewal window opening, an expiry: decision 0051).
+const parseTimestamptz = pg.types.getTypeParser(1184);
+pg.types.setTypeParser(1184, (v: string) => {
+  const date = parseTimestamptz(v) as Date;
+  return /\.\d{3}0*[1-9]/.test(v) ? new Date(date.getTime() + 1) : date;
+});
 
 /** SQLite transactions that read then write must take the write lock up front. */
 class ImmediateSqliteDriver extends SqliteDriver {

@@ -110,7 +110,9 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   async function sendAuthResponse(reply: FastifyReply, response: Response) {
     reply.status(response.status);
     response.headers.forEach((value, key) => {
-      if (key !== "set-cookie") reply.header(key, value);
+      // Better Auth's own "no-store" keeps the "private" every personal API answer carries (security.ts).
+      if (key === "cache-control" && value === "no-store") reply.header(key, "private, no-store");
+      else if (key !== "set-cookie") reply.header(key, value);
     });
     const cookies = response.headers.getSetCookie();
     if (cookies.length) reply.header("set-cookie", cookies);

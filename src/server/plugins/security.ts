@@ -42,6 +42,10 @@ export function registerSecurity(app: FastifyInstance, config: Config) {
 
   app.addHook("onRequest", (request, reply, done) => {
     reply.headers(headers);
+    // An API answer to a request that carries a cookie may be personal (who is signed in, receipts,
+    // progress): no cache along the way or on the device keeps it. A route with its own policy sets it
+    // later and wins (the course page's "private, no-cache", a PDF's download headers).
+    if (request.headers.cookie && request.url.startsWith("/api/")) reply.header("cache-control", "private, no-store");
     // Every state-changing request, whatever its path: the raw URL may be percent-encoded (`/%61pi/...`)
     // while the router decodes it, so the only exemption is by the route the router matched.
     if (SAFE_METHODS.has(request.method)) return done();

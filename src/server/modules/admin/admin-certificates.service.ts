@@ -4,7 +4,7 @@ import type { ExpiringCertificate, ExtendCertificateInput } from "#shared/schema
 import type { DB } from "../../db/schema.ts";
 import { badRequest, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
-import { lifecycleOf } from "../certificates/certificate-lifecycle.ts";
+import { instantOf, lifecycleOf } from "../certificates/certificate-lifecycle.ts";
 import { holderNameOf } from "../certificates/certificates.service.ts";
 import { REMINDER_TOPIC } from "../certificates/reminder-unsubscribe.ts";
 import { extendCertificate } from "../certificates/renewals.ts";
@@ -71,7 +71,7 @@ export async function listExpiringCertificates(
       courseId: r.courseId,
       courseTitle: catalogue.byId.get(r.courseId)?.card.title ?? r.courseId,
       expiresAt,
-      lifecycle: lifecycleOf({ expiresAt: new Date(expiresAt), revokedAt: r.revokedAt }, now),
+      lifecycle: lifecycleOf({ expiresAt: instantOf(expiresAt), revokedAt: r.revokedAt }, now),
       remindersSent: reminders
         .filter((m) => m.certificateId === r.certificateId && m.expiresAt === expiresAt)
         .map((m) => m.kind),
@@ -119,7 +119,7 @@ export async function adminExtendCertificate(
     .executeTakeFirst();
   if (!row) throw notFound("Certificate not found.");
   // The new date keeps the time of day of the old expiry, so reminders keep their rhythm.
-  const old = new Date(row.expiresAt);
+  const old = instantOf(row.expiresAt);
   const until = new Date(`${input.until}T${old.toISOString().slice(11)}`);
   if (until.getTime() <= old.getTime())
     throw badRequest(`Choose a date after the current expiry (${old.toISOString().slice(0, 10)}).`);

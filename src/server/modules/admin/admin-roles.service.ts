@@ -6,6 +6,7 @@ import type { DB } from "../../db/schema.ts";
 import { conflict, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { releaseClaimsOf } from "../practical/practical.repository.ts";
 import { deleteCourseStaff, insertCourseStaff, listCourseStaff } from "../staff/course-staff.ts";
 
 const GRANT_ACTIONS: Record<StaffRole, { grant: string; revoke: string }> = {
@@ -15,8 +16,9 @@ const GRANT_ACTIONS: Record<StaffRole, { grant: string; revoke: string }> = {
 
 /**
  * Makes a learner an assessor or an instructor, or back. Admins keep their role here: it changes only
- * from the command line or ADMIN_EMAILS. A staff role taken away takes its course assignments with it.
- * Audited.
+ * from the command line or ADMIN_EMAILS. A staff role taken away takes its course assignments with it,
+ * and an assessor's claimed submissions go back to the queue, so no learner waits on someone who can
+ * no longer review. Audited.
  */
 export async function setStaffRole(
   db: Kysely<DB>,
@@ -39,7 +41,11 @@ export async function setStaffRole(
     if (Number(changed.numUpdatedRows) === 0) throw conflict("This account is an admin now; nothing was changed.");
     if (user.role === "assessor" || user.role === "instructor") {
       const removed = await deleteCourseStaff(trx, { userId, role: user.role });
-      await recordAudit(trx, actor, GRANT_ACTIONS[user.role].revoke, user.email, { courseAssignmentsRemoved: removed });
+      const released = user.role === "assessor" ? await releaseClaimsOf(trx, userId) : 0;
+      await recordAudit(trx, actor, GRANT_ACTIONS[user.role].revoke, user.email, {
+        courseAssignmentsRemoved: removed,
+        ...(released ? { submissionsReleased: released } : {}),
+      });
     }
     if (role !== "learner") await recordAudit(trx, actor, GRANT_ACTIONS[role].grant, user.email);
   });

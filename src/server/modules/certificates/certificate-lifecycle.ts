@@ -4,6 +4,17 @@ import type { CertificateLifecycle } from "#shared/schemas/certificates.ts";
 
 const DAY_MS = 86_400_000;
 
+/**
+ * A stored instant (ISO text) as a Date, rounded up to the millisecond when the text is finer: `new
+ * Date` cuts the digits off, which would read an expiry as up to a millisecond earlier than it is and
+ * open its renewal window before its time. With whole milliseconds on the clock, rounding up is exact:
+ * `now >= ceil(t)` is `now >= t`, and `now < ceil(t)` is `now < t`.
+ */
+export function instantOf(iso: string): Date {
+  const date = new Date(iso);
+  return /\.\d{3}0*[1-9]/.test(iso) ? new Date(date.getTime() + 1) : date;
+}
+
 /** When recertification opens (90 days before expiry) and closes (1 year after). */
 export function renewalWindow(expiresAt: Date) {
   return {

@@ -11,7 +11,7 @@ import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
 import { computeCourseState, loadLearnerRecords, notCompleteMessage } from "../progress/learner-state.ts";
 import { recordCourseCompleted } from "../progress/progress.service.ts";
-import { canRenew, lifecycleOf, renewalWindow } from "./certificate-lifecycle.ts";
+import { canRenew, instantOf, lifecycleOf, renewalWindow } from "./certificate-lifecycle.ts";
 
 /** The revocation reason a refund writes; only such a revocation lets a new paid enrolment earn a new certificate. */
 export const REFUND_REVOKE_REASON = "refunded";
@@ -41,7 +41,7 @@ export function certificateStatus(
   row: Pick<CertificateRow, "revokedAt" | "expiresAt">,
   now = new Date(),
 ): CertificateStatus {
-  const lifecycle = lifecycleOf({ expiresAt: new Date(row.expiresAt), revokedAt: row.revokedAt }, now);
+  const lifecycle = lifecycleOf({ expiresAt: instantOf(row.expiresAt), revokedAt: row.revokedAt }, now);
   return lifecycle === "expiring" ? "valid" : lifecycle;
 }
 
@@ -64,7 +64,7 @@ function toCertificate(
   config: Config,
   user?: CurrentUser,
 ): Certificate {
-  const facts = { expiresAt: new Date(row.expiresAt), revokedAt: row.revokedAt };
+  const facts = { expiresAt: instantOf(row.expiresAt), revokedAt: row.revokedAt };
   const window = renewalWindow(facts.expiresAt);
   const courseTitle = course.title;
   return {

@@ -10,7 +10,7 @@ import { enqueueEmail } from "../../mail/outbox.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
 import { readOpenAttempt, startOrResumeAttempt, submitAttempt } from "../learning/assessment.service.ts";
 import { RECERTIFICATION_ID, recertificationAssessment } from "../learning/assessment-access.ts";
-import { canRenew, renewalWindow, renewedExpiry } from "./certificate-lifecycle.ts";
+import { canRenew, instantOf, renewalWindow, renewedExpiry } from "./certificate-lifecycle.ts";
 import {
   type CertificateRow,
   currentCertificateQuery,
@@ -111,7 +111,7 @@ async function renewableCertificate(db: Kysely<DB>, user: CurrentUser, courseId:
   const row = await currentCertificateQuery(db, user.id, courseId).executeTakeFirst();
   if (!row) throw notFound("You hold no certificate for this course.");
   if (row.revokedAt) throw conflict(revokedMessage(row));
-  const facts = { expiresAt: new Date(row.expiresAt), revokedAt: row.revokedAt };
+  const facts = { expiresAt: instantOf(row.expiresAt), revokedAt: row.revokedAt };
   if (!canRenew(facts)) {
     const { opensAt, closesAt } = renewalWindow(facts.expiresAt);
     throw conflict(
@@ -167,7 +167,7 @@ export async function submitRecertification(
  */
 export async function applyPassedRecertification(deps: RenewalDeps, user: CurrentUser, course: CatalogueCourse) {
   const row = await renewableCertificate(deps.db, user, course.card.id);
-  const expiresAt = new Date(row.expiresAt);
+  const expiresAt = instantOf(row.expiresAt);
   const passed = await deps.db
     .selectFrom("assessmentAttempt")
     .select(["id", "submittedAt"])

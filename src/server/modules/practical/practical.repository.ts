@@ -181,6 +181,17 @@ export async function releaseSubmission(db: Db, number: number, assessorId: stri
   return Number(updated.numUpdatedRows) === 1;
 }
 
+/** Gives every submission one assessor holds back to the queue (their role was taken away, or their account erased). */
+export async function releaseClaimsOf(db: Db, assessorId: string): Promise<number> {
+  const updated = await db
+    .updateTable("practicalSubmission")
+    .set({ claimedBy: null, claimedAt: null, status: "submitted" })
+    .where("status", "=", "in-review")
+    .where("claimedBy", "=", assessorId)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows);
+}
+
 /** Records the review; false unless the submission is still in review by this assessor (a double submit loses). */
 export async function recordReview(
   trx: Db,

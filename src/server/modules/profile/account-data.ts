@@ -12,7 +12,8 @@ type UserTable = { [T in keyof DB & string]: DB[T] extends { userId: unknown } ?
 /**
  * Everything the academy keeps about one learner, as one JSON document ('Download my data'):
  * account, enrolments, progress, attempts, orders, certificates and directory listing. Secrets
- * (password hash, session tokens) and other people's data are left out.
+ * (password hash, session tokens) and other people's data (the assessor who claimed or reviewed a
+ * practical submission) are left out.
  */
 export async function exportAccountData(db: Kysely<DB>, userId: string) {
   const byUser = (table: UserTable): Promise<unknown[]> =>
@@ -54,7 +55,18 @@ export async function exportAccountData(db: Kysely<DB>, userId: string) {
         return attempt;
       }),
       assessments: await byUser("assessmentAttempt"),
-      practicalSubmissions: await byUser("practicalSubmission"),
+      // The review is the learner's; who reviewed it is not: marking is blind both ways.
+      practicalSubmissions: (await byUser("practicalSubmission")).map((s) => {
+        const {
+          claimedBy: _claimedBy,
+          reviewedBy: _reviewedBy,
+          ...submission
+        } = s as {
+          claimedBy: unknown;
+          reviewedBy: unknown;
+        };
+        return submission;
+      }),
     },
     accommodation: await byUser("learnerAccommodation"),
     orders,
