@@ -79,7 +79,7 @@ export function CertificateDocument(props: {
           <div>
             <dt className="text-xs text-muted">Certificate ID</dt>
             <dd className="font-semibold">
-              <CertificateId id={props.certificateId} />
+              <CertificateId id={props.certificateId} className="text-sm" />
             </dd>
           </div>
         </dl>
