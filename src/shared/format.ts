@@ -34,3 +34,28 @@ export function formatStudyTime(course: { duration: string; studyHours: number |
   if (course.studyHours === null) return course.duration;
   return `${course.duration} · ${course.studyHours} study ${course.studyHours === 1 ? "hour" : "hours"}`;
 }
+
+/** A course's continuing-education approval: hours only with the body that approved them and its number. */
+export interface CeApproval {
+  hours: number;
+  approvedBy: string;
+  approvalNumber: string;
+}
+
+const hoursText = (hours: number) => `${hours} ${hours === 1 ? "hour" : "hours"}`;
+
+/**
+ * What a certificate, its PDF, the verify page and the credential say about hours (decision 0052): CE
+ * hours only with an approving body and number, otherwise the estimated study time, plainly not approved.
+ */
+export function creditStatement(facts: {
+  ceApproval: CeApproval | null;
+  studyHours: number | null;
+  hasPractical: boolean;
+}): string | null {
+  const { ceApproval, studyHours } = facts;
+  if (ceApproval)
+    return `${ceApproval.hours} CE ${ceApproval.hours === 1 ? "hour" : "hours"} approved by ${ceApproval.approvedBy} (${ceApproval.approvalNumber})`;
+  if (studyHours === null) return null;
+  return `Estimated study time: ${hoursText(studyHours)}${facts.hasPractical ? ", including the practical assessment" : ""}. Not approved for continuing-education credit.`;
+}

@@ -154,7 +154,7 @@ describe("recertification", () => {
   it("renews by a timed exam: new dates, a re-issued credential that verifies with its new dates and hours", async () => {
     const { user, certificateId } = await holderExpiringIn(30);
     const before = (await request(t.app, "GET", "/api/certificates", { cookie: user.cookie })).json()[0];
-    expect(before).toMatchObject({ certificateId, lifecycle: "expiring", canRenew: true, ceHours: 6 });
+    expect(before).toMatchObject({ certificateId, lifecycle: "expiring", canRenew: true, ceHours: null });
     const oldCredential = (
       await request(t.app, "GET", `/api/certificates/${certificateId}/credential`, { cookie: user.cookie })
     ).json();
@@ -178,8 +178,12 @@ describe("recertification", () => {
     ).json();
     expect(credential.id).not.toBe(oldCredential.id);
     expect(credential.validUntil.slice(0, 10)).toBe(after.expiresAt.slice(0, 10));
-    expect(credential.credentialSubject.achievement.creditsAvailable).toBe(6);
-    expect(credential.credentialSubject.creditsEarned).toBe(6);
+    // No approving body: no CE credits in the credential, and its criteria say so.
+    expect(credential.credentialSubject.achievement.creditsAvailable).toBeUndefined();
+    expect(credential.credentialSubject.creditsEarned).toBeUndefined();
+    expect(credential.credentialSubject.achievement.criteria.narrative).toContain(
+      "Estimated study time: 6 hours. Not approved for continuing-education credit.",
+    );
     expectValidAchievementCredential(credential);
     const verified = await verifyCredentialAsWallet(t, credential);
     expect(verified.error?.errors ?? verified.error).toBeUndefined();
@@ -189,7 +193,12 @@ describe("recertification", () => {
     expect(old.statusResult?.results?.[0]?.status).toBe(false);
 
     const verify = (await request(t.app, "GET", `/api/verify/${certificateId}`)).json();
-    expect(verify).toMatchObject({ status: "valid", ceHours: 6, expiresAt: after.expiresAt });
+    expect(verify).toMatchObject({
+      status: "valid",
+      ceHours: null,
+      creditStatement: "Estimated study time: 6 hours. Not approved for continuing-education credit.",
+      expiresAt: after.expiresAt,
+    });
     expect(verify.history).toEqual([
       {
         kind: "recertification",

@@ -126,7 +126,9 @@ describe("who may see what", () => {
       status: "valid",
       revokedReason: null,
       issuer: "Holistic Wellness Academy",
-      ceHours: 6,
+      // fixture-basics states 6 study hours and no approving body: no CE hours are claimed.
+      ceHours: null,
+      creditStatement: "Estimated study time: 6 hours. Not approved for continuing-education credit.",
       history: [],
     });
     expect(res.body).not.toContain(owner.email);

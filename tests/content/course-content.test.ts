@@ -364,6 +364,20 @@ const CRITICAL_CRITERIA: Record<string, string[]> = {
 describe.each(FULL.map((c) => [c.id]))("%s practical skills assessment", (courseId) => {
   const course = byId.get(courseId)!;
 
+  it("claims CE hours only with an approving body and number, and no 'certified practitioner'", () => {
+    const ce = course.course.continuingEducation;
+    if (ce) {
+      expect(ce.approvedBy.trim(), "continuingEducation.approvedBy").not.toBe("");
+      expect(ce.approvalNumber.trim(), "continuingEducation.approvalNumber").not.toBe("");
+    }
+    const text = JSON.stringify(course);
+    expect(text).not.toMatch(/certified practitioner/i);
+    if (!ce)
+      expect(text, "CE hours without an approver").not.toMatch(
+        /\bCE (credit|hours?)\b|continuing[- ]education (credit|hours?): \d/i,
+      );
+  });
+
   it("has a practical the certificate requires, with a brief, a privacy note and a pass rule", () => {
     const practical = course.practical!;
     expect(practical, "practical.md").not.toBeNull();

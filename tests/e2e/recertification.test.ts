@@ -59,7 +59,9 @@ describe("recertification in the browser", () => {
       .getByTestId("renewal-history")
       .getByText(/renewed by recertification exam/)
       .waitFor();
-    expect(await visitor.getByTestId("verification-status").innerText()).toContain("Continuing education: 6 hours");
+    expect(await visitor.getByTestId("verification-status").innerText()).toContain(
+      "Estimated study time: 6 hours. Not approved for continuing-education credit.",
+    );
     await expectAccessible(visitor, "verify page with renewal history");
   }, 120_000);
 

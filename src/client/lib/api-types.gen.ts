@@ -982,6 +982,7 @@ export interface paths {
               completedAt: string;
               courseId: string;
               courseTitle: string;
+              creditStatement: string | null;
               expiresAt: string;
               firstName: string;
               holderName: string;
@@ -1022,6 +1023,7 @@ export interface paths {
               completedAt: string;
               courseId: string;
               courseTitle: string;
+              creditStatement: string | null;
               expiresAt: string;
               firstName: string;
               holderName: string;
@@ -1057,6 +1059,7 @@ export interface paths {
                 completedAt: string;
                 courseId: string;
                 courseTitle: string;
+                creditStatement: string | null;
                 expiresAt: string;
                 firstName: string;
                 holderName: string;
@@ -1142,6 +1145,7 @@ export interface paths {
               completedAt: string;
               courseId: string;
               courseTitle: string;
+              creditStatement: string | null;
               expiresAt: string;
               firstName: string;
               holderName: string;
@@ -3713,6 +3717,7 @@ export interface paths {
               certificateId: string;
               completedAt: string;
               courseTitle: string;
+              creditStatement: string | null;
               expiresAt: string;
               history: ({
                   at: string;

@@ -47,6 +47,14 @@ export const courseFileSchema = z.strictObject({
     })
     .optional(),
   studyHours: z.number().min(0).max(1000).optional(),
+  /** CE hours only with the body that approved them and its approval or provider number (decision 0052). */
+  continuingEducation: z
+    .strictObject({
+      hours: z.number().positive().max(1000),
+      approvedBy: nonEmpty.max(200),
+      approvalNumber: nonEmpty.max(100),
+    })
+    .optional(),
   lastReviewed: isoDate.optional(),
   reviewerRole: nonEmpty.max(200).optional(),
   titleNotice: nonEmpty.max(2000).optional(),

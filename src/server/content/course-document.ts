@@ -163,6 +163,7 @@ export interface ServedRows {
     maxAttempts: number | null;
     cooldownHours: number | null;
     studyHours: number | null;
+    ceApproval: string | null;
     lastReviewed: string | null;
     reviewerRole: string | null;
     titleNotice: string | null;
@@ -227,6 +228,7 @@ export function servedRowsOf(
       maxAttempts: course.assessment?.maxAttempts ?? null,
       cooldownHours: course.assessment?.cooldownHours ?? null,
       studyHours: course.studyHours ?? null,
+      ceApproval: course.continuingEducation ? JSON.stringify(course.continuingEducation) : null,
       lastReviewed: course.lastReviewed ?? null,
       reviewerRole: course.reviewerRole ?? null,
       titleNotice: course.titleNotice ?? null,

@@ -82,6 +82,8 @@ export interface CourseTable {
   maxAttempts: number | null;
   cooldownHours: number | null;
   studyHours: number | null;
+  /** JSON CeApproval (src/shared/format.ts), or null: no CE hours claimed (decision 0052). */
+  ceApproval: string | null;
   lastReviewed: string | null; // YYYY-MM-DD
   reviewerRole: string | null;
   titleNotice: string | null;

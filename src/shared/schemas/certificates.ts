@@ -25,8 +25,10 @@ export const certificateSchema = z.object({
   verifyUrl: z.string(),
   /** Whether the learner's profile name (or its order) now differs from the name on the certificate. */
   nameDiffersFromProfile: z.boolean(),
-  /** Continuing-education hours; null when the course states none. */
+  /** Approved continuing-education hours; null unless the course names the approving body and number. */
   ceHours: z.number().nullable(),
+  /** What the certificate says about hours: the CE approval, or the estimated study time (decision 0052). */
+  creditStatement: z.string().nullable(),
   lifecycle: certificateLifecycleSchema,
   /** Whether a recertification exam may renew it now (90 days before expiry to 1 year after). */
   canRenew: z.boolean(),
@@ -58,6 +60,7 @@ export const verificationSchema = z.object({
   revokedReason: z.string().nullable(),
   issuer: z.string(),
   ceHours: z.number().nullable(),
+  creditStatement: z.string().nullable(),
   /** Renewals by recertification exam and extensions by an admin, oldest first. */
   history: z.array(
     z.object({

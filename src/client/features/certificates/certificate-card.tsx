@@ -4,8 +4,6 @@ import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import type { CertificateLifecycle, CertificateStatus } from "#shared/schemas/certificates.ts";
 
-export const formatHours = (hours: number) => `${hours} hour${hours === 1 ? "" : "s"}`;
-
 /** Where the certificate stands for its holder, on My Certificates. */
 export function LifecycleBadge({ lifecycle }: { lifecycle: CertificateLifecycle }) {
   const styles = {
@@ -36,8 +34,8 @@ export function CertificateDocument(props: {
   expiresAt: string;
   certificateId: string;
   status: CertificateStatus;
-  /** Continuing-education hours; nothing is shown when the course states none. */
-  ceHours?: number | null;
+  /** The certificate's words on hours: CE approval or estimated study time (decision 0052). */
+  creditStatement?: string | null;
   /** h1 where the certificate is the page; h2 under the verify page's own h1. */
   headingLevel?: 1 | 2;
 }) {
@@ -57,9 +55,9 @@ export function CertificateDocument(props: {
         </p>
         <p className="mt-4 text-muted">has successfully completed the course</p>
         <p className="mt-2 text-xl font-semibold text-brand-800">{props.courseTitle}</p>
-        {props.ceHours != null && (
+        {props.creditStatement && (
           <p className="mt-1 text-sm text-muted" data-testid="ce-hours">
-            Continuing education: {formatHours(props.ceHours)}
+            {props.creditStatement}
           </p>
         )}
         {props.status !== "valid" && (

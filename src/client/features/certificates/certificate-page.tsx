@@ -64,7 +64,7 @@ export default function CertificatePage() {
           expiresAt={cert.expiresAt}
           certificateId={cert.certificateId}
           status={cert.status}
-          ceHours={cert.ceHours}
+          creditStatement={cert.creditStatement}
         />
       </div>
       <div className="mt-6 flex flex-wrap gap-3">

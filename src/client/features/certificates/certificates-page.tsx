@@ -9,7 +9,7 @@ import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import type { Certificate } from "#shared/schemas/certificates.ts";
 import { useCertificates } from "./api.ts";
-import { formatHours, LifecycleBadge } from "./certificate-card.tsx";
+import { LifecycleBadge } from "./certificate-card.tsx";
 import { useCertificateActions } from "./use-certificate-actions.ts";
 
 export default function CertificatesPage() {
@@ -89,10 +89,10 @@ export default function CertificatesPage() {
                 <dd>{formatLongDate(c.completedAt)}</dd>
                 <dt className="text-muted">Valid until</dt>
                 <dd>{formatLongDate(c.expiresAt)}</dd>
-                {c.ceHours != null && (
+                {c.creditStatement && (
                   <>
-                    <dt className="text-muted">CE hours</dt>
-                    <dd>{formatHours(c.ceHours)}</dd>
+                    <dt className="text-muted">{c.ceHours != null ? "CE hours" : "Study time"}</dt>
+                    <dd>{c.creditStatement}</dd>
                   </>
                 )}
               </dl>

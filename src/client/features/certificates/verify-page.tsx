@@ -7,7 +7,7 @@ import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import { useVerification } from "./api.ts";
-import { CertificateDocument, formatHours } from "./certificate-card.tsx";
+import { CertificateDocument } from "./certificate-card.tsx";
 import { CredentialCheckPanel } from "./credential-check.tsx";
 
 export default function VerifyPage() {
@@ -66,7 +66,7 @@ export default function VerifyPage() {
             completed {formatLongDate(data.completedAt)},{" "}
             {valid ? "valid until" : data.status === "expired" ? "expired on" : "originally valid until"}{" "}
             {formatLongDate(data.expiresAt)}.
-            {data.ceHours != null && <> Continuing education: {formatHours(data.ceHours)}.</>}
+            {data.creditStatement && <> {data.creditStatement.replace(/([^.])$/, "$1.")}</>}
           </p>
           {data.status === "revoked" && data.revokedReason && (
             <p className="mt-1 text-sm font-medium text-red-900" data-testid="revoked-reason">
@@ -102,7 +102,7 @@ export default function VerifyPage() {
           expiresAt={data.expiresAt}
           certificateId={data.certificateId}
           status={data.status}
-          ceHours={data.ceHours}
+          creditStatement={data.creditStatement}
           headingLevel={2}
         />
       </div>

@@ -60,16 +60,14 @@ export interface CertificatePdfData {
   expiresAt: string;
   verifyUrl: string;
   status: "valid" | "expired" | "revoked";
-  /** Continuing-education hours, printed under the completion date; null when the course states none. */
-  ceHours?: number | null;
+  /** What the certificate says about hours (decision 0052), printed under the dates; null: nothing. */
+  creditStatement?: string | null;
   /** The signed Open Badges credential, embedded as a file attachment a wallet or verifier can take out. */
   credentialJson?: string;
 }
 
 const ELLIPSIS = "\u2026";
-const STATIC_TEXT = `${BRAND_NAME.toUpperCase()} Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution ${BRAND_NAME} Verify this certificate: REVOKED EXPIRED 0123456789${ELLIPSIS} Continuing education: hours.`;
-
-export const ceHoursLine = (hours: number) => `Continuing education: ${hours} hour${hours === 1 ? "" : "s"}`;
+const STATIC_TEXT = `${BRAND_NAME.toUpperCase()} Certificate of Completion This certifies that has successfully completed the course Date Completed Valid Until Certificate ID Authorized Institution ${BRAND_NAME} Verify this certificate: REVOKED EXPIRED 0123456789${ELLIPSIS} Estimated study time: hours, including the practical assessment. Not approved for continuing-education credit.`;
 
 /** The rule under the holder's name; the name is kept within its width. */
 export const NAME_RULE_WIDTH = 520;
@@ -186,7 +184,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   // Fonts are cut down with HarfBuzz to the characters this certificate uses (pdf-lib's own
   // subsetter loses glyphs), so a CJK name adds kilobytes, not the 10 MB face.
   const used = new Set(
-    `${data.holderName}${data.courseTitle}${data.certificateId}${data.verifyUrl}${formatLongDate(data.completedAt)}${formatLongDate(data.expiresAt)}${STATIC_TEXT}`,
+    `${data.holderName}${data.courseTitle}${data.certificateId}${data.verifyUrl}${formatLongDate(data.completedAt)}${formatLongDate(data.expiresAt)}${data.creditStatement ?? ""}${STATIC_TEXT}`,
   );
   const font = async (key: FontKey) => {
     let f = fonts.get(key);
@@ -289,11 +287,16 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
       page.drawText(label, { x: column(i), y: 150, size: 9, font: regular, color: MUTED });
       page.drawText(value, { x: column(i), y: 134, size: 11, font: bold, color: INK });
     });
-  const ceHours = data.ceHours;
-  if (ceHours != null)
+  const credit = data.creditStatement;
+  if (credit) {
+    // Two lines at most, within the first two columns (the verify link and QR code are in the third).
+    const fit = fitLines(credit, (t) => regular.widthOfTextAtSize(t, 1), column(2) - column(0) - 16, 8, 6, 2);
     await tags.mark("P", () =>
-      page.drawText(ceHoursLine(ceHours), { x: column(0), y: 116, size: 9, font: regular, color: MUTED }),
+      fit.lines.forEach((line, i) => {
+        page.drawText(line, { x: column(0), y: 116 - i * 9, size: fit.size, font: regular, color: MUTED });
+      }),
     );
+  }
   tags.artifact(() => page.drawLine({ start: { x: 90, y: 98 }, end: { x: 300, y: 98 }, thickness: 0.8, color: INK }));
   await tags.mark("P", () => {
     page.drawText("Authorized Institution", { x: 90, y: 84, size: 10, font: bold, color: INK });

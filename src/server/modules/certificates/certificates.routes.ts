@@ -14,8 +14,8 @@ import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { renderCertificatePdf } from "./certificate-pdf.ts";
 import {
   type CertificateRow,
-  ceHoursOf,
   certificateStatus,
+  creditsOf,
   getOwnCertificate,
   getOwnCertificateById,
   holderNameOf,
@@ -79,7 +79,7 @@ export function certificatesRoutes(catalogue: CourseCatalogue, credentialOf?: Cr
           expiresAt: row.expiresAt,
           verifyUrl: verifyUrl(config, row.certificateId),
           status: certificateStatus(row),
-          ceHours: ceHoursOf(row, await catalogue.get()),
+          creditStatement: creditsOf((await catalogue.get()).byId.get(row.courseId)).creditStatement,
           credentialJson: credentialOf ? JSON.stringify(await credentialOf(row), null, 2) : undefined,
         });
         return reply

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import { BRAND_NAME } from "#shared/constants.ts";
-import { formatPersonName } from "#shared/format.ts";
+import { creditStatement, formatPersonName } from "#shared/format.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
 import type { Config } from "../../config.ts";
@@ -54,13 +54,26 @@ export const holderNameOf = (row: Pick<CertificateRow, "firstName" | "lastName" 
 const sameName = (row: Pick<CertificateRow, "firstName" | "lastName" | "nameOrder">, user: CurrentUser) =>
   row.firstName === user.firstName && row.lastName === user.lastName && row.nameOrder === user.nameOrder;
 
-/** The hours stored with the certificate; certificates issued before hours were stored take the course's. */
-export const ceHoursOf = (row: Pick<CertificateRow, "ceHours" | "courseId">, catalogue?: Catalogue) =>
-  row.ceHours ?? catalogue?.byId.get(row.courseId)?.studyHours ?? null;
+/**
+ * What a certificate says about hours (decision 0052): CE hours only when the course's content names the
+ * approving body and number (its `ceApproval`), otherwise the estimated study time, plainly not approved.
+ * Hours stored on older certificates (the study hours, printed as CE hours then) claim nothing by themselves.
+ */
+export function creditsOf(course: CatalogueCourse | undefined) {
+  const ceApproval = course?.ceApproval ?? null;
+  return {
+    ceHours: ceApproval?.hours ?? null,
+    creditStatement: creditStatement({
+      ceApproval,
+      studyHours: course?.studyHours ?? null,
+      hasPractical: !!course?.practical,
+    }),
+  };
+}
 
 function toCertificate(
   row: CertificateRow,
-  course: { title: string; ceHours: number | null },
+  course: { title: string; ceHours: number | null; creditStatement: string | null },
   config: Config,
   user?: CurrentUser,
 ): Certificate {
@@ -82,7 +95,8 @@ function toCertificate(
     status: certificateStatus(row),
     verifyUrl: verifyUrl(config, row.certificateId),
     nameDiffersFromProfile: !!user && !sameName(row, user),
-    ceHours: row.ceHours ?? course.ceHours,
+    ceHours: course.ceHours,
+    creditStatement: course.creditStatement,
     lifecycle: lifecycleOf(facts),
     canRenew: canRenew(facts),
     renewalOpensAt: window.opensAt.toISOString(),
@@ -93,7 +107,7 @@ function toCertificate(
 const courseTitleOf = (catalogue: Catalogue, courseId: string) => catalogue.byId.get(courseId)?.card.title ?? courseId;
 const courseFacts = (catalogue: Catalogue, courseId: string) => ({
   title: courseTitleOf(catalogue, courseId),
-  ceHours: catalogue.byId.get(courseId)?.studyHours ?? null,
+  ...creditsOf(catalogue.byId.get(courseId)),
 });
 
 /**
@@ -172,7 +186,7 @@ export async function issueCertificate(
         issuedAt: nowIso,
         revokedAt: null,
         revokedReason: null,
-        ceHours: course.studyHours ?? null,
+        ceHours: course.ceApproval?.hours ?? null,
         courseVersion: course.version,
       })
       // Parallel calls meet on the one-unrevoked-certificate index; the loser takes the winner's row.
@@ -180,7 +194,7 @@ export async function issueCertificate(
       .execute();
     return currentCertificateQuery(trx, user.id, courseId).executeTakeFirstOrThrow();
   });
-  return toCertificate(row, { title: course.card.title, ceHours: course.studyHours ?? null }, config, user);
+  return toCertificate(row, { title: course.card.title, ...creditsOf(course) }, config, user);
 }
 
 export async function getOwnCertificate(
@@ -262,7 +276,7 @@ export async function verifyCertificate(
     status: certificateStatus(row),
     revokedReason: row.revokedAt ? row.revokedReason : null,
     issuer: BRAND_NAME,
-    ceHours: ceHoursOf(row, catalogue),
+    ...creditsOf(catalogue.byId.get(row.courseId)),
     history: history.map((h) => ({
       kind: h.kind,
       at: h.renewedAt,

@@ -188,7 +188,7 @@ export async function applyPassedRecertification(deps: RenewalDeps, user: Curren
     kind: "recertification",
     newExpiresAt,
     attemptId: passed.id,
-    ceHours: course.studyHours ?? row.ceHours,
+    ceHours: course.ceApproval?.hours ?? null,
     // The renewal's mail is queued with the renewal: both happen, or neither.
     onApplied: (trx) =>
       enqueueEmail(trx, {

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { CeApproval } from "#shared/format.ts";
 import type { PassRule } from "#shared/practical-pass-rule.ts";
 import { type CourseCard, courseCardSchema, type Level } from "#shared/schemas/courses.ts";
 import { onContentImported } from "../../content/content-import.ts";
@@ -60,6 +61,8 @@ export interface CatalogueCourse {
   assessment: { maxAttempts: number | null; cooldownHours: number | null };
   /** Hours of study the course represents (the credential's creditsEarned); null when not stated. */
   studyHours?: number | null;
+  /** The continuing-education approval course.json names; null: no CE hours are claimed (decision 0052). */
+  ceApproval?: CeApproval | null;
   /** When the course was last reviewed (YYYY-MM-DD), by whom (a role), and its note on protected titles. */
   lastReviewed?: string | null;
   reviewerRole?: string | null;
@@ -223,6 +226,7 @@ export class CourseCatalogue {
           : null,
         assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },
         studyHours: row.studyHours,
+        ceApproval: row.ceApproval ? (JSON.parse(row.ceApproval) as CeApproval) : null,
         lastReviewed: row.lastReviewed,
         reviewerRole: row.reviewerRole,
         titleNotice: row.titleNotice,

@@ -8,7 +8,7 @@ import type { CredentialCheck } from "#shared/schemas/credentials.ts";
 import type { Config } from "../../config.ts";
 import type { CertificateTable, DB } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
-import { getOwnCertificateById, holderNameOf } from "../certificates/certificates.service.ts";
+import { creditsOf, getOwnCertificateById, holderNameOf } from "../certificates/certificates.service.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { didDocument, issuerDid, issuerKeys, signerFor, verificationMethod } from "./issuer.ts";
 import { localContext, type RemoteDocument } from "./json-ld-contexts.ts";
@@ -36,13 +36,15 @@ type CertificateRow = Pick<
 export const credentialIdOf = (row: Pick<CertificateRow, "id" | "credentialUuid">) =>
   `urn:uuid:${row.credentialUuid ?? row.id}`;
 
-/** Whether a stored credential still says what the certificate says (id, name, dates). */
-function isCurrent(stored: Json, row: CertificateRow): boolean {
+/** Whether a stored credential still says what the certificate says (id, name, dates, approved hours). */
+function isCurrent(stored: Json, row: CertificateRow, ceHours: number | null): boolean {
   const subject = stored.credentialSubject as Json | undefined;
+  const achievement = subject?.achievement as Json | undefined;
   return (
     stored.id === credentialIdOf(row) &&
     subject?.name === holderNameOf(row) &&
-    String(stored.validUntil).slice(0, 19) === row.expiresAt.slice(0, 19)
+    String(stored.validUntil).slice(0, 19) === row.expiresAt.slice(0, 19) &&
+    (achievement?.creditsAvailable ?? null) === ceHours
   );
 }
 
@@ -111,9 +113,8 @@ export async function credentialFor(
     .where("certificateId", "=", row.certificateId)
     .executeTakeFirstOrThrow();
   const stored = storedRow.credential ? (JSON.parse(storedRow.credential) as Json) : null;
-  if (stored && isCurrent(stored, row)) return withProofArray(stored);
-
   const course = await catalogue.course(row.courseId);
+  if (stored && isCurrent(stored, row, creditsOf(course).ceHours)) return withProofArray(stored);
   if (!course) throw notFound(NO_CREDENTIAL);
   const holder = await db.selectFrom("user").select("email").where("id", "=", row.userId).executeTakeFirstOrThrow();
   const signed = await sign(
@@ -126,7 +127,7 @@ export async function credentialFor(
       email: holder.email,
       validFrom: row.validFrom ?? row.completedAt,
       expiresAt: row.expiresAt,
-      ceHours: row.ceHours ?? course.studyHours ?? null,
+      ...creditsOf(course),
       course,
       issuerDid: issuerDid(config),
       credentialStatus: statusEntryJson(config, entry),

@@ -15,6 +15,8 @@ export function hashedEmailIdentifier(email: string, salt = randomBytes(16).toSt
   return { type: "IdentityObject", identityHash: `sha256$${hash}`, identityType: "emailAddress", hashed: true, salt };
 }
 
+const sentence = (text: string | null) => (!text ? "" : text.endsWith(".") ? text : `${text}.`);
+
 /** What a learner has to do for the certificate, named lesson by lesson. */
 export function criteriaNarrative(course: CatalogueCourse): string {
   const lessons = course.lessons.map((l) => l.title).join("; ");
@@ -42,8 +44,10 @@ export interface OpenBadgeInput {
   /** Start of the current validity period: completion, or the latest renewal or extension. */
   validFrom: string;
   expiresAt: string;
-  /** Continuing-education hours: the achievement's creditsAvailable and the holder's creditsEarned. */
+  /** Approved continuing-education hours (the achievement's creditsAvailable, the holder's creditsEarned); null: none. */
   ceHours: number | null;
+  /** The certificate's words on hours (decision 0052), at the end of the criteria's narrative. */
+  creditStatement: string | null;
   course: CatalogueCourse;
   issuerDid: string;
   credentialStatus: Record<string, unknown>;
@@ -72,7 +76,7 @@ export function openBadgeCredential(config: Pick<Config, "appUrl">, input: OpenB
         achievementType: "Certificate",
         name: course.card.title,
         description: course.card.description,
-        criteria: { narrative: criteriaNarrative(course) },
+        criteria: { narrative: [criteriaNarrative(course), sentence(input.creditStatement)].join(" ").trim() },
         ...(credits !== undefined ? { creditsAvailable: credits } : {}),
       },
     },
