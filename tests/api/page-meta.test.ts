@@ -53,7 +53,9 @@ describe("the server's HTML names its page", () => {
 
   it("the landing page and the directory have their own; other pages keep the shell's", async () => {
     expect((await html("/")).body).toContain(`<link rel="canonical" href="${t.config.appUrl}/" />`);
-    expect(tag((await html("/practitioners")).body, "property", "og:title")).toMatch(/Find a certified practitioner/);
+    expect(tag((await html("/practitioners")).body, "property", "og:title")).toMatch(
+      /Find a coach who holds our Certificate of Completion/,
+    );
     const login = (await html("/login")).body;
     expect(login).not.toContain("og:title");
     const unknown = await html("/verify/HWA-AAAAAAAAAAAAAAAA");

@@ -28,7 +28,7 @@ describe("practitioner directory in the browser", () => {
     await page.getByRole("heading", { name: "Register as a practitioner", level: 1 }).waitFor();
     await page.getByRole("heading", { name: "What is verified" }).waitFor();
     await page.getByRole("link", { name: "Browse the directory" }).click();
-    await page.getByRole("heading", { name: "Find a certified practitioner" }).waitFor();
+    await page.getByRole("heading", { name: "Find a coach who holds our Certificate of Completion" }).waitFor();
 
     await page.goto("/profile");
     await page.getByRole("heading", { name: "Practitioner directory" }).waitFor();

@@ -120,7 +120,7 @@ describe("public pages painted on the server", () => {
 
     const coach = await listedPractitioner("Amara", "Okonkwo", "Lagos");
     const directory = await paintedText("/practitioners");
-    expect(directory).toContain("Find a certified practitioner");
+    expect(directory).toContain("Find a coach who holds our Certificate of Completion");
     expect(directory).toContain("Amara Okonkwo");
     expect(directory).toContain(`verify certificate ${coach.certificateId}`);
     // A search in the address is painted too.

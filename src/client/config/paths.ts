@@ -34,6 +34,6 @@ export const paths = {
   adminAnalytics: routePatterns.adminAnalytics,
   /** How registering on the practitioner app works and what is verified. */
   practitionerRegistration: routePatterns.registerPractitioner,
-  /** The public directory of certified practitioners, which holders join from their profile. */
+  /** The public directory of Certificate of Completion holders, which holders join from their profile. */
   practitioners: routePatterns.practitioners,
 } as const;

@@ -14,7 +14,7 @@ import { usePractitioners } from "./api.ts";
 /** The public directory: holders of a valid certificate who chose to be listed. */
 export default function PractitionersPage() {
   useDocumentMeta({
-    title: `Find a certified practitioner | ${BRAND_NAME}`,
+    title: `Find a coach who holds our Certificate of Completion | ${BRAND_NAME}`,
     description: `Practitioners who hold a valid ${BRAND_NAME} certificate, by course and region.`,
   });
   const [params, setParams] = useSearchParams();
@@ -35,10 +35,11 @@ export default function PractitionersPage() {
 
   return (
     <PageContainer className="max-w-5xl">
-      <h1 className="font-serif text-3xl font-bold">Find a certified practitioner</h1>
+      <h1 className="font-serif text-3xl font-bold">Find a coach who holds our Certificate of Completion</h1>
       <p className="mt-3 max-w-3xl text-slate-700">
-        Everyone listed here holds a valid {BRAND_NAME} certificate and chose to be listed. Each card links to the
-        certificate's public verification page. Practitioners offer educational coaching, not medical advice.
+        Everyone listed here holds a valid {BRAND_NAME} Certificate of Completion and chose to be listed. Each card
+        links to the certificate's public verification page. Practitioners offer educational coaching, not medical
+        advice.
       </p>
       <p className="mt-3 text-sm">
         {isAuthenticated ? (
@@ -47,7 +48,7 @@ export default function PractitionersPage() {
           </Link>
         ) : (
           <>
-            Certified?{" "}
+            Hold one?{" "}
             <Link to={paths.login} className="font-medium text-brand-800 underline">
               Sign in
             </Link>{" "}

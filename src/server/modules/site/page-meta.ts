@@ -56,8 +56,8 @@ export async function pageMetaFor(pathname: string, sources: MetaSources): Promi
       };
     case "practitioners":
       return {
-        title: `Find a certified practitioner | ${BRAND_NAME}`,
-        description: `Practitioners who hold a valid ${BRAND_NAME} certificate, by course and region.`,
+        title: `Find a coach who holds our Certificate of Completion | ${BRAND_NAME}`,
+        description: `Coaches who hold a valid ${BRAND_NAME} Certificate of Completion, by course and region.`,
         canonical: canonical("/practitioners"),
         type: "website",
       };
