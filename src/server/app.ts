@@ -63,6 +63,7 @@ import { registerDrain } from "./plugins/drain.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerJsonBody } from "./plugins/json-body.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
+import { registerOverloadShedding } from "./plugins/overload.ts";
 import { registerSecurity } from "./plugins/security.ts";
 import { responseSerializerCompiler } from "./plugins/serialization.ts";
 import { plainTextValidatorCompiler } from "./plugins/validation.ts";
@@ -196,6 +197,7 @@ export async function buildApp({
     engine: database.engine,
     background,
     counters,
+    log: app.log,
     onAddressVerified: (user) => applyPendingEnrollments(database.db, user),
   });
   const catalogue = new CourseCatalogue(database.db);
@@ -251,6 +253,8 @@ export async function buildApp({
   });
   registerDrain(app);
   registerErrorHandling(app);
+  // Before the rest of the request's work: an overloaded instance refuses at once (decision 0049).
+  await registerOverloadShedding(app, config, database);
   registerSecurity(app, config);
   // Responses only: no client of ours compresses what it sends, and undoing it took a hook on every
   // request (decision 0048); a compressed body is refused as JSON it is not. The course list and course

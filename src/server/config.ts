@@ -138,6 +138,19 @@ const settingsSchema = z.object({
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(65),
   /** On SIGTERM, /readyz says 503 for this long while the process still serves, before it stops listening. */
   SHUTDOWN_DELAY_SECONDS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().min(0).max(8).optional()),
+  /**
+   * Overload (decision 0049): requests are refused at once with 503 while the oldest one waiting for a
+   * PostgreSQL connection has waited this long, or while the event loop lags this much; 0 turns either
+   * off. Default 1000 in production, off elsewhere.
+   */
+  OVERLOAD_QUEUE_WAIT_MS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number().int().min(0).max(60_000).optional(),
+  ),
+  OVERLOAD_EVENT_LOOP_DELAY_MS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number().int().min(0).max(60_000).optional(),
+  ),
   /** PostgreSQL cancels any statement running longer (0: no limit). */
   DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(15),
   /** PostgreSQL connections per server process; by default the processes share about 2 per core (decision 0042). */
@@ -202,6 +215,8 @@ export interface Config {
   databasePoolSize: number;
   /** How long a stopping process keeps serving with /readyz at 503 before it closes its listener. */
   shutdownDelayMs: number;
+  /** When requests are refused at once as overload (0: that check is off). */
+  overload: { queueWaitMs: number; eventLoopDelayMs: number };
   /** Redis for shared counters and cache news (decision 0031); undefined: the database does it all. */
   redis?: { url: string; keyPrefix: string };
 }
@@ -356,6 +371,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     databasePoolSize: s.DATABASE_POOL_SIZE ?? poolSizeFor(s.WEB_CONCURRENCY ?? availableParallelism()),
     // In production a load balancer needs a moment to see /readyz fail; elsewhere Ctrl-C stops at once.
     shutdownDelayMs: (s.SHUTDOWN_DELAY_SECONDS ?? (s.NODE_ENV === "production" ? 3 : 0)) * 1000,
+    overload: {
+      queueWaitMs: s.OVERLOAD_QUEUE_WAIT_MS ?? (s.NODE_ENV === "production" ? 1000 : 0),
+      eventLoopDelayMs: s.OVERLOAD_EVENT_LOOP_DELAY_MS ?? (s.NODE_ENV === "production" ? 1000 : 0),
+    },
     redis: s.REDIS_URL ? { url: s.REDIS_URL, keyPrefix: s.REDIS_KEY_PREFIX } : undefined,
   };
 }

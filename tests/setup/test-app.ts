@@ -35,6 +35,8 @@ export interface TestAppOptions {
   /** The app's own connection to the test database (e.g. through a proxy); the test's is used otherwise. */
   appDatabase?: (testDb: TestDatabase) => Database;
   createJobs?: (database: Database) => AppDeps["createJobs"];
+  /** The app's log lines (JSON, one a line) go here; no log is kept otherwise. */
+  logStream?: AppDeps["logStream"];
 }
 
 /** The real app over a fresh database of its own, with the fixture courses imported. */
@@ -62,6 +64,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     database,
     createJobs: options.createJobs?.(database),
+    ...(options.logStream ? { logger: true, logStream: options.logStream } : {}),
     clientDir: options.clientDir ?? resolve(testDb.dir, "no-client"),
     onRoute: options.onRoute,
     siteContentDir: options.siteContentDir,

@@ -9,7 +9,7 @@ import { firstIssue } from "#shared/schemas/common.ts";
 import { emailAddressSchema } from "#shared/schemas/email.ts";
 import type { Background } from "../background.ts";
 import type { Config } from "../config.ts";
-import type { Engine } from "../db/database.ts";
+import { type Engine, isDatabaseBusy, isDatabaseUnavailable } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
 import { authRateLimitStorage } from "../limits/auth-rate-limit-storage.ts";
 import type { HitCounter } from "../limits/hit-counter.ts";
@@ -36,14 +36,37 @@ export interface AuthDeps {
   counters: HitCounter;
   /** The account's address was just proven (verification link or password reset): pending enrolments apply. */
   onAddressVerified?: (user: { id: string; email: string }) => Promise<void>;
+  /** The app's logger: Better Auth's own lines go there as JSON, not as coloured text on stdout. */
+  log?: AuthLog;
 }
 
-export function createAuth({ config, db, engine, background, counters, onAddressVerified }: AuthDeps) {
+type AuthLogLevel = "debug" | "info" | "warn" | "error";
+type AuthLog = Record<AuthLogLevel, (obj: object, msg: string) => void>;
+
+/**
+ * Better Auth's log lines through the app's logger. An error it logs and then answers with a 4xx of
+ * its own (sign-up answers 422 when creating the user failed) is kept for the bridge when the cause was
+ * the database, busy or away: that request then gets the same 503 as every other route.
+ */
+function authLogger(log: AuthLog) {
+  return {
+    level: "info" as const,
+    log(level: AuthLogLevel, message: string, ...args: unknown[]) {
+      const err = args.find((arg) => arg instanceof Error);
+      if (err && (isDatabaseBusy(err) || isDatabaseUnavailable(err))) recordAuthFailure(err);
+      const details = args.filter((arg) => arg !== err);
+      log[level]({ ...(err ? { err } : {}), ...(details.length ? { details } : {}) }, `auth: ${message}`);
+    },
+  };
+}
+
+export function createAuth({ config, db, engine, background, counters, onAddressVerified, log }: AuthDeps) {
   const sessionHolder = createSessionLookup(db, config.authSecret, config.appUrl.startsWith("https://"));
   // Bound below, once Better Auth exists: a verification that removed a stranger's password mails a reset link.
   let mailResetLink: (email: string) => Promise<unknown> = async () => {};
   const auth = betterAuth({
     appName: BRAND_NAME,
+    ...(log ? { logger: authLogger(log) } : {}),
     baseURL: config.appUrl,
     basePath: "/api/auth",
     secret: config.authSecret,

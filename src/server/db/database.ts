@@ -31,6 +31,8 @@ export interface Database {
   schema?: string;
   /** Counts statements sent to the engine; used by benchmarks and query-count tests. */
   queryCount: () => number;
+  /** How long the oldest request waiting for a connection has waited, in ms (PostgreSQL's pool; 0 on SQLite). */
+  oldestWaitMs: () => number;
   close: () => Promise<void>;
 }
 
@@ -61,6 +63,50 @@ class ImmediateSqliteDialect extends SqliteDialect {
     return new SqliteShapesCompiler();
   }
 }
+/** What a request gets when every connection stayed busy until its wait ran out: overload, not an outage. */
+export const POOL_EXHAUSTED = "POOL_EXHAUSTED";
+
+/**
+ * pg's pool, also keeping when each caller began waiting for a connection: the overload check reads
+ * how long the oldest has waited, and a wait that ran out while every connection was busy (the database
+ * up, the pool saturated) is marked `POOL_EXHAUSTED` instead of looking like a lost database.
+ */
+class MeasuredPool extends pg.Pool {
+  private readonly waitingSince = new Set<{ at: number }>();
+
+  oldestWaitMs(): number {
+    for (const wait of this.waitingSince) return Date.now() - wait.at;
+    return 0;
+  }
+
+  // pg's own query() calls connect with a callback, Kysely without one.
+  // biome-ignore lint/suspicious/noExplicitAny: pg.Pool's overloads of connect
+  override connect(callback?: any): any {
+    const wait = { at: Date.now() };
+    const full = this.totalCount >= (this.options.max ?? 10) && this.idleCount === 0;
+    this.waitingSince.add(wait);
+    const mark = (error: Error | undefined) => {
+      this.waitingSince.delete(wait);
+      if (error && full && /timeout exceeded when trying to connect/i.test(error.message)) {
+        Object.assign(error, { code: POOL_EXHAUSTED });
+      }
+      return error;
+    };
+    if (callback) {
+      return super.connect((error, client, release) => callback(mark(error), client, release));
+    }
+    return super.connect().then(
+      (client) => {
+        mark(undefined);
+        return client;
+      },
+      (error: Error) => {
+        throw mark(error);
+      },
+    );
+  }
+}
+
 class ShapesPostgresDialect extends PostgresDialect {
   override createQueryCompiler(): QueryCompiler {
     return new PostgresShapesCompiler();
@@ -151,12 +197,12 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
         return statements.prepare(sql).all(parameters as unknown[]);
       },
     });
-    return { db, engine: "sqlite", url, queryCount: () => count, close: () => db.destroy() };
+    return { db, engine: "sqlite", url, queryCount: () => count, oldestWaitMs: () => 0, close: () => db.destroy() };
   }
   const settings = [`-c statement_timeout=${options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS}`];
   if (options.schema) settings.push(`-c search_path=${options.schema}`);
   if (options.durableCommits === false) settings.push("-c synchronous_commit=off");
-  const pool = new pg.Pool({
+  const pool = new MeasuredPool({
     connectionString: url,
     max: options.poolSize ?? 10,
     options: settings.join(" "),
@@ -192,7 +238,15 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       return pool.query({ name, text: sql, values: parameters as unknown[] }).then((result) => result.rows);
     },
   });
-  return { db, engine: "postgres", url, schema: options.schema, queryCount: () => count, close: () => db.destroy() };
+  return {
+    db,
+    engine: "postgres",
+    url,
+    schema: options.schema,
+    queryCount: () => count,
+    oldestWaitMs: () => pool.oldestWaitMs(),
+    close: () => db.destroy(),
+  };
 }
 
 export function engineOf<T>(db: Kysely<T>): Engine {
@@ -210,8 +264,18 @@ const UNAVAILABLE_CODES = new Set([
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now (starting up, shutting down)
   "53300", // too_many_connections
-  "SQLITE_BUSY",
 ]);
+
+/** Codes of a database that is up but too busy to answer in time (decision 0049). */
+const BUSY_CODES = new Set([POOL_EXHAUSTED, "SQLITE_BUSY"]);
+
+/** Every connection stayed busy (PostgreSQL) or the write lock stayed taken (SQLite) until the wait ran out. */
+export function isDatabaseBusy(error: unknown, depth = 0): boolean {
+  const e = error as { code?: unknown; cause?: unknown } | null;
+  if (!e || typeof e !== "object" || depth > 3) return false;
+  if (typeof e.code === "string" && BUSY_CODES.has(e.code)) return true;
+  return isDatabaseBusy(e.cause, depth + 1);
+}
 
 /**
  * The database could not be reached or dropped the connection: worth a 503 and a retry, not a 500.
@@ -219,7 +283,7 @@ const UNAVAILABLE_CODES = new Set([
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   const e = error as { code?: unknown; message?: unknown; cause?: unknown } | null;
-  if (!e || typeof e !== "object" || depth > 3) return false;
+  if (!e || typeof e !== "object" || depth > 3 || isDatabaseBusy(e)) return false;
   if (typeof e.code === "string" && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith("08"))) return true;
   if (
     typeof e.message === "string" &&

@@ -14,6 +14,7 @@ import { type Auth, CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { captureAuthFailure } from "../auth/auth-failures.ts";
 import { createSessionLookup, liveSession, type SessionUserRow } from "../auth/session-cookie.ts";
 import type { Config } from "../config.ts";
+import { isDatabaseBusy, isDatabaseUnavailable } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
 import { forbidden, unauthorized } from "../errors.ts";
 import {
@@ -102,8 +103,10 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     if (request.method === "POST" && request.body !== undefined)
       init.body = JSON.stringify(withAsciiRedirects(request.body));
     const { result, failure } = await captureAuthFailure(() => auth.handler(new Request(url, init)));
-    // Our error handler logs it and answers 503 when the database is away, 500 otherwise.
-    if (result.status >= 500 && failure !== undefined) throw failure;
+    // Our error handler logs it and answers 503 when the database is busy or away, 500 otherwise.
+    // Better Auth answers some of them with a 4xx of its own (sign-up: 422): the database's state wins.
+    if (failure !== undefined && (result.status >= 500 || isDatabaseBusy(failure) || isDatabaseUnavailable(failure)))
+      throw failure;
     return result;
   }
 
