@@ -114,6 +114,16 @@ describe.skipIf(testEngine !== "postgres")(
       await sql`create trigger refuse_user_insert before insert on "user" for each row execute function refuse_user_insert()`.execute(
         db,
       );
+      const users = async () =>
+        Number(
+          (
+            await db
+              .selectFrom("user")
+              .select((eb) => eb.fn.countAll().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const usersBefore = await users();
       try {
         const response = await signUp();
         expect(response.statusCode).toBe(503);
