@@ -9,6 +9,8 @@ export interface CertificateReminderData {
   kind: string;
   /** The expiry date, written out (en-US long). */
   expiresAt: string;
+  /** Whole days from the sweep to the expiry (the band is only the threshold that was crossed). */
+  daysLeft?: number;
   /** Until when a lapsed certificate can still be renewed (en-US long). */
   renewalClosesAt: string;
   renewUrl: string;
@@ -17,13 +19,17 @@ export interface CertificateReminderData {
   oneClickUnsubscribeUrl: string;
 }
 
-const daysOf = (kind: string) => Number.parseInt(kind, 10);
+const daysLeftOf = (d: CertificateReminderData) => d.daysLeft ?? Number.parseInt(d.kind, 10);
+const inDays = (d: CertificateReminderData) => {
+  const days = daysLeftOf(d);
+  return days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`;
+};
 
 export const certificateReminder = defineTemplate<CertificateReminderData>({
   subject: (d) =>
     d.kind === "expired"
       ? `Your ${d.courseTitle} certificate has expired: renew it until ${d.renewalClosesAt}`
-      : `Your ${d.courseTitle} certificate expires in ${daysOf(d.kind)} days`,
+      : `Your ${d.courseTitle} certificate expires ${inDays(d)}`,
   body: (d, site) => (
     <EmailLayout
       site={site}
@@ -44,9 +50,9 @@ export const certificateReminder = defineTemplate<CertificateReminderData>({
         </P>
       ) : (
         <P>
-          Your {d.courseTitle} certificate ({d.certificateId}) expires on {d.expiresAt}, in {daysOf(d.kind)} days. Renew
-          it by passing the timed recertification exam, free of charge: your new validity period starts on the old
-          expiry date, so renewing early loses nothing.
+          Your {d.courseTitle} certificate ({d.certificateId}) expires on {d.expiresAt}, {inDays(d)}. Renew it by
+          passing the timed recertification exam, free of charge: your new validity period starts on the old expiry
+          date, so renewing early loses nothing.
         </P>
       )}
       <P>Open My Certificates and choose Renew, or use the button below.</P>
@@ -59,6 +65,7 @@ export const certificateReminder = defineTemplate<CertificateReminderData>({
     certificateId: "HWA-ABCDEFGHIJKLMNOP",
     kind: "30-days",
     expiresAt: "December 25, 2026",
+    daysLeft: 22,
     renewalClosesAt: "December 25, 2027",
     renewUrl: `${site.appUrl}/certificates`,
     unsubscribeUrl: `${site.appUrl}/unsubscribe?token=sample.token`,

@@ -113,6 +113,7 @@ export async function sweepCertificateReminders(deps: ReminderDeps, now = new Da
               certificateId: row.certificateId,
               kind: band.kind,
               expiresAt: longDate(expiresAt),
+              daysLeft: Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS),
               renewalClosesAt: longDate(renewalWindow(expiresAt).closesAt),
               renewUrl: `${config.appUrl}/certificates`,
               ...unsubscribeLinks(config, row.userId),
