@@ -22,6 +22,7 @@ export const MODULE_LAYERS: Record<string, number | typeof ROUTES_ONLY> = {
   practitioners: 4,
   site: 1,
   studio: 1,
+  questions: 1,
   courses: 0,
   coupons: 0,
   enrollments: 0,

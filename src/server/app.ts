@@ -50,6 +50,7 @@ import { practicalRoutes } from "./modules/practical/practical.routes.ts";
 import { practitionersRoutes } from "./modules/practitioners/practitioners.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
+import { questionsRoutes } from "./modules/questions/questions.routes.ts";
 import { encodePage } from "./modules/site/page-encoding.ts";
 import { pageMetaFor, withPageMeta } from "./modules/site/page-meta.ts";
 import { pageStatus } from "./modules/site/page-status.ts";
@@ -288,6 +289,7 @@ export async function buildApp({
   await app.register(profileRoutes);
   await app.register(practitionersRoutes(catalogue));
   await app.register(checkoutRoutes(catalogue, payments));
+  await app.register(questionsRoutes(catalogue));
   await app.register(adminRoutes(catalogue));
   await app.register(studioRoutes);
   await app.register(adminCertificatesRoutes(catalogue));

@@ -39,10 +39,22 @@ const TABLE_OWNERS: Record<string, string> = {
   practicalSubmission: "practical",
   practitionerListing: "practitioners",
   courseStaff: "staff",
+  post: "questions",
+  questionVote: "questions",
+  questionFollow: "questions",
+  postReport: "questions",
+  notification: "questions",
+  postingSuspension: "questions",
+  questionMailOptOut: "questions",
+  commonQuestion: "questions",
 };
 
-/** Account erasure deletes a person's rows from every table in one transaction, and anonymises the user row. */
+/**
+ * Account erasure deletes a person's rows from every table in one transaction, and anonymises the
+ * user row and the questions of theirs that others answered (decision 0056).
+ */
 const ERASURE_FILE = "profile/account-data.ts";
+const ERASURE_ANONYMISES = new Set(["user", "post"]);
 
 /**
  * Better Auth's user table, written where the account's own fields change: the learner's name
@@ -77,7 +89,7 @@ function strayWrites(writes: ReturnType<typeof tableWrites>): string[] {
   return writes
     .filter(({ file, operation, table }) => {
       const module = file.split("/")[0];
-      if (file === ERASURE_FILE && (operation === "deleteFrom" || table === "user")) return false;
+      if (file === ERASURE_FILE && (operation === "deleteFrom" || ERASURE_ANONYMISES.has(table))) return false;
       if (table === "user") return !USER_WRITERS.has(module ?? "");
       return TABLE_OWNERS[table] !== module;
     })

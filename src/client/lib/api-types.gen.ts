@@ -828,6 +828,34 @@ export interface paths {
       };
     };
   };
+  "/api/admin/learners/{userId}/posting": {
+    post: {
+      parameters: {
+        path: {
+          userId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            reason: string;
+            suspended: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              suspended: boolean;
+              userId: string;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/admin/orders": {
     get: {
       parameters: {
@@ -888,6 +916,290 @@ export interface paths {
               refundId: string;
               /** @enum {string} */
               status: "refunded";
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/admin/posts": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: ({
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  authorId: string | null;
+                  courseId: string;
+                  createdAt: string;
+                  html: string;
+                  /** @enum {string} */
+                  kind: "question" | "answer";
+                  postId: string;
+                  questionId: string;
+                  reports: ({
+                      createdAt: string;
+                      note: string | null;
+                      /** @enum {string} */
+                      reason: "spam" | "abuse" | "off-topic" | "unsafe-advice" | "other";
+                    })[];
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                  title: string;
+                })[];
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/admin/posts/{postId}/hide": {
+    post: {
+      parameters: {
+        path: {
+          postId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              postId: string;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/admin/posts/{postId}/restore": {
+    post: {
+      parameters: {
+        path: {
+          postId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              postId: string;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/answers/{answerId}": {
+    delete: {
+      parameters: {
+        path: {
+          answerId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+    patch: {
+      parameters: {
+        path: {
+          answerId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            body: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/answers/{answerId}/accept": {
+    post: {
+      parameters: {
+        path: {
+          answerId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
             };
           };
         };
@@ -1424,6 +1736,174 @@ export interface paths {
       };
     };
   };
+  "/api/courses/{courseId}/lessons/{lessonId}/common-questions": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+          lessonId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: {
+                  answerHtml: string;
+                  questionHtml: string;
+                  questionId: string;
+                  title: string;
+                }[];
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/courses/{courseId}/lessons/{lessonId}/questions": {
+    get: {
+      parameters: {
+        query?: {
+          cursor?: string;
+        };
+        path: {
+          courseId: string;
+          lessonId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              canPost: boolean;
+              items: ({
+                  answerCount: number;
+                  answered: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  courseId: string;
+                  createdAt: string;
+                  editedAt: string | null;
+                  id: string;
+                  lessonId: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                  title: string;
+                  upvoted: boolean;
+                  upvotes: number;
+                })[];
+              nextCursor: string | null;
+              postingRefusal: string | null;
+            };
+          };
+        };
+      };
+    };
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+          lessonId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            body: string;
+            title: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/courses/{courseId}/questions": {
+    get: {
+      parameters: {
+        query: {
+          search: string;
+          lessonId?: string;
+        };
+        path: {
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: {
+                  answerCount: number;
+                  answered: boolean;
+                  createdAt: string;
+                  id: string;
+                  lessonId: string;
+                  lessonTitle: string;
+                  title: string;
+                }[];
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/create-checkout-session": {
     post: {
       requestBody: {
@@ -1762,6 +2242,51 @@ export interface paths {
       };
     };
   };
+  "/api/notifications": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: ({
+                  courseId: string;
+                  createdAt: string;
+                  id: string;
+                  /** @enum {string} */
+                  kind: "answer" | "accepted";
+                  lessonId: string;
+                  questionId: string;
+                  questionTitle: string;
+                  read: boolean;
+                })[];
+              unread: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/notifications/read": {
+    post: {
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              ok: true;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/openapi.json": {
     /** This document */
     get: {
@@ -1798,6 +2323,57 @@ export interface paths {
               provider: "sandbox" | "stripe" | "none";
               publishableKey: string | null;
               testPaymentsBanner: boolean;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/posts/{postId}/report": {
+    post: {
+      parameters: {
+        path: {
+          postId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            note?: string;
+            /** @enum {string} */
+            reason: "spam" | "abuse" | "off-topic" | "unsafe-advice" | "other";
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              ok: true;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/posts/preview": {
+    post: {
+      requestBody: {
+        content: {
+          "application/json": {
+            body: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              hasLinks: boolean;
+              html: string;
             };
           };
         };
@@ -2268,6 +2844,388 @@ export interface paths {
               refundedAt: string | null;
               /** @enum {string} */
               status: "paid" | "refunding" | "refunded";
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/{questionId}": {
+    get: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              ok: true;
+            };
+          };
+        };
+      };
+    };
+    patch: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            body?: string;
+            title?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/{questionId}/answers": {
+    post: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            body: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/{questionId}/follow": {
+    post: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              following: boolean;
+            };
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              following: boolean;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/{questionId}/promote": {
+    post: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              promoted: boolean;
+            };
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              promoted: boolean;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/{questionId}/upvote": {
+    post: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/unsubscribe": {
+    post: {
+      parameters: {
+        query: {
+          token: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              message: string;
+              /** @enum {boolean} */
+              unsubscribed: true;
             };
           };
         };
@@ -3048,6 +4006,39 @@ export interface paths {
             "application/json": {
               error: string | null;
               status: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/staff/questions": {
+    get: {
+      parameters: {
+        query: {
+          status: "unanswered";
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: ({
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  courseId: string;
+                  courseTitle: string;
+                  createdAt: string;
+                  id: string;
+                  lessonId: string;
+                  lessonTitle: string;
+                  title: string;
+                  waitingSeconds: number;
+                })[];
             };
           };
         };

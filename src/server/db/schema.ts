@@ -553,6 +553,63 @@ export interface LearnerMilestoneCourseTable {
   foldedUntil: Timestamp;
 }
 
+/** Learners' questions and their answers, one table (migration 042, decision 0056). */
+export interface PostTable {
+  id: string;
+  kind: "question" | "answer";
+  courseId: string;
+  lessonId: string;
+  questionId: string | null;
+  authorId: string | null;
+  badge: "instructor" | "assessor" | "admin" | null;
+  title: string | null;
+  body: string;
+  html: string;
+  state: "visible" | "held" | "hidden";
+  acceptedAnswerId: string | null;
+  createdAt: Timestamp;
+  editedAt: Timestamp | null;
+  notifiedAt: Timestamp | null;
+}
+export interface QuestionMarkTable {
+  questionId: string;
+  userId: string;
+  createdAt: Timestamp;
+}
+export interface PostReportTable {
+  id: string;
+  postId: string;
+  reporterId: string;
+  reason: string;
+  note: string | null;
+  createdAt: Timestamp;
+  resolvedAt: Timestamp | null;
+}
+export interface NotificationTable {
+  id: string;
+  userId: string;
+  kind: "answer" | "accepted";
+  questionId: string;
+  createdAt: Timestamp;
+  readAt: Timestamp | null;
+}
+export interface PostingSuspensionTable {
+  userId: string;
+  reason: string;
+  suspendedBy: string;
+  createdAt: Timestamp;
+}
+export interface QuestionMailOptOutTable {
+  userId: string;
+  createdAt: Timestamp;
+}
+export interface CommonQuestionTable {
+  lessonId: string;
+  questionId: string;
+  courseId: string;
+  promotedBy: string;
+  createdAt: Timestamp;
+}
 export interface DB {
   user: UserTable;
   session: SessionTable;
@@ -605,4 +662,12 @@ export interface DB {
   analyticsRollup: AnalyticsRollupTable;
   learnerMilestone: LearnerMilestoneTable;
   learnerMilestoneCourse: LearnerMilestoneCourseTable;
+  post: PostTable;
+  questionVote: QuestionMarkTable;
+  questionFollow: QuestionMarkTable;
+  postReport: PostReportTable;
+  notification: NotificationTable;
+  postingSuspension: PostingSuspensionTable;
+  questionMailOptOut: QuestionMailOptOutTable;
+  commonQuestion: CommonQuestionTable;
 }

@@ -2,7 +2,9 @@ import type { EmailTemplate } from "../email-template.ts";
 import { certificateReminder } from "./certificate-reminder.tsx";
 import { certificateRenewed } from "./certificate-renewed.tsx";
 import { existingAccountSignUp } from "./existing-account-sign-up.tsx";
+import { postingSuspended } from "./posting-suspended.tsx";
 import { practicalFeedback } from "./practical-feedback.tsx";
+import { questionActivity } from "./question-activity.tsx";
 import { receipt } from "./receipt.tsx";
 import { resetPassword } from "./reset-password.tsx";
 import { signInPaused } from "./sign-in-paused.tsx";
@@ -20,6 +22,8 @@ export const emailTemplates = {
   "certificate-reminder": certificateReminder,
   "certificate-renewed": certificateRenewed,
   "practical-feedback": practicalFeedback,
+  "question-activity": questionActivity,
+  "posting-suspended": postingSuspended,
   receipt,
 } satisfies Record<string, EmailTemplate<unknown>>;
 

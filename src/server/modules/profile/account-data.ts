@@ -1,5 +1,5 @@
 import { verifyPassword } from "better-auth/crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { eraseQuizAttempts } from "../../db/item-response-tally.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
@@ -73,7 +73,49 @@ export async function exportAccountData(db: Kysely<DB>, userId: string) {
     certificates: await byUser("certificate"),
     practitionerListing: (await byUser("practitionerListing"))[0] ?? null,
     emailOptOuts: await byUser("emailOptOut"),
+    // Questions and answers on lessons, with the learner's own votes, follows, reports and notices.
+    posts: await db
+      .selectFrom("post")
+      .select(["id", "kind", "courseId", "lessonId", "questionId", "title", "body", "state", "createdAt", "editedAt"])
+      .where("authorId", "=", userId)
+      .orderBy("createdAt")
+      .execute(),
+    questionVotes: await byUser("questionVote"),
+    questionFollows: await byUser("questionFollow"),
+    postReports: await db
+      .selectFrom("postReport")
+      .select(["postId", "reason", "note", "createdAt"])
+      .where("reporterId", "=", userId)
+      .execute(),
+    notifications: await byUser("notification"),
+    postingSuspension: (await byUser("postingSuspension"))[0] ?? null,
+    questionMailOptOut: (await byUser("questionMailOptOut"))[0] ?? null,
   };
+}
+
+/**
+ * The learner's posts (decision 0056): answers and reports go; a question goes with its answers
+ * unless others answered it, in which case it stays as "removed" with no author, so their answers
+ * keep their place. An accepted answer that goes leaves its question without one.
+ */
+async function erasePosts(trx: Transaction<DB>, userId: string) {
+  await trx.deleteFrom("postReport").where("reporterId", "=", userId).execute();
+  const answers = trx.selectFrom("post").select("id").where("authorId", "=", userId).where("kind", "=", "answer");
+  await trx.updateTable("post").set({ acceptedAnswerId: null }).where("acceptedAnswerId", "in", answers).execute();
+  await trx.deleteFrom("post").where("authorId", "=", userId).where("kind", "=", "answer").execute();
+  const answeredByOthers = trx.selectFrom("post as a").select("a.questionId").where("a.kind", "=", "answer");
+  await trx
+    .updateTable("post")
+    .set({
+      authorId: null,
+      title: "Removed question",
+      body: "",
+      html: "<p>This question was removed with its author's account.</p>",
+    })
+    .where("authorId", "=", userId)
+    .where("id", "in", answeredByOthers)
+    .execute();
+  await trx.deleteFrom("post").where("authorId", "=", userId).execute();
 }
 
 export const WRONG_PASSWORD = "That password is not right. Your account was not deleted.";
@@ -123,8 +165,14 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
       "emailOptOut",
       "activeLearnerDay",
       "learnerMilestone",
+      "questionVote",
+      "questionFollow",
+      "notification",
+      "postingSuspension",
+      "questionMailOptOut",
     ] satisfies UserTable[])
       await trx.deleteFrom(table).where("userId", "=", userId).execute();
+    await erasePosts(trx, userId);
     await trx.deleteFrom("verification").where("identifier", "=", user.email).execute();
     await trx.deleteFrom("pendingEnrollment").where("email", "=", user.email).execute();
     // Unsent messages would go to an address that no longer belongs to anyone here; sent ones hold

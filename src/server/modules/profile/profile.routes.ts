@@ -4,6 +4,7 @@ import { accountExportSchema, deleteAccountInputSchema, deleteAccountResponseSch
 import { currentUserSchema } from "#shared/schemas/auth.ts";
 import { profileInputSchema } from "#shared/schemas/certificates.ts";
 import { durableWrite } from "../../db/fast-paths.ts";
+import { COMMON_QUESTIONS_TOPIC } from "../../invalidation/topics.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import { sendEncoded } from "../../plugins/serialization.ts";
 import { deleteAccount, exportAccountData } from "./account-data.ts";
@@ -59,6 +60,8 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body.password,
       );
       request.log.info({ userId: user.id }, "account deleted");
+      // Its answers may have stood in a lesson's common questions.
+      await app.deps.invalidation.publish(COMMON_QUESTIONS_TOPIC);
       if (filesNotRemoved.length > 0)
         request.log.error(
           { userId: user.id, storageKeys: filesNotRemoved },
