@@ -396,6 +396,12 @@ describe.each(FULL.map((c) => [c.id]))("%s practical skills assessment", (course
     expect(course.practical!.briefMarkdown).not.toMatch(/70% of the/);
   });
 
+  it("scores nothing against a superseded Dietary Guidelines pattern", () => {
+    const rubric = JSON.stringify(course.practical!.criteria);
+    // The 2020-2025 edition's example patterns and MyPlate, which the 2025-2030 edition replaced.
+    expect(rubric).not.toMatch(/U\.S\.-Style|Mediterranean-Style|Vegetarian pattern|healthy eating pattern|MyPlate/i);
+  });
+
   it("scores at least 4 criteria, each with 4 levels described in words", () => {
     const { criteria } = course.practical!;
     expect(criteria.length).toBeGreaterThanOrEqual(4);
