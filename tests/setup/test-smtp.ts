@@ -12,6 +12,11 @@ export interface TestSmtp {
   held: () => number;
   /** Accepts the held messages, which then reach the inbox. */
   release: () => void;
+  /**
+   * Resolves once `condition` holds, checked now and whenever a message is held or reaches the inbox:
+   * a wait that ends on the mail itself, not on a timer (the test's own timeout bounds it).
+   */
+  until: (condition: () => boolean) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -22,6 +27,10 @@ export interface TestSmtp {
 export async function startTestSmtp(options: { hold?: boolean } = {}): Promise<TestSmtp> {
   const inbox: ReceivedMail[] = [];
   const waiting: (() => void)[] = [];
+  const watchers = new Set<() => void>();
+  const changed = () => {
+    for (const watch of [...watchers]) watch();
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -33,9 +42,12 @@ export async function startTestSmtp(options: { hold?: boolean } = {}): Promise<T
         const accept = () => {
           inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
           callback();
+          changed();
         };
-        if (options.hold) waiting.push(accept);
-        else accept();
+        if (options.hold) {
+          waiting.push(accept);
+          changed();
+        } else accept();
       });
     },
   });
@@ -48,6 +60,16 @@ export async function startTestSmtp(options: { hold?: boolean } = {}): Promise<T
     inbox,
     held: () => waiting.length,
     release,
+    until: (condition) =>
+      new Promise<void>((done) => {
+        const watch = () => {
+          if (!condition()) return;
+          watchers.delete(watch);
+          done();
+        };
+        watchers.add(watch);
+        watch();
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         release();
