@@ -42,6 +42,7 @@ describe("catalogue", () => {
     expect(res.statusCode).toBe(200);
     const course = res.json();
     expect(course.learningOutcomes).toEqual(["Explain the basics", "Apply the basics"]);
+    expect(course).toMatchObject({ version: 1, update: null });
     expect(course.seo.keywords).toEqual(["fixture", "test"]);
     expect(course.modules.map((m: { id: string }) => m.id)).toEqual(["alpha", "beta", "gamma"]);
     expect(course.modules[0].quiz).toMatchObject({ title: "Quiz alpha", questionCount: 5 });

@@ -120,6 +120,32 @@ describe("who may use the studio", () => {
 
 describe("drafts and publishing", () => {
   it("edits, publishes minor (served at once), refuses stale writes, a re-keyed minor, failed checks; then major, retry and rollback", async () => {
+    // A certificate earned on version 1.
+    const now = new Date().toISOString();
+    await db()
+      .insertInto("certificate")
+      .values({
+        id: "cert-on-v1",
+        certificateId: "AC-V1-0001",
+        userId: learner.id,
+        courseId: COURSE,
+        firstName: "Test",
+        lastName: "Learner",
+        completedAt: now,
+        expiresAt: "2099-01-01T00:00:00.000Z",
+        issuedAt: now,
+        revokedAt: null,
+        revokedReason: null,
+        courseVersion: 1,
+      })
+      .execute();
+    const v1 = await db()
+      .selectFrom("courseVersion")
+      .select("publishedAt")
+      .where("courseId", "=", COURSE)
+      .where("version", "=", 1)
+      .executeTakeFirstOrThrow();
+
     // The draft starts from version 1.
     const start = await getDraft(instructor);
     expect(start).toMatchObject({ revision: 0, baseVersion: 1, problems: [] });
@@ -141,6 +167,9 @@ describe("drafts and publishing", () => {
     const minor = await publish(instructor, { kind: "minor", note: "Clearer wording in lesson one", baseRevision: 1 });
     expect(minor.statusCode).toBe(200);
     expect(minor.json()).toMatchObject({ version: 2, kind: "minor", line: 1, note: "Clearer wording in lesson one" });
+    const page = (await request(t.app, "GET", `/api/courses/${COURSE}`)).json();
+    expect(page).toMatchObject({ version: 2, update: { note: "Clearer wording in lesson one" } });
+    expect(page.update.publishedAt).toBe(minor.json().publishedAt);
     const lesson = await request(t.app, "GET", `/api/courses/${COURSE}/lessons/alpha-one`, { cookie: learner.cookie });
     expect(lesson.json().html).toContain("revised body");
 
@@ -204,6 +233,10 @@ describe("drafts and publishing", () => {
     const two = await request(t.app, "GET", studio("/versions/2"), { cookie: instructor.cookie });
     expect(lessonOf(two.json().document, "alpha").body).toContain("revised body");
     expect((await request(t.app, "GET", studio("/versions/9"), { cookie: instructor.cookie })).statusCode).toBe(404);
+
+    // The certificate still cites version 1 after versions 2, 3 and 4.
+    const verified = await request(t.app, "GET", "/api/verify/AC-V1-0001");
+    expect(verified.json().courseVersion).toEqual({ version: 1, publishedAt: v1.publishedAt });
 
     const audit = await db()
       .selectFrom("auditLog")

@@ -40,6 +40,7 @@ function course(withExam = false): CatalogueCourse {
   return {
     card: {} as CatalogueCourse["card"],
     version: 1,
+    update: null,
     learningOutcomes: [],
     seo: { title: "", description: "", keywords: [] },
     modules,

@@ -1696,6 +1696,11 @@ export interface paths {
               studyHours: number | null;
               title: string;
               titleNotice: string | null;
+              update: {
+                note: string;
+                publishedAt: string;
+              } | null;
+              version: number;
             };
           };
         };
@@ -4708,6 +4713,10 @@ export interface paths {
               certificateId: string;
               completedAt: string;
               courseTitle: string;
+              courseVersion: {
+                publishedAt: string | null;
+                version: number;
+              };
               creditStatement: string | null;
               expiresAt: string;
               history: ({

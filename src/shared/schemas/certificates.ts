@@ -61,6 +61,8 @@ export const verificationSchema = z.object({
   issuer: z.string(),
   ceHours: z.number().nullable(),
   creditStatement: z.string().nullable(),
+  /** The course version the certificate was earned on, and when that version was published (docs/decisions/0055). */
+  courseVersion: z.object({ version: z.number().int(), publishedAt: z.string().nullable() }),
   /** Renewals by recertification exam and extensions by an admin, oldest first. */
   history: z.array(
     z.object({

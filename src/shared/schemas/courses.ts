@@ -83,6 +83,10 @@ export const courseDetailSchema = courseCardSchema.extend({
   reviewerRole: z.string().nullable(),
   /** Plain words on protected titles and what graduates may call themselves. */
   titleNotice: z.string().nullable(),
+  /** The published version the page shows (docs/decisions/0055). */
+  version: z.number().int(),
+  /** The latest publish after the first: its date and its author's change note ("Updated on {date}: {note}"). */
+  update: z.object({ publishedAt: z.string(), note: z.string() }).nullable(),
 });
 export type CourseDetail = z.infer<typeof courseDetailSchema>;
 

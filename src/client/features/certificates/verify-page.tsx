@@ -68,6 +68,10 @@ export default function VerifyPage() {
             {formatLongDate(data.expiresAt)}.
             {data.creditStatement && <> {data.creditStatement.replace(/([^.])$/, "$1.")}</>}
           </p>
+          <p className="text-sm text-slate-700" data-testid="course-version">
+            Earned on course version {data.courseVersion.version}
+            {data.courseVersion.publishedAt && <>, published {formatLongDate(data.courseVersion.publishedAt)}</>}.
+          </p>
           {data.status === "revoked" && data.revokedReason && (
             <p className="mt-1 text-sm font-medium text-red-900" data-testid="revoked-reason">
               Reason: {data.revokedReason}

@@ -323,6 +323,11 @@ export default function CourseDetailPage() {
               {course.reviewerRole && <span> · Reviewer: {course.reviewerRole}</span>}
             </p>
           )}
+          {course.update && (
+            <p className="mt-2 text-sm text-white" data-testid="course-update">
+              Updated on {formatLongDate(course.update.publishedAt)}: {course.update.note}
+            </p>
+          )}
         </PageContainer>
       </div>
       <PageContainer>

@@ -267,6 +267,12 @@ export async function verifyCertificate(
     .where("certificateId", "=", certificateId)
     .orderBy("renewedAt")
     .execute();
+  const version = await db
+    .selectFrom("courseVersion")
+    .select("publishedAt")
+    .where("courseId", "=", row.courseId)
+    .where("version", "=", row.courseVersion)
+    .executeTakeFirst();
   return {
     certificateId: row.certificateId,
     holderName: holderNameOf(row),
@@ -277,6 +283,7 @@ export async function verifyCertificate(
     revokedReason: row.revokedAt ? row.revokedReason : null,
     issuer: BRAND_NAME,
     ...creditsOf(catalogue.byId.get(row.courseId)),
+    courseVersion: { version: row.courseVersion, publishedAt: version?.publishedAt ?? null },
     history: history.map((h) => ({
       kind: h.kind,
       at: h.renewedAt,

@@ -44,6 +44,8 @@ export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords 
     lastReviewed: course.lastReviewed ?? null,
     reviewerRole: course.reviewerRole ?? null,
     titleNotice: course.titleNotice ?? null,
+    version: course.version,
+    update: course.update,
     modules: course.modules.map((m) => {
       const stats = records.quizStats.get(m.id);
       return {

@@ -48,6 +48,8 @@ export interface CatalogueCourse {
   card: CourseCard;
   /** The published version these contents are (docs/decisions/0055); learners' rows record it. */
   version: number;
+  /** The date and change note of the publish that made this version, when it is not the first. */
+  update: { publishedAt: string; note: string } | null;
   learningOutcomes: string[];
   seo: { title: string; description: string; keywords: string[] };
   modules: CatalogueModule[];
@@ -125,13 +127,14 @@ export class CourseCatalogue {
   }
 
   private async load(): Promise<Catalogue> {
-    const [courseRows, moduleRows, lessonRows, quizRows, examRows, practicalRows] = await Promise.all([
+    const [courseRows, moduleRows, lessonRows, quizRows, examRows, practicalRows, versionRows] = await Promise.all([
       this.db.selectFrom("course").selectAll().orderBy("position").orderBy("id").execute(),
       this.db.selectFrom("courseModule").selectAll().orderBy("courseId").orderBy("position").execute(),
       this.db.selectFrom("lesson").selectAll().orderBy("courseId").orderBy("position").execute(),
       this.db.selectFrom("quiz").selectAll().execute(),
       this.db.selectFrom("courseExam").selectAll().execute(),
       this.db.selectFrom("coursePractical").selectAll().execute(),
+      this.db.selectFrom("courseVersion").select(["courseId", "version", "publishedAt", "note"]).execute(),
     ]);
     const courses = courseRows.map((row): CatalogueCourse => {
       const examRow = examRows.find((e) => e.courseId === row.id);
@@ -192,9 +195,11 @@ export class CourseCatalogue {
         comingSoon: row.comingSoon,
         marketplaceUrl: row.marketplaceUrl,
       });
+      const published = versionRows.find((v) => v.courseId === row.id && v.version === row.version);
       return {
         card,
         version: row.version,
+        update: published && row.version > 1 ? { publishedAt: published.publishedAt, note: published.note } : null,
         learningOutcomes: JSON.parse(row.learningOutcomes) as string[],
         seo: {
           title: row.seoTitle,
