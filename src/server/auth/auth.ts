@@ -9,6 +9,7 @@ import { firstIssue } from "#shared/schemas/common.ts";
 import { emailAddressSchema } from "#shared/schemas/email.ts";
 import type { Background } from "../background.ts";
 import type { Config } from "../config.ts";
+import { ACCOUNT_ERASED_MESSAGE, isAccountErased } from "../db/account-lock.ts";
 import { type Engine, isDatabaseBusy, isDatabaseUnavailable } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
 import { authRateLimitStorage } from "../limits/auth-rate-limit-storage.ts";
@@ -154,6 +155,24 @@ export function createAuth({ config, db, engine, background, counters, onAddress
     onAPIError: {
       onError(error) {
         if (!isAPIError(error)) recordAuthFailure(error);
+      },
+    },
+    databaseHooks: {
+      // A sign-in racing the account's erasure opens no session (decision 0051): refused when the
+      // erasure came first; removed when it commits while the session is written. The erasure itself
+      // deletes every session that existed before it, and the session lookup ignores an erased account's.
+      session: {
+        create: {
+          before: async (session) => {
+            if (await isAccountErased(db, session.userId))
+              throw new APIError("UNAUTHORIZED", { message: ACCOUNT_ERASED_MESSAGE });
+          },
+          after: async (session) => {
+            if (!(await isAccountErased(db, session.userId))) return;
+            await db.deleteFrom("session").where("id", "=", session.id).execute();
+            throw new APIError("UNAUTHORIZED", { message: ACCOUNT_ERASED_MESSAGE });
+          },
+        },
       },
     },
     hooks: {

@@ -20,7 +20,9 @@ export const selectSessionUser = (db: Kysely<DB>, token: string) =>
       "user.role",
       "session.expiresAt",
     ])
-    .where("session.token", "=", token);
+    .where("session.token", "=", token)
+    // A session of an erased account opens nothing, whichever instance reads it (decision 0051).
+    .where("user.erasedAt", "is", null);
 
 /** The row of a session and its user, as `selectSessionUser` reads it. */
 export type SessionUserRow = Awaited<ReturnType<ReturnType<typeof selectSessionUser>["executeTakeFirstOrThrow"]>>;

@@ -26,6 +26,7 @@ import * as m027itemResponseTally from "./migrations/027-item-response-tally.ts"
 import * as m030learnerMilestones from "./migrations/030-learner-milestones.ts";
 import * as m031emailOutbox from "./migrations/031-email-outbox.ts";
 import * as m032receiptsInTheOutbox from "./migrations/032-receipts-in-the-outbox.ts";
+import * as m033accountErasure from "./migrations/033-account-erasure.ts";
 import * as m034continuingEducation from "./migrations/034-continuing-education.ts";
 import * as m034practicalPassRule from "./migrations/034-practical-pass-rule.ts";
 import * as m035courseStaff from "./migrations/035-course-staff.ts";
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   "032-receipts-in-the-outbox": m032receiptsInTheOutbox,
   "034-continuing-education": m034continuingEducation,
   "042-questions": m042questions,
+  "033-account-erasure": m033accountErasure,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

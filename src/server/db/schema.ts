@@ -21,6 +21,8 @@ export interface UserTable {
   role: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** Set by the account's erasure (decision 0051); every write that belongs to the account checks it. */
+  erasedAt: Timestamp | null;
 }
 export interface SessionTable {
   id: string;

@@ -1,5 +1,8 @@
+import { createWriteStream } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { errorField } from "../errors.ts";
 
 /**
@@ -10,6 +13,11 @@ import { errorField } from "../errors.ts";
 export interface FileStorage {
   /** Stores the bytes under a fresh key. */
   put(key: string, data: Buffer): Promise<void>;
+  /**
+   * Stores what the stream carries under a fresh key as it arrives, never holding it all in memory
+   * (an upload of up to 200 MB, decision 0051). A stream that fails leaves nothing under the key.
+   */
+  putStream(key: string, data: Readable): Promise<void>;
   /** The bytes stored under the key; rejects with FileMissingError when there are none. */
   get(key: string): Promise<Buffer>;
   /** Removes the key's bytes; removing a missing key succeeds. */
@@ -46,6 +54,16 @@ export function folderStorage(root: string): FileStorage {
       await mkdir(dirname(path), { recursive: true });
       // Written once under a fresh key: never overwrite.
       await writeFile(path, data, { flag: "wx", mode: 0o600 });
+    },
+    async putStream(key, data) {
+      const path = pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+      try {
+        await pipeline(data, createWriteStream(path, { flags: "wx", mode: 0o600 }));
+      } catch (error) {
+        await rm(path, { force: true });
+        throw error;
+      }
     },
     async get(key) {
       try {

@@ -1,3 +1,9 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { StorageConfig } from "../config.ts";
 import { errorField } from "../errors.ts";
@@ -35,6 +41,27 @@ export function s3Storage(config: S3Config): FileStorage & { close(): void } {
           ContentType: "application/octet-stream",
         }),
       );
+    },
+    // S3 takes a body of known length in one request: the stream goes to a file on disk as it arrives
+    // (bounded memory), then from that file to the bucket, and the file is removed.
+    async putStream(key, data: Readable) {
+      const dir = await mkdtemp(join(tmpdir(), "academy-upload-"));
+      try {
+        const spool = join(dir, "body");
+        await pipeline(data, createWriteStream(spool, { mode: 0o600 }));
+        const { size } = await stat(spool);
+        await client.send(
+          new PutObjectCommand({
+            Bucket: config.bucket,
+            Key: objectKey(key),
+            Body: createReadStream(spool),
+            ContentLength: size,
+            ContentType: "application/octet-stream",
+          }),
+        );
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     },
     async get(key) {
       try {

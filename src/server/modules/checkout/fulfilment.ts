@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { isAccountErased } from "../../db/account-lock.ts";
 import { isUniqueViolation } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
@@ -58,6 +59,7 @@ interface PaymentFacts {
 }
 
 class CouponRefused extends Error {}
+class AccountGone extends Error {}
 class AlreadyOwned extends Error {}
 
 /**
@@ -143,6 +145,13 @@ function resultFor(order: Order, status = "succeeded"): FulfilmentResult {
       fulfilled: false,
       message: "The coupon no longer applied when the payment arrived, so the payment was refunded.",
     };
+  if (order.refundReason === "erased")
+    return {
+      ...base,
+      outcome: "refunded",
+      fulfilled: false,
+      message: "This account was deleted, so the payment was refunded.",
+    };
   return { ...base, outcome: "refunded", fulfilled: false, message: "This payment has been refunded." };
 }
 
@@ -151,6 +160,8 @@ function resultFor(order: Order, status = "succeeded"): FulfilmentResult {
  * be active, unexpired and under its limit when the money arrives (decision 0011).
  */
 export async function grantCourse(trx: Transaction<DB>, order: Order, source: "purchase" | "coupon") {
+  // The account was erased before the money arrived: nothing is granted, the payment is refunded.
+  if (await isAccountErased(trx, order.userId)) throw new AccountGone();
   if (order.couponId) {
     try {
       const coupon = await findValidCoupon(trx, { id: order.couponId }, order.courseId);
@@ -167,7 +178,12 @@ export async function grantCourse(trx: Transaction<DB>, order: Order, source: "p
 }
 
 /** Why a paid order could not be granted, or null when the error is something else. */
-async function refusalReason(db: Kysely<DB>, order: Order, error: unknown): Promise<"duplicate" | "coupon" | null> {
+async function refusalReason(
+  db: Kysely<DB>,
+  order: Order,
+  error: unknown,
+): Promise<"duplicate" | "coupon" | "erased" | null> {
+  if (error instanceof AccountGone) return "erased";
   if (error instanceof CouponRefused) return "coupon";
   if (error instanceof AlreadyOwned) return "duplicate";
   if (isUniqueViolation(error)) {
@@ -222,7 +238,7 @@ async function refundUnhonoured(
   deps: FulfilmentDeps,
   order: Order,
   paymentIntentId: string,
-  reason: "duplicate" | "coupon",
+  reason: "duplicate" | "coupon" | "erased",
   inTransaction?: InTransaction,
 ): Promise<FulfilmentResult> {
   const claimed = await deps.db.transaction().execute(async (trx) => {

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import { REFUND_WINDOW_DAYS } from "#shared/constants.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
+import { isAccountErased } from "../../db/account-lock.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, conflict, messageOf, notFound } from "../../errors.ts";
 import type { PaymentProvider } from "../../payments/provider.ts";
@@ -47,7 +48,8 @@ export async function completeRefund(
       ownershipKey: null,
     });
     if (!moved) return false;
-    await recordReceipt(trx, order.id, "refund");
+    // An erased account's address is a placeholder: no receipt is written for it (decision 0051).
+    if (!(await isAccountErased(trx, order.userId))) await recordReceipt(trx, order.id, "refund");
     let revoked: string[] = [];
     if (order.ownershipKey) {
       await deleteEnrollment(trx, order.userId, order.courseId);

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
+import { requireLiveAccount } from "../../db/account-lock.ts";
 import type { DB } from "../../db/schema.ts";
 
 export async function listEnrollments(db: Kysely<DB>, userId: string) {
@@ -26,11 +27,15 @@ export async function isEnrolled(db: Kysely<DB>, userId: string, courseId: strin
   return !!row;
 }
 
-/** Creates the enrolment unless it exists; true when a new one was written. Safe under parallel calls. */
+/**
+ * Creates the enrolment unless it exists; true when a new one was written. Safe under parallel calls.
+ * An erased account is refused (401) under its lock, inside the caller's transaction (decision 0051).
+ */
 export async function createEnrollment(
   db: Kysely<DB>,
   options: { userId: string; courseId: string; source: string },
 ): Promise<boolean> {
+  await requireLiveAccount(db, options.userId);
   const result = await db
     .insertInto("enrollment")
     .values({

@@ -1,3 +1,4 @@
+import { Transform } from "node:stream";
 import { fileTypeFromBuffer } from "file-type";
 import { isPlainText } from "#shared/schemas/text.ts";
 
@@ -33,21 +34,52 @@ const EXTENSION: Record<string, string> = {
 
 export const extensionOf = (contentType: string) => EXTENSION[contentType] ?? "bin";
 
-function isUtf8Text(data: Buffer): boolean {
-  try {
-    return isPlainText(new TextDecoder("utf-8", { fatal: true }).decode(data));
-  } catch {
-    return false;
-  }
-}
+/** Bytes from the start of a file that its type is judged by (magic numbers; file-type reads at most this far for ours). */
+const HEAD_BYTES = 64 * 1024;
 
 /**
- * The type of an uploaded file judged by its content (magic bytes), never its name or the browser's
- * claim: a PDF, a common audio format, or plain UTF-8 text without control characters. Null otherwise.
+ * Watches a file's bytes as they pass on to storage (never holding the file): its first bytes, its
+ * size, and whether it is all plain UTF-8 text. `contentType()` then judges it by content, never its
+ * name or the browser's claim: a PDF, a common audio format, or plain UTF-8 text without control
+ * characters; null otherwise (and for an empty file).
  */
-export async function detectPracticalFileType(data: Buffer): Promise<string | null> {
-  if (data.length === 0) return null;
-  const detected = await fileTypeFromBuffer(data);
-  if (detected) return ACCEPTED[detected.mime] ?? null;
-  return isUtf8Text(data) ? "text/plain" : null;
+export function practicalFileInspector() {
+  const heads: Buffer[] = [];
+  let headLength = 0;
+  let size = 0;
+  let text = true;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (headLength < HEAD_BYTES) {
+        const piece = chunk.subarray(0, HEAD_BYTES - headLength);
+        heads.push(piece);
+        headLength += piece.length;
+      }
+      if (text) {
+        try {
+          text = isPlainText(decoder.decode(chunk, { stream: true }));
+        } catch {
+          text = false;
+        }
+      }
+      done(null, chunk);
+    },
+  });
+  return {
+    stream,
+    size: () => size,
+    async contentType(): Promise<string | null> {
+      if (size === 0) return null;
+      const detected = await fileTypeFromBuffer(Buffer.concat(heads));
+      if (detected) return ACCEPTED[detected.mime] ?? null;
+      try {
+        decoder.decode();
+      } catch {
+        return null;
+      }
+      return text ? "text/plain" : null;
+    },
+  };
 }

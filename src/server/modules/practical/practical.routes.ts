@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -18,33 +19,71 @@ import { requireAssessor, requireUser } from "../../plugins/auth.ts";
 import { FileMissingError, type FileStorage } from "../../storage/file-storage.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { practicalFileInspector } from "./file-type.ts";
 import { findFile } from "./practical.repository.ts";
-import { getLearnerPractical, submitPractical, type UploadedFile } from "./practical.service.ts";
+import {
+  checkMaySubmit,
+  displayName,
+  fileTypeRefusal,
+  getLearnerPractical,
+  recordSubmission,
+  type StoredUpload,
+} from "./practical.service.ts";
 import { anonymousFileName, claim, getReviewSubmission, release, reviewQueue, submitReview } from "./review.service.ts";
 
 const MB = 1024 * 1024;
 
-/** Reads a multipart submission: the text fields (checked by their zod schema) and up to 3 files in memory. */
-async function readSubmission(request: FastifyRequest, maxFileBytes: number) {
+/**
+ * Reads a multipart submission: the text fields (checked by their zod schema) and up to 3 files,
+ * each streamed to storage as it arrives (up to 200 MB each; never held in memory) and judged by its
+ * content on the way. Every file stored is in `stored` as soon as it has a key, so the caller can
+ * remove them all when anything fails.
+ */
+async function readSubmission(
+  request: FastifyRequest,
+  maxFileBytes: number,
+  storage: FileStorage,
+  stored: StoredUpload[],
+) {
   if (!request.isMultipart()) throw new AppError(415, "Send the submission as multipart/form-data.");
   const fields: Record<string, string> = {};
-  const files: UploadedFile[] = [];
+  const tooLarge = () => new AppError(413, `Each file is at most ${Math.round((maxFileBytes / MB) * 10) / 10} MB.`);
   try {
     for await (const part of request.parts({
       limits: { fileSize: maxFileBytes, files: PRACTICAL_MAX_FILES, fields: 4, fieldSize: 100_000, parts: 8 },
     })) {
       if (part.type === "file") {
         if (part.fieldname !== "files") throw badRequest(`Unexpected file field '${part.fieldname}'.`);
-        const data = await part.toBuffer();
-        if (data.length > 0 || part.filename) files.push({ name: part.filename, data });
+        const id = randomUUID();
+        const file: StoredUpload = {
+          id,
+          name: displayName(part.filename),
+          contentType: "",
+          size: 0,
+          storageKey: `practical/${id}`,
+        };
+        stored.push(file);
+        const inspector = practicalFileInspector();
+        part.file.on("error", (error) => inspector.stream.destroy(error));
+        await storage.putStream(file.storageKey, part.file.pipe(inspector.stream));
+        if (part.file.truncated) throw tooLarge();
+        file.size = inspector.size();
+        // An empty file field (the browser's "no file chosen") is no file.
+        if (file.size === 0 && !part.filename) {
+          stored.pop();
+          await storage.remove(file.storageKey);
+          continue;
+        }
+        const contentType = await inspector.contentType();
+        if (!contentType) throw fileTypeRefusal(part.filename);
+        file.contentType = contentType;
       } else if (typeof part.value === "string") {
         fields[part.fieldname] = part.value;
       }
     }
   } catch (error) {
     const code = errorField(error, "code");
-    if (code === "FST_REQ_FILE_TOO_LARGE")
-      throw new AppError(413, `Each file is at most ${Math.round((maxFileBytes / MB) * 10) / 10} MB.`);
+    if (code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge();
     if (code === "FST_FILES_LIMIT") throw new AppError(413, `Attach at most ${PRACTICAL_MAX_FILES} files.`);
     if (error instanceof AppError || errorField(error, "statusCode")) throw error;
     // A body busboy cannot read (no boundary, cut short): the sender's fault, not ours.
@@ -52,7 +91,7 @@ async function readSubmission(request: FastifyRequest, maxFileBytes: number) {
   }
   const parsed = practicalSubmissionFieldsSchema.safeParse(fields);
   if (!parsed.success) throw badRequest(firstIssue(parsed.error).message);
-  return { text: parsed.data.text, files };
+  return { text: parsed.data.text };
 }
 
 /** The practical skills assessment: the learner's page and submissions, files, and the assessors' review queue. */
@@ -81,9 +120,18 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
         config: { rateLimit: { max: 20, timeWindow: "1 minute" } },
       },
       async (request) => {
+        // Who may submit is decided before any byte of the body is read: a refusal reads nothing.
         const user = await requireUser(request);
         const course = requireCourse(await catalogue.course(request.params.courseId));
-        return submitPractical(deps, user, course, await readSubmission(request, maxFileBytes));
+        const allowed = await checkMaySubmit(deps, user, course);
+        const stored: StoredUpload[] = [];
+        try {
+          const { text } = await readSubmission(request, maxFileBytes, storage, stored);
+          return await recordSubmission(deps, user, course, allowed, { text, files: stored });
+        } catch (error) {
+          await Promise.all(stored.map((f) => storage.remove(f.storageKey).catch(() => {})));
+          throw error;
+        }
       },
     );
 

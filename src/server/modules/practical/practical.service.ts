@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { describePassRule } from "#shared/practical-pass-rule.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
@@ -12,6 +11,7 @@ import {
   type PracticalSubmission,
 } from "#shared/schemas/practical.ts";
 import type { Config } from "../../config.ts";
+import { requireLiveAccount } from "../../db/account-lock.ts";
 import { isUniqueViolation } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../../errors.ts";
@@ -20,14 +20,12 @@ import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { CatalogueCourse, CoursePractical } from "../courses/course-catalogue.ts";
 import { computeCourseState, loadLearnerRecords } from "../progress/learner-state.ts";
 import { ensureProgressRow } from "../progress/progress.service.ts";
-import { detectPracticalFileType } from "./file-type.ts";
 import {
   countGrants,
   insertFiles,
   insertSubmission,
   listSubmissions,
   reviewOf,
-  type StoredFile,
   type StoredSubmission,
 } from "./practical.repository.ts";
 
@@ -108,9 +106,13 @@ export async function getLearnerPractical(
   };
 }
 
-export interface UploadedFile {
+/** A file of a submission, already in storage under its key (streamed there as it arrived). */
+export interface StoredUpload {
+  id: string;
   name: string;
-  data: Buffer;
+  contentType: string;
+  size: number;
+  storageKey: string;
 }
 
 const STATE_REFUSALS: Partial<Record<PracticalState, string>> = {
@@ -120,64 +122,65 @@ const STATE_REFUSALS: Partial<Record<PracticalState, string>> = {
   closed: "You have used every submission of this practical. An admin can allow another one.",
 };
 
-/** A safe display name: the file's own name without any path, at most 200 characters. */
-const displayName = (name: string) =>
-  (name.split(/[\\/]/).pop() ?? "").replace(/[^\p{L}\p{N} ._()-]/gu, "_").slice(0, 200) || "file";
-
 /**
- * Stores a submission: written text and up to 3 files whose type is checked by content. Files go to
- * storage first; the rows follow in one transaction, and the files are removed again if that fails.
+ * Who may submit, decided before any byte of the body is read (decision 0051): enrolled, the practical
+ * open to them, a submission left. Returns the attempt number the submission will take.
  */
-export async function submitPractical(
+export async function checkMaySubmit(
   deps: PracticalDeps,
   user: CurrentUser,
   course: CatalogueCourse,
-  input: { text: string; files: UploadedFile[] },
-): Promise<LearnerPractical> {
+): Promise<{ attempt: number }> {
   const { submissions, state } = await learnerSituation(deps, user, course);
   const refusal = STATE_REFUSALS[state];
   if (refusal) throw conflict(refusal);
+  return { attempt: submissions.length + 1 };
+}
+
+/** A safe display name: the file's own name without any path, at most 200 characters. */
+export const displayName = (name: string) =>
+  (name.split(/[\\/]/).pop() ?? "").replace(/[^\p{L}\p{N} ._()-]/gu, "_").slice(0, 200) || "file";
+
+/** The refusal of a file whose content is none of the accepted types. */
+export const fileTypeRefusal = (name: string) =>
+  new AppError(
+    415,
+    `'${displayName(name)}' is not a PDF, a plain-text file or a common audio file (MP3, M4A, WAV, OGG, WebM, FLAC).`,
+  );
+
+/**
+ * Records a submission whose files are already in storage: the rows in one transaction, under the
+ * account's lock (an erasure meanwhile refuses it). The caller removes the stored files when this throws.
+ */
+export async function recordSubmission(
+  deps: PracticalDeps,
+  user: CurrentUser,
+  course: CatalogueCourse,
+  allowed: { attempt: number },
+  input: { text: string; files: StoredUpload[] },
+): Promise<LearnerPractical> {
   if (!input.text && input.files.length === 0)
     throw badRequest("Write your work in the text box or attach at least one file.");
   if (input.files.length > PRACTICAL_MAX_FILES) throw badRequest(`Attach at most ${PRACTICAL_MAX_FILES} files.`);
-  const files: (StoredFile & { data: Buffer })[] = [];
-  for (const file of input.files) {
-    const contentType = await detectPracticalFileType(file.data);
-    if (!contentType)
-      throw new AppError(
-        415,
-        `'${displayName(file.name)}' is not a PDF, a plain-text file or a common audio file (MP3, M4A, WAV, OGG, WebM, FLAC).`,
-      );
-    const id = randomUUID();
-    files.push({
-      id,
-      submissionId: 0,
-      name: displayName(file.name),
-      contentType,
-      size: file.data.length,
-      storageKey: `practical/${id}`,
-      data: file.data,
-    });
-  }
-  for (const file of files) await deps.storage.put(file.storageKey, file.data);
   try {
     await deps.db.transaction().execute(async (trx) => {
+      // Erased meanwhile: refused, and the caller removes the files just stored (decision 0051).
+      await requireLiveAccount(trx, user.id);
       const number = await insertSubmission(trx, {
         userId: user.id,
         courseId: course.card.id,
-        attempt: submissions.length + 1,
+        attempt: allowed.attempt,
         body: input.text,
         now: new Date().toISOString(),
         courseVersion: course.version,
       });
       await insertFiles(
         trx,
-        files.map(({ data: _data, ...f }) => ({ ...f, submissionId: number })),
+        input.files.map((f) => ({ ...f, submissionId: number })),
       );
       await ensureProgressRow(trx, user.id, course.card.id);
     });
   } catch (error) {
-    await Promise.all(files.map((f) => deps.storage.remove(f.storageKey).catch(() => {})));
     if (isUniqueViolation(error)) throw conflict("This submission was already received.");
     throw error;
   }

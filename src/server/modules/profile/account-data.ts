@@ -1,5 +1,6 @@
 import { verifyPassword } from "better-auth/crypto";
 import type { Kysely, Transaction } from "kysely";
+import { AccountErasedError, lockAccountForErasure } from "../../db/account-lock.ts";
 import { eraseQuizAttempts } from "../../db/item-response-tally.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
@@ -124,7 +125,7 @@ export const WRONG_PASSWORD = "That password is not right. Your account was not 
  * Deletes the account's personal data after checking its password (docs/decisions/0025): sessions
  * (signed out everywhere), password, learning records, listing, practical work and its files; the
  * user row stays as an anonymous shell because certificates (the public verify page) and orders
- * (accounting records) point at it.
+ * (accounting records) point at it, marked erased (`erasedAt`, decision 0051).
  */
 export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage }, userId: string, password: string) {
   const { db } = deps;
@@ -137,14 +138,19 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
   if (!credential?.password || !(await verifyPassword({ hash: credential.password, password })))
     throw new AppError(403, WRONG_PASSWORD);
 
-  const files = await db
-    .selectFrom("practicalFile")
-    .innerJoin("practicalSubmission", "practicalSubmission.id", "practicalFile.submissionId")
-    .select("practicalFile.storageKey")
-    .where("practicalSubmission.userId", "=", userId)
-    .execute();
-  await db.transaction().execute(async (trx) => {
+  // One decision every other write respects (decision 0051): under the account's lock, the files on
+  // record are read, every row deleted and the account marked erased. A write that committed first is
+  // removed here; one that comes later finds the mark in its own transaction and is refused.
+  const files = await db.transaction().execute(async (trx) => {
+    const locked = await lockAccountForErasure(trx, userId);
+    if (!locked || locked.erasedAt) throw new AccountErasedError();
     const user = await trx.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirstOrThrow();
+    const stored = await trx
+      .selectFrom("practicalFile")
+      .innerJoin("practicalSubmission", "practicalSubmission.id", "practicalFile.submissionId")
+      .select("practicalFile.storageKey")
+      .where("practicalSubmission.userId", "=", userId)
+      .execute();
     const submissions = trx.selectFrom("practicalSubmission").select("id").where("userId", "=", userId);
     await trx.deleteFrom("practicalFile").where("submissionId", "in", submissions).execute();
     // The attempts leave the item statistics' running sums as they leave the database.
@@ -188,9 +194,11 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
         image: null,
         role: "learner",
         updatedAt: new Date().toISOString(),
+        erasedAt: new Date().toISOString(),
       })
       .where("id", "=", userId)
       .execute();
+    return stored;
   });
   // The rows are gone; a stored file that could not be removed is named so it can be removed by hand.
   const removed = await Promise.allSettled(files.map((f) => deps.storage.remove(f.storageKey)));

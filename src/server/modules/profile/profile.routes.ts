@@ -3,6 +3,7 @@ import { formatPersonName } from "#shared/format.ts";
 import { accountExportSchema, deleteAccountInputSchema, deleteAccountResponseSchema } from "#shared/schemas/account.ts";
 import { currentUserSchema } from "#shared/schemas/auth.ts";
 import { profileInputSchema } from "#shared/schemas/certificates.ts";
+import { AccountErasedError } from "../../db/account-lock.ts";
 import { durableWrite } from "../../db/fast-paths.ts";
 import { COMMON_QUESTIONS_TOPIC } from "../../invalidation/topics.ts";
 import { requireUser } from "../../plugins/auth.ts";
@@ -18,7 +19,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await requireUser(request);
       const { firstName, lastName, nameOrder = user.nameOrder } = request.body;
       // One statement, grouped with other writes into one commit on SQLite.
-      await durableWrite(db, (trx) =>
+      const updated = await durableWrite(db, (trx) =>
         trx
           .updateTable("user")
           .set({
@@ -29,8 +30,11 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
             updatedAt: new Date().toISOString(),
           })
           .where("id", "=", user.id)
-          .execute(),
+          // Erased since the session was read: the row's lock orders the two (decision 0051).
+          .where("erasedAt", "is", null)
+          .executeTakeFirst(),
       );
+      if (Number(updated.numUpdatedRows) !== 1) throw new AccountErasedError();
       return { ...user, firstName, lastName, nameOrder };
     },
   );
