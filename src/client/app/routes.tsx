@@ -5,6 +5,7 @@ import { Header } from "#client/components/layout/header.tsx";
 import { RouteFocus } from "#client/components/layout/route-focus.tsx";
 import { Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
+import { type LessonSlots, LessonSlotsContext } from "#client/lib/lesson-slots.tsx";
 import { useCurrentUser } from "#client/lib/session.ts";
 import { routePatterns } from "#shared/client-routes.ts";
 
@@ -48,6 +49,11 @@ const NotFoundPage = lazy(() => import("#client/features/site/not-found-page.tsx
 const CataloguePage = lazy(() => import("#client/features/catalogue/catalogue-page.tsx"));
 const CourseDetailPage = lazyPage(() => import("#client/features/courses/course-detail-page.tsx"));
 const LessonPage = lazyPage(() => import("#client/features/courses/lesson-page.tsx"));
+/** The questions feature's parts of a lesson page (decision 0056). */
+const LESSON_SLOTS: LessonSlots = {
+  Questions: lazy(() => import("#client/features/questions/questions-panel.tsx")),
+  CommonQuestions: lazy(() => import("#client/features/questions/common-questions.tsx")),
+};
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
 const ExamPage = lazy(() => import("#client/features/learning/exam-page.tsx"));
 const RecertificationPage = lazy(() => import("#client/features/learning/recertification-page.tsx"));
@@ -155,7 +161,14 @@ export function AppRoutes() {
         <Route path={routePatterns.terms} element={<TermsPage />} />
         <Route path={routePatterns.privacy} element={<PrivacyPage />} />
         <Route path={routePatterns.course} element={<Page page={CourseDetailPage} />} />
-        <Route path={routePatterns.lesson} element={<Page page={LessonPage} />} />
+        <Route
+          path={routePatterns.lesson}
+          element={
+            <LessonSlotsContext.Provider value={LESSON_SLOTS}>
+              <Page page={LessonPage} />
+            </LessonSlotsContext.Provider>
+          }
+        />
         <Route path={routePatterns.quiz} element={<QuizPage />} />
         <Route path={routePatterns.exam} element={member(<ExamPage />)} />
         <Route path={routePatterns.recertify} element={member(<RecertificationPage />)} />

@@ -40,6 +40,16 @@ export const queryKeys = {
     sandboxSession: (sessionId: string) => ["/api/sandbox/checkout-sessions", sessionId] as const,
     checkoutResult: (sessionId: string) => ["/api/auto-enroll-all", sessionId] as const,
   },
+  questions: {
+    all: () => ["/api/questions"] as const,
+    lesson: (courseId: string, lessonId: string) => ["/api/questions", "lesson", courseId, lessonId] as const,
+    common: (courseId: string, lessonId: string) => ["/api/questions", "common", courseId, lessonId] as const,
+    detail: (questionId: string) => ["/api/questions", "detail", questionId] as const,
+    search: (courseId: string, search: string, lessonId = "") =>
+      ["/api/questions", "search", courseId, search, lessonId] as const,
+    staffQueue: () => ["/api/questions", "staff"] as const,
+  },
+  notifications: () => ["/api/notifications"] as const,
   admin: {
     itemStatistics: (courseId = "") => ["/api/admin/item-statistics", courseId] as const,
     analytics: (part?: "overview" | "assessments" | "funnel", from = "", to = "", courseId = "") =>
