@@ -167,6 +167,9 @@ describe("the course player", () => {
     await page.goto("/checkout/fixture-soon");
     await page.getByText("Fixture Soon is coming soon").waitFor();
     expect(await page.getByText("Failed to create payment intent").count()).toBe(0);
+    // Nothing to pay for: no coupon field, no total.
+    expect(await page.getByLabel("Coupon code").count()).toBe(0);
+    expect(await page.getByTestId("order-total").count()).toBe(0);
     await expectAccessible(page, "coming-soon checkout");
     await page.getByRole("link", { name: "Back to the course page" }).click();
     await page.waitForURL("**/course/fixture-soon");

@@ -178,6 +178,20 @@ export default function CheckoutPage() {
     );
   }
   const c = course.data;
+  // Nothing to pay for yet: no coupon field, no total, only what is coming and the way back.
+  if (c.comingSoon)
+    return (
+      <PageContainer className="max-w-xl">
+        <Link to={paths.home} className="inline-flex items-center gap-1 text-sm text-muted hover:underline">
+          <ArrowLeft size={16} aria-hidden="true" />
+          Back to Courses
+        </Link>
+        <h1 className="mt-3 font-serif text-3xl font-bold">Checkout</h1>
+        <Card className="mt-6 p-6">
+          <ComingSoonNotice course={c} />
+        </Card>
+      </PageContainer>
+    );
   const total = intent?.amount ?? c.price;
   const discount = (intent?.originalAmount ?? c.price) - total;
 
@@ -255,9 +269,7 @@ export default function CheckoutPage() {
         <Card className="h-fit p-4 sm:p-6">
           <h2 className="text-lg font-semibold">{intent?.isFree ? "Claim your course" : "Payment"}</h2>
           <div className="mt-4">
-            {c.comingSoon ? (
-              <ComingSoonNotice course={c} />
-            ) : payments.data?.enabled === false ? (
+            {payments.data?.enabled === false ? (
               <PurchasingUnavailable />
             ) : payment.failed ? (
               <div className="space-y-3">
