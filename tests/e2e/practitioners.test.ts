@@ -58,11 +58,18 @@ describe("practitioner directory in the browser", () => {
     await page.reload();
     await card.waitFor();
     await expectNoSideScrollAt200(page, "/practitioners with a listing");
+    // Each group of the ID ("HWA-", then the 16 characters) is one text node drawn on one line.
     const groupLines = async () =>
       page.evaluate(() =>
-        [...document.querySelectorAll("span.whitespace-nowrap")]
-          .filter((s) => /^(HWA-|[A-Z2-7]{16})$/.test(s.textContent ?? ""))
-          .map((s) => s.getClientRects().length),
+        [...document.querySelectorAll("[data-certificate-id]")].flatMap((id) =>
+          [...id.childNodes]
+            .filter((node) => node.nodeType === Node.TEXT_NODE)
+            .map((node) => {
+              const range = document.createRange();
+              range.selectNodeContents(node);
+              return range.getClientRects().length;
+            }),
+        ),
       );
     expect(await groupLines()).toEqual([1, 1]);
     await page.goto("/certificates");

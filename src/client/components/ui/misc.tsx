@@ -66,17 +66,17 @@ export function StatCard({ label, value, icon }: { label: string; value: ReactNo
 }
 
 /**
- * A certificate ID (HWA-XXXXXXXXXXXXXXXX) that may wrap only after a hyphen, never inside a group of
- * characters; <wbr> leaves nothing extra in a copied ID.
+ * A certificate ID (HWA-XXXXXXXXXXXXXXXX) that may wrap only after a hyphen: no break inside a group of
+ * characters (overflow-wrap back to normal), and <wbr> leaves nothing extra in a copied ID.
  */
 export function CertificateId({ id, className = "" }: { id: string; className?: string }) {
   const groups = id.split("-").map((group, i, all) => (i < all.length - 1 ? `${group}-` : group));
   return (
-    <span className={`font-mono [overflow-wrap:normal] ${className}`}>
+    <span data-certificate-id="" className={`font-mono [overflow-wrap:normal] ${className}`}>
       {groups.map((group, i) => (
         <Fragment key={`${group}@${i.toString()}`}>
           {i > 0 && <wbr />}
-          <span className="whitespace-nowrap">{group}</span>
+          {group}
         </Fragment>
       ))}
     </span>
