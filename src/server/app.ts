@@ -31,6 +31,7 @@ import { sendDueEmails } from "./mail/outbox.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { adminCertificatesRoutes } from "./modules/admin/admin-certificates.routes.ts";
 import { applyPendingEnrollments } from "./modules/admin/admin-enrollments.service.ts";
+import { adminOutboxRoutes } from "./modules/admin/admin-outbox.routes.ts";
 import { analyticsRoutes } from "./modules/admin/analytics.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { certificatesRoutes } from "./modules/certificates/certificates.routes.ts";
@@ -293,6 +294,7 @@ export async function buildApp({
   await app.register(adminRoutes(catalogue));
   await app.register(studioRoutes);
   await app.register(adminCertificatesRoutes(catalogue));
+  await app.register(adminOutboxRoutes);
   await app.register(analyticsRoutes(catalogue));
   await app.register(siteRoutes(config, catalogue));
   await app.register(mediaRoutes(contentDir));

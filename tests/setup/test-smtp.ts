@@ -24,7 +24,13 @@ export interface TestSmtp {
  * A real SMTP server on a free local port that keeps what it receives. With `hold`, it accepts no
  * message until `release()`, so a test can tell whether an answer waited for its mail.
  */
-export async function startTestSmtp(options: { hold?: boolean } = {}): Promise<TestSmtp> {
+export async function startTestSmtp(
+  options: {
+    hold?: boolean;
+    /** Refuses a recipient with this SMTP answer (e.g. 550 for a mistyped address, 451 for a full inbox). */
+    refuse?: (address: string) => { code: number; message: string } | undefined;
+  } = {},
+): Promise<TestSmtp> {
   const inbox: ReceivedMail[] = [];
   const waiting: (() => void)[] = [];
   const watchers = new Set<() => void>();
@@ -35,6 +41,11 @@ export async function startTestSmtp(options: { hold?: boolean } = {}): Promise<T
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = options.refuse?.(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, session, callback) {
       let raw = "";
       stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));

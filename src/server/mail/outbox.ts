@@ -216,6 +216,8 @@ export interface OutboxListItem {
   id: string;
   toAddress: string;
   template: string;
+  /** The message's subject line (null when its template is gone). */
+  subject: string | null;
   status: OutboxStatus;
   attempts: number;
   lastError: string | null;
@@ -227,6 +229,7 @@ export interface OutboxListItem {
 /** Messages by status group, newest first: "queued" also lists those being sent right now. */
 export async function listOutbox(
   db: Kysely<DB>,
+  site: EmailSite,
   filter: { status: "queued" | "sent" | "failed"; limit: number; offset: number },
 ): Promise<{ items: OutboxListItem[]; total: number }> {
   const statuses: OutboxStatus[] =
@@ -238,6 +241,7 @@ export async function listOutbox(
         "id",
         "toAddress",
         "template",
+        "data",
         "status",
         "attempts",
         "lastError",
@@ -257,7 +261,23 @@ export async function listOutbox(
       .where("status", "in", statuses)
       .executeTakeFirstOrThrow(),
   ]);
-  return { items, total: Number(count.n) };
+  return {
+    items: items.map(({ data, ...item }) => ({
+      ...item,
+      attempts: Number(item.attempts),
+      subject: subjectOf(item.template, data, site),
+    })),
+    total: Number(count.n),
+  };
+}
+
+function subjectOf(template: string, data: string, site: EmailSite): string | null {
+  if (!isTemplateName(template)) return null;
+  try {
+    return templateByName[template].subject(JSON.parse(data), site);
+  } catch {
+    return null;
+  }
 }
 
 /** How many messages are in each status group. */
@@ -286,8 +306,8 @@ export async function readOutboxEmail(
   const rendered = isTemplateName(row.template)
     ? await renderEmail(row.template, JSON.parse(row.data), site).catch(() => null)
     : null;
-  const { key: _key, data: _data, link: _link, topic: _topic, userId: _userId, ...item } = row;
-  return { ...item, attempts: Number(row.attempts), rendered };
+  const { key: _key, data, link: _link, topic: _topic, userId: _userId, ...item } = row;
+  return { ...item, attempts: Number(row.attempts), subject: subjectOf(row.template, data, site), rendered };
 }
 
 /** Puts a failed (or waiting) message back at the head of the queue with its attempts counted anew. */
