@@ -25,6 +25,7 @@ export const routePatterns = {
   adminOrders: "/admin/orders",
   adminLearners: "/admin/learners",
   adminAudit: "/admin/audit",
+  adminOutbox: "/admin/outbox",
   adminCertificates: "/admin/certificates",
   adminItemStatistics: "/admin/item-statistics",
   unsubscribe: "/unsubscribe",

@@ -51,7 +51,18 @@ export interface E2E {
  * Starts the built app on a free port over a fresh database with the fixture courses,
  * a local SMTP server for its mail, and Debian's Chromium. One per test file.
  */
-export function useE2E(options: { env?: Record<string, string>; content?: string } = {}): E2E {
+export function useE2E(
+  options: {
+    env?: Record<string, string>;
+    content?: string;
+    /** Recipients the local SMTP server refuses, with its answer (test-smtp.ts). */
+    smtpRefuse?: Parameters<typeof startTestSmtp>[0] extends infer O
+      ? O extends { refuse?: infer R }
+        ? R
+        : never
+      : never;
+  } = {},
+): E2E {
   const state = {
     contexts: [] as BrowserContext[],
     consoleErrors: [] as string[],
@@ -65,7 +76,7 @@ export function useE2E(options: { env?: Record<string, string>; content?: string
   let smtp: TestSmtp | undefined;
 
   beforeAll(async () => {
-    smtp = await startTestSmtp();
+    smtp = await startTestSmtp({ refuse: options.smtpRefuse });
     e2e.inbox = smtp.inbox;
     const smtpPort = smtp.port;
     const port = await freePort();

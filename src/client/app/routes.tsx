@@ -81,6 +81,7 @@ const AdminLearnersPage = lazy(() => import("#client/features/admin/admin-learne
 const AdminItemStatisticsPage = lazy(() => import("#client/features/admin/admin-item-statistics-page.tsx"));
 const AdminAnalyticsPage = lazy(() => import("#client/features/admin/admin-analytics-page.tsx"));
 const AdminAuditPage = lazy(() => import("#client/features/admin/admin-audit-page.tsx"));
+const AdminOutboxPage = lazy(() => import("#client/features/admin/admin-outbox-page.tsx"));
 
 /** The pages the server renders for a visitor (decision 0032), by their route name. */
 export const serverRenderedPages = {
@@ -187,6 +188,7 @@ export function AppRoutes() {
         <Route path={routePatterns.adminOrders} element={member(<AdminOrdersPage />)} />
         <Route path={routePatterns.adminLearners} element={member(<AdminLearnersPage />)} />
         <Route path={routePatterns.adminAudit} element={member(<AdminAuditPage />)} />
+        <Route path={routePatterns.adminOutbox} element={member(<AdminOutboxPage />)} />
         <Route path={routePatterns.adminCertificates} element={member(<AdminCertificatesPage />)} />
         <Route path={routePatterns.adminItemStatistics} element={member(<AdminItemStatisticsPage />)} />
         <Route path={routePatterns.profile} element={member(<ProfilePage />)} />

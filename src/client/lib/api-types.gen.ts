@@ -828,6 +828,34 @@ export interface paths {
       };
     };
   };
+  "/api/admin/learners/{userId}/posting": {
+    post: {
+      parameters: {
+        path: {
+          userId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            reason: string;
+            suspended: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              suspended: boolean;
+              userId: string;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/admin/orders": {
     get: {
       parameters: {
@@ -997,6 +1025,290 @@ export interface paths {
       };
     };
   };
+  "/api/admin/posts": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: ({
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  authorId: string | null;
+                  courseId: string;
+                  createdAt: string;
+                  html: string;
+                  /** @enum {string} */
+                  kind: "question" | "answer";
+                  postId: string;
+                  questionId: string;
+                  reports: ({
+                      createdAt: string;
+                      note: string | null;
+                      /** @enum {string} */
+                      reason: "spam" | "abuse" | "off-topic" | "unsafe-advice" | "other";
+                    })[];
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                  title: string;
+                })[];
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/admin/posts/{postId}/hide": {
+    post: {
+      parameters: {
+        path: {
+          postId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              postId: string;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/admin/posts/{postId}/restore": {
+    post: {
+      parameters: {
+        path: {
+          postId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              postId: string;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/answers/{answerId}": {
+    delete: {
+      parameters: {
+        path: {
+          answerId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+    patch: {
+      parameters: {
+        path: {
+          answerId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            body: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/answers/{answerId}/accept": {
+    post: {
+      parameters: {
+        path: {
+          answerId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/auth/request-password-reset": {
     post: {
       requestBody: {
@@ -1085,6 +1397,7 @@ export interface paths {
               completedAt: string;
               courseId: string;
               courseTitle: string;
+              creditStatement: string | null;
               expiresAt: string;
               firstName: string;
               holderName: string;
@@ -1125,6 +1438,7 @@ export interface paths {
               completedAt: string;
               courseId: string;
               courseTitle: string;
+              creditStatement: string | null;
               expiresAt: string;
               firstName: string;
               holderName: string;
@@ -1160,6 +1474,7 @@ export interface paths {
                 completedAt: string;
                 courseId: string;
                 courseTitle: string;
+                creditStatement: string | null;
                 expiresAt: string;
                 firstName: string;
                 holderName: string;
@@ -1245,6 +1560,7 @@ export interface paths {
               completedAt: string;
               courseId: string;
               courseTitle: string;
+              creditStatement: string | null;
               expiresAt: string;
               firstName: string;
               holderName: string;
@@ -1483,6 +1799,11 @@ export interface paths {
               studyHours: number | null;
               title: string;
               titleNotice: string | null;
+              update: {
+                note: string;
+                publishedAt: string;
+              } | null;
+              version: number;
             };
           };
         };
@@ -1517,6 +1838,174 @@ export interface paths {
               reviewerRole: string | null;
               title: string;
               totalLessons: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/courses/{courseId}/lessons/{lessonId}/common-questions": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+          lessonId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: {
+                  answerHtml: string;
+                  questionHtml: string;
+                  questionId: string;
+                  title: string;
+                }[];
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/courses/{courseId}/lessons/{lessonId}/questions": {
+    get: {
+      parameters: {
+        query?: {
+          cursor?: string;
+        };
+        path: {
+          courseId: string;
+          lessonId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              canPost: boolean;
+              items: ({
+                  answerCount: number;
+                  answered: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  courseId: string;
+                  createdAt: string;
+                  editedAt: string | null;
+                  id: string;
+                  lessonId: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                  title: string;
+                  upvoted: boolean;
+                  upvotes: number;
+                })[];
+              nextCursor: string | null;
+              postingRefusal: string | null;
+            };
+          };
+        };
+      };
+    };
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+          lessonId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            body: string;
+            title: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/courses/{courseId}/questions": {
+    get: {
+      parameters: {
+        query: {
+          search: string;
+          lessonId?: string;
+        };
+        path: {
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: {
+                  answerCount: number;
+                  answered: boolean;
+                  createdAt: string;
+                  id: string;
+                  lessonId: string;
+                  lessonTitle: string;
+                  title: string;
+                }[];
             };
           };
         };
@@ -1861,6 +2350,51 @@ export interface paths {
       };
     };
   };
+  "/api/notifications": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: ({
+                  courseId: string;
+                  createdAt: string;
+                  id: string;
+                  /** @enum {string} */
+                  kind: "answer" | "accepted";
+                  lessonId: string;
+                  questionId: string;
+                  questionTitle: string;
+                  read: boolean;
+                })[];
+              unread: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/notifications/read": {
+    post: {
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              ok: true;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/openapi.json": {
     /** This document */
     get: {
@@ -1897,6 +2431,57 @@ export interface paths {
               provider: "sandbox" | "stripe" | "none";
               publishableKey: string | null;
               testPaymentsBanner: boolean;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/posts/{postId}/report": {
+    post: {
+      parameters: {
+        path: {
+          postId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            note?: string;
+            /** @enum {string} */
+            reason: "spam" | "abuse" | "off-topic" | "unsafe-advice" | "other";
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              ok: true;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/posts/preview": {
+    post: {
+      requestBody: {
+        content: {
+          "application/json": {
+            body: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              hasLinks: boolean;
+              html: string;
             };
           };
         };
@@ -2367,6 +2952,388 @@ export interface paths {
               refundedAt: string | null;
               /** @enum {string} */
               status: "paid" | "refunding" | "refunded";
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/{questionId}": {
+    get: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              ok: true;
+            };
+          };
+        };
+      };
+    };
+    patch: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            body?: string;
+            title?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/{questionId}/answers": {
+    post: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            body: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              acceptedAnswerId: string | null;
+              answerCount: number;
+              answered: boolean;
+              answers: ({
+                  accepted: boolean;
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  body: string | null;
+                  createdAt: string;
+                  editedAt: string | null;
+                  html: string;
+                  id: string;
+                  mine: boolean;
+                  /** @enum {string} */
+                  state: "visible" | "held" | "hidden";
+                })[];
+              author: {
+                /** @enum {string|null} */
+                badge: "instructor" | "assessor" | "admin" | null;
+                name: string;
+              };
+              body: string | null;
+              canAccept: boolean;
+              canPost: boolean;
+              canPromote: boolean;
+              courseId: string;
+              createdAt: string;
+              editedAt: string | null;
+              following: boolean;
+              html: string;
+              id: string;
+              lessonId: string;
+              mine: boolean;
+              promoted: boolean;
+              /** @enum {string} */
+              state: "visible" | "held" | "hidden";
+              title: string;
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/{questionId}/follow": {
+    post: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              following: boolean;
+            };
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              following: boolean;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/{questionId}/promote": {
+    post: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              promoted: boolean;
+            };
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              promoted: boolean;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/{questionId}/upvote": {
+    post: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        path: {
+          questionId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              upvoted: boolean;
+              upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/questions/unsubscribe": {
+    post: {
+      parameters: {
+        query: {
+          token: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              message: string;
+              /** @enum {boolean} */
+              unsubscribed: true;
             };
           };
         };
@@ -3153,6 +4120,39 @@ export interface paths {
       };
     };
   };
+  "/api/staff/questions": {
+    get: {
+      parameters: {
+        query: {
+          status: "unanswered";
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: ({
+                  author: {
+                    /** @enum {string|null} */
+                    badge: "instructor" | "assessor" | "admin" | null;
+                    name: string;
+                  };
+                  courseId: string;
+                  courseTitle: string;
+                  createdAt: string;
+                  id: string;
+                  lessonId: string;
+                  lessonTitle: string;
+                  title: string;
+                  waitingSeconds: number;
+                })[];
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/stripe/webhook": {
     /** Stripe's signed webhook events */
     post: {
@@ -3181,6 +4181,591 @@ export interface paths {
           content: {
             "application/json": {
               message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": ({
+                draftRevision: number | null;
+                id: string;
+                publishedVersion: number | null;
+                title: string;
+                updatedAt: string | null;
+              })[];
+          };
+        };
+      };
+    };
+    post: {
+      requestBody: {
+        content: {
+          "application/json": {
+            slug: string;
+            title: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              baseVersion: number | null;
+              courseId: string;
+              document: {
+                course: {
+                  [key: string]: unknown;
+                };
+                exam: {
+                  [key: string]: unknown;
+                } | null;
+                media: {
+                    name: string;
+                    sha256: string;
+                  }[];
+                modules: ({
+                    id: string;
+                    lessons: ({
+                        body: string;
+                        /** @enum {string} */
+                        format: "md" | "html";
+                        id: string;
+                        meta: {
+                          [key: string]: unknown;
+                        };
+                      })[];
+                    module: {
+                      [key: string]: unknown;
+                    };
+                    quiz: {
+                      [key: string]: unknown;
+                    } | null;
+                  })[];
+                practical: {
+                  body: string;
+                  meta: {
+                    [key: string]: unknown;
+                  };
+                } | null;
+              };
+              problems: string[];
+              revision: number;
+              updatedAt: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/draft": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              baseVersion: number | null;
+              courseId: string;
+              document: {
+                course: {
+                  [key: string]: unknown;
+                };
+                exam: {
+                  [key: string]: unknown;
+                } | null;
+                media: {
+                    name: string;
+                    sha256: string;
+                  }[];
+                modules: ({
+                    id: string;
+                    lessons: ({
+                        body: string;
+                        /** @enum {string} */
+                        format: "md" | "html";
+                        id: string;
+                        meta: {
+                          [key: string]: unknown;
+                        };
+                      })[];
+                    module: {
+                      [key: string]: unknown;
+                    };
+                    quiz: {
+                      [key: string]: unknown;
+                    } | null;
+                  })[];
+                practical: {
+                  body: string;
+                  meta: {
+                    [key: string]: unknown;
+                  };
+                } | null;
+              };
+              problems: string[];
+              revision: number;
+              updatedAt: string | null;
+            };
+          };
+        };
+      };
+    };
+    put: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            baseRevision: number;
+            document: {
+              course: {
+                [key: string]: unknown;
+              };
+              exam: {
+                [key: string]: unknown;
+              } | null;
+              media: {
+                  name: string;
+                  sha256: string;
+                }[];
+              modules: ({
+                  id: string;
+                  lessons: ({
+                      body: string;
+                      /** @enum {string} */
+                      format: "md" | "html";
+                      id: string;
+                      meta: {
+                        [key: string]: unknown;
+                      };
+                    })[];
+                  module: {
+                    [key: string]: unknown;
+                  };
+                  quiz: {
+                    [key: string]: unknown;
+                  } | null;
+                })[];
+              practical: {
+                body: string;
+                meta: {
+                  [key: string]: unknown;
+                };
+              } | null;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              baseVersion: number | null;
+              courseId: string;
+              document: {
+                course: {
+                  [key: string]: unknown;
+                };
+                exam: {
+                  [key: string]: unknown;
+                } | null;
+                media: {
+                    name: string;
+                    sha256: string;
+                  }[];
+                modules: ({
+                    id: string;
+                    lessons: ({
+                        body: string;
+                        /** @enum {string} */
+                        format: "md" | "html";
+                        id: string;
+                        meta: {
+                          [key: string]: unknown;
+                        };
+                      })[];
+                    module: {
+                      [key: string]: unknown;
+                    };
+                    quiz: {
+                      [key: string]: unknown;
+                    } | null;
+                  })[];
+                practical: {
+                  body: string;
+                  meta: {
+                    [key: string]: unknown;
+                  };
+                } | null;
+              };
+              problems: string[];
+              revision: number;
+              updatedAt: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              current?: {
+                baseVersion: number | null;
+                courseId: string;
+                document: {
+                  course: {
+                    [key: string]: unknown;
+                  };
+                  exam: {
+                    [key: string]: unknown;
+                  } | null;
+                  media: {
+                      name: string;
+                      sha256: string;
+                    }[];
+                  modules: ({
+                      id: string;
+                      lessons: ({
+                          body: string;
+                          /** @enum {string} */
+                          format: "md" | "html";
+                          id: string;
+                          meta: {
+                            [key: string]: unknown;
+                          };
+                        })[];
+                      module: {
+                        [key: string]: unknown;
+                      };
+                      quiz: {
+                        [key: string]: unknown;
+                      } | null;
+                    })[];
+                  practical: {
+                    body: string;
+                    meta: {
+                      [key: string]: unknown;
+                    };
+                  } | null;
+                };
+                problems: string[];
+                revision: number;
+                updatedAt: string | null;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/publish": {
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            baseRevision: number;
+            /** @enum {string} */
+            kind: "major" | "minor";
+            note: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              changes: {
+                assessmentsChanged: string[];
+                examChanged: boolean;
+                lessonsAdded: string[];
+                lessonsRemoved: string[];
+                practicalChanged: boolean;
+              };
+              /** @enum {string} */
+              kind: "major" | "minor";
+              line: number;
+              note: string;
+              publishedAt: string;
+              publishedBy: string | null;
+              version: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              current?: {
+                baseVersion: number | null;
+                courseId: string;
+                document: {
+                  course: {
+                    [key: string]: unknown;
+                  };
+                  exam: {
+                    [key: string]: unknown;
+                  } | null;
+                  media: {
+                      name: string;
+                      sha256: string;
+                    }[];
+                  modules: ({
+                      id: string;
+                      lessons: ({
+                          body: string;
+                          /** @enum {string} */
+                          format: "md" | "html";
+                          id: string;
+                          meta: {
+                            [key: string]: unknown;
+                          };
+                        })[];
+                      module: {
+                        [key: string]: unknown;
+                      };
+                      quiz: {
+                        [key: string]: unknown;
+                      } | null;
+                    })[];
+                  practical: {
+                    body: string;
+                    meta: {
+                      [key: string]: unknown;
+                    };
+                  } | null;
+                };
+                problems: string[];
+                revision: number;
+                updatedAt: string | null;
+              };
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          content: {
+            "application/json": {
+              message: string;
+              problems: string[];
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/versions": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": ({
+                /** @enum {string} */
+                kind: "major" | "minor";
+                line: number;
+                note: string;
+                publishedAt: string;
+                publishedBy: string | null;
+                version: number;
+              })[];
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/versions/{version}": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+          version: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              document: ({
+                course: {
+                  [key: string]: unknown;
+                };
+                exam: {
+                  [key: string]: unknown;
+                } | null;
+                media: {
+                    name: string;
+                    sha256: string;
+                  }[];
+                modules: ({
+                    id: string;
+                    lessons: ({
+                        body: string;
+                        /** @enum {string} */
+                        format: "md" | "html";
+                        id: string;
+                        meta: {
+                          [key: string]: unknown;
+                        };
+                      })[];
+                    module: {
+                      [key: string]: unknown;
+                    };
+                    quiz: {
+                      [key: string]: unknown;
+                    } | null;
+                  })[];
+                practical: {
+                  body: string;
+                  meta: {
+                    [key: string]: unknown;
+                  };
+                } | null;
+              }) | null;
+              /** @enum {string} */
+              kind: "major" | "minor";
+              line: number;
+              note: string;
+              publishedAt: string;
+              publishedBy: string | null;
+              version: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/versions/{version}/republish": {
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+          version: number;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": {
+            note: string;
+          } | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              changes: {
+                assessmentsChanged: string[];
+                examChanged: boolean;
+                lessonsAdded: string[];
+                lessonsRemoved: string[];
+                practicalChanged: boolean;
+              };
+              /** @enum {string} */
+              kind: "major" | "minor";
+              line: number;
+              note: string;
+              publishedAt: string;
+              publishedBy: string | null;
+              version: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              current?: {
+                baseVersion: number | null;
+                courseId: string;
+                document: {
+                  course: {
+                    [key: string]: unknown;
+                  };
+                  exam: {
+                    [key: string]: unknown;
+                  } | null;
+                  media: {
+                      name: string;
+                      sha256: string;
+                    }[];
+                  modules: ({
+                      id: string;
+                      lessons: ({
+                          body: string;
+                          /** @enum {string} */
+                          format: "md" | "html";
+                          id: string;
+                          meta: {
+                            [key: string]: unknown;
+                          };
+                        })[];
+                      module: {
+                        [key: string]: unknown;
+                      };
+                      quiz: {
+                        [key: string]: unknown;
+                      } | null;
+                    })[];
+                  practical: {
+                    body: string;
+                    meta: {
+                      [key: string]: unknown;
+                    };
+                  } | null;
+                };
+                problems: string[];
+                revision: number;
+                updatedAt: string | null;
+              };
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          content: {
+            "application/json": {
+              message: string;
+              problems: string[];
             };
           };
         };
@@ -3231,6 +4816,11 @@ export interface paths {
               certificateId: string;
               completedAt: string;
               courseTitle: string;
+              courseVersion: {
+                publishedAt: string | null;
+                version: number;
+              };
+              creditStatement: string | null;
               expiresAt: string;
               history: ({
                   at: string;

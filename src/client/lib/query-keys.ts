@@ -68,5 +68,9 @@ export const queryKeys = {
       q === undefined ? (["/api/admin/learners"] as const) : (["/api/admin/learners", q, page] as const),
     audit: (q?: string, page?: number) =>
       q === undefined ? (["/api/admin/audit"] as const) : (["/api/admin/audit", q, page] as const),
+    outbox: (status?: string, page?: number) =>
+      status === undefined ? (["/api/admin/outbox"] as const) : (["/api/admin/outbox", status, page] as const),
+    outboxMessage: (id?: string) =>
+      id === undefined ? (["/api/admin/outbox/message"] as const) : (["/api/admin/outbox/message", id] as const),
   },
 };

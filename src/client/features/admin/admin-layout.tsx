@@ -17,6 +17,7 @@ const SECTIONS = [
   { to: paths.adminCertificates, label: "Certificates" },
   { to: "/admin/item-statistics", label: "Item statistics" },
   { to: "/admin/audit", label: "Audit log" },
+  { to: "/admin/outbox", label: "Outbox" },
 ];
 
 const FORBIDDEN_TITLE = `403 Access Denied | ${BRAND_NAME}`;

@@ -119,7 +119,7 @@ export function SearchableAdminTable<Row>({
   );
 }
 
-function Pager({
+export function Pager({
   page,
   pageSize,
   total,

@@ -10,6 +10,7 @@ import type {
 } from "#shared/schemas/admin.ts";
 import type { AnalyticsTable } from "#shared/schemas/analytics.ts";
 import type { expiringWindowSchema, extendCertificateInputSchema } from "#shared/schemas/certificate-lifecycle.ts";
+import type { OutboxGroup } from "#shared/schemas/outbox.ts";
 import type { GrantableRole } from "#shared/schemas/practical.ts";
 import type { CourseStaffInput } from "#shared/schemas/staff.ts";
 
@@ -40,6 +41,22 @@ export const useAuditLog = (q: string, pageNumber: number) =>
     queryKey: queryKeys.admin.audit(q, pageNumber),
     queryFn: () => dataOf(api.GET("/api/admin/audit", page(q, pageNumber, 50))),
     placeholderData: keepPreviousData,
+  });
+
+export const useOutbox = (status: OutboxGroup, pageNumber: number) =>
+  useQuery({
+    queryKey: queryKeys.admin.outbox(status, pageNumber),
+    queryFn: () =>
+      dataOf(api.GET("/api/admin/outbox", { params: { query: { status, page: pageNumber, pageSize: 20 } } })),
+    placeholderData: keepPreviousData,
+  });
+
+/** One message of the outbox, rendered as it goes out (HTML and plain text). */
+export const useOutboxMessage = (id: string | null) =>
+  useQuery({
+    queryKey: queryKeys.admin.outboxMessage(id ?? ""),
+    queryFn: () => dataOf(api.GET("/api/admin/outbox/{id}", { params: { path: { id: id ?? "" } } })),
+    enabled: id !== null,
   });
 
 // Mutations: each refreshes the lists it changes (and the audit log, which every admin action writes).
@@ -198,3 +215,10 @@ export const useCourseFunnel = (from: string, to: string, courseId: string) =>
   });
 export const analyticsCsvUrl = (table: AnalyticsTable, from: string, to: string, courseId?: string) =>
   `/api/admin/analytics/export.csv?${new URLSearchParams({ table, from, to, ...(courseId ? { courseId } : {}) })}`;
+
+/** Puts a failed or waiting message back at the head of the outbox (audited). */
+export const useRetryOutboxEmail = () =>
+  useAdminMutation(
+    (id: string) => dataOf(api.POST("/api/admin/outbox/{id}/retry", { params: { path: { id } } })),
+    ["outbox", "outboxMessage"],
+  );
