@@ -24,6 +24,11 @@ const sweep = (now = new Date()) =>
     now,
   );
 
+/** Inserts rows 100 at a time (under SQLite's limit of bound values per statement). */
+async function inChunks<Row>(rows: Row[], insert: (chunk: Row[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += 100) await insert(rows.slice(i, i + 100));
+}
+
 /** Holders with one certificate per fixture course, each expiring at the time `expiresAt(i)` gives. */
 async function holders(count: number, expiresAt: (i: number) => Date): Promise<string[]> {
   const now = new Date().toISOString();
@@ -94,7 +99,10 @@ describe("the certificate reminder sweep", () => {
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .where("template", "=", "certificate-reminder")
       .where("userId", "in", (eb) =>
-        eb.selectFrom("certificate").select("userId").where("certificateId", "in", [...lapsed, ...soon]),
+        eb
+          .selectFrom("certificate")
+          .select("userId")
+          .where("certificateId", "in", [...lapsed, ...soon]),
       )
       .executeTakeFirstOrThrow();
     expect(Number(queued.n)).toBe(REMINDER_BATCH + 10 + 15);
