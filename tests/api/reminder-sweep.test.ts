@@ -45,11 +45,7 @@ async function holders(count: number, expiresAt: (i: number) => Date): Promise<s
     createdAt: now,
     updatedAt: now,
   }));
-  for (let i = 0; i < users.length; i += 100)
-    await db()
-      .insertInto("user")
-      .values(users.slice(i, i + 100))
-      .execute();
+  await inChunks(users, (chunk) => db().insertInto("user").values(chunk).execute());
   const certificates = Array.from({ length: count }, (_, i) => {
     const id = randomUUID();
     return {
@@ -66,11 +62,7 @@ async function holders(count: number, expiresAt: (i: number) => Date): Promise<s
       revokedReason: null,
     };
   });
-  for (let i = 0; i < certificates.length; i += 100)
-    await db()
-      .insertInto("certificate")
-      .values(certificates.slice(i, i + 100))
-      .execute();
+  await inChunks(certificates, (chunk) => db().insertInto("certificate").values(chunk).execute());
   return certificates.map((c) => c.certificateId);
 }
 
