@@ -1799,6 +1799,11 @@ export interface paths {
               studyHours: number | null;
               title: string;
               titleNotice: string | null;
+              update: {
+                note: string;
+                publishedAt: string;
+              } | null;
+              version: number;
             };
           };
         };
@@ -4811,6 +4816,10 @@ export interface paths {
               certificateId: string;
               completedAt: string;
               courseTitle: string;
+              courseVersion: {
+                publishedAt: string | null;
+                version: number;
+              };
               creditStatement: string | null;
               expiresAt: string;
               history: ({
