@@ -155,7 +155,7 @@ function load(key: string, target: Side, seconds: number, rate?: number): Promis
   const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING;
   if (acceptEncoding && r.method === "GET" && key !== "quizSubmit") headers["accept-encoding"] = acceptEncoding;
   const rotate = isApp && key === "lessonComplete";
-  // Each submission is its learner's own attempt: a GET draws it, the POST answers what was drawn.
+  // Each submission is its learner's own attempt: a POST to .../attempt draws it, the POST answers what was drawn.
   const submit = isApp && key === "quizSubmit";
   const pid = (target === "app" ? app.child : target === "sqlite" ? sqliteApp?.child : bare.child)?.pid;
   const cpuBefore = cpuMicros(pid);
@@ -171,12 +171,15 @@ function load(key: string, target: Side, seconds: number, rate?: number): Promis
       ? {
           requests: [
             {
-              method: "GET",
-              path: r.url,
+              method: "POST",
+              path: `${r.url}/attempt`,
               setupRequest: (req: autocannon.Request, context: object) => {
                 const state = drawState(context);
                 state.learner = 100 + nextWrite++;
-                return { ...req, headers: { ...req.headers, cookie: info.cookie(state.learner % info.learners) } };
+                // The start has no body, so it sends no content type (as the app's client does).
+                const headers = { ...req.headers, cookie: info.cookie(state.learner % info.learners) };
+                delete headers["content-type"];
+                return { ...req, body: undefined, headers };
               },
               onResponse: (_status: number, body: string, context: object) => {
                 drawState(context).drawn = JSON.parse(body);
@@ -241,7 +244,7 @@ const routes: { key: string; name: string; target: number; write?: boolean; vsSq
   { key: "lessonComplete", name: "POST .../lessons/{id}/complete", target: 0.2, write: true },
   {
     key: "quizSubmit",
-    name: "GET draw + POST submit /api/quiz/{courseId}/{moduleId} (each a request)",
+    name: "POST draw + POST submit /api/quiz/{courseId}/{moduleId} (each a request)",
     target: 0.2,
     write: true,
   },

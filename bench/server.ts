@@ -220,6 +220,8 @@ const requests = {
   courseEnrolled: { method: "GET", url: `/api/courses/${course}`, signedIn: true },
   progress: { method: "GET", url: `/api/progress/${course}`, signedIn: true },
   quiz: { method: "GET", url: `/api/quiz/${course}/${module}`, signedIn: true },
+  // Starting (or resuming) the learner's attempt: a bodiless POST since decision 0051.
+  quizStart: { method: "POST", url: `/api/quiz/${course}/${module}/attempt`, signedIn: true },
   lessonComplete: {
     method: "POST",
     url: `/api/progress/${course}/lessons/${openLessons[0]}/complete`,
@@ -241,9 +243,9 @@ const requests = {
 } as const;
 type RouteKey = keyof typeof requests;
 
-/** Starts the learner's attempt (GET) and returns the submission body answering what was drawn. */
+/** Starts the learner's attempt (POST) and returns the submission body answering what was drawn. */
 async function drawFor(learner: number): Promise<string> {
-  const res = await inject("quiz", learner);
+  const res = await inject("quizStart", learner);
   if (res.statusCode !== 200) throw new Error(`quiz draw: ${res.statusCode} ${res.body}`);
   const drawn = res.json() as { attemptId: string; questions: { id: string }[] };
   return JSON.stringify({
@@ -296,6 +298,8 @@ async function statementsPerRequest(firstLearner: number, span: number): Promise
 
 const seedStart = performance.now();
 await seedLearners(0, 10);
+// The measured quiz read (GET) reads learner 0's open attempt.
+await drawFor(0);
 const statementsWith10 = await statementsPerRequest(1, 9);
 await seedLearners(10, learners);
 const seedSeconds = (performance.now() - seedStart) / 1000;
