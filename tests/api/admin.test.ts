@@ -51,6 +51,7 @@ describe("authorisation matrix over every admin endpoint", () => {
     "PUT /api/admin/learners/:id/accommodation": { timeMultiplier: 1.5 },
     "PUT /api/admin/learners/:id/role": { role: "learner" },
     "POST /api/admin/course-staff": { userId: "some-id", courseId: "fixture-basics", role: "assessor" },
+    "POST /api/admin/learners/:id/posting": { suspended: true, reason: "matrix" },
   };
   const params: Record<string, string> = { certificateId: "HWA-AAAAAAAAAAAAAAAA", role: "assessor" };
   // Reads that need a query to get past validation.

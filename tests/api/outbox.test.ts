@@ -237,7 +237,7 @@ describe("the Outbox page's API", () => {
       (await request(t.app, "GET", "/api/admin/outbox/00000000-0000-4000-8000-000000000000", { cookie: admin.cookie }))
         .statusCode,
     ).toBe(404);
-    expect((await request(t.app, "GET", "/api/admin/outbox/not-an-id", { cookie: admin.cookie })).statusCode).toBe(400);
+    expect((await request(t.app, "GET", "/api/admin/outbox/not-an-id", { cookie: admin.cookie })).statusCode).toBe(404);
     expect((await request(t.app, "GET", "/api/admin/outbox?status=lost", { cookie: admin.cookie })).statusCode).toBe(
       400,
     );

@@ -799,6 +799,34 @@ export interface paths {
       };
     };
   };
+  "/api/admin/learners/{id}/posting": {
+    post: {
+      parameters: {
+        path: {
+          id: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            reason: string;
+            suspended: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              suspended: boolean;
+              userId: string;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/admin/learners/{id}/role": {
     put: {
       parameters: {
@@ -821,34 +849,6 @@ export interface paths {
             "application/json": {
               /** @enum {string} */
               role: "learner" | "assessor" | "instructor";
-              userId: string;
-            };
-          };
-        };
-      };
-    };
-  };
-  "/api/admin/learners/{userId}/posting": {
-    post: {
-      parameters: {
-        path: {
-          userId: string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            reason: string;
-            suspended: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              suspended: boolean;
               userId: string;
             };
           };

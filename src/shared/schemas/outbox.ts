@@ -10,7 +10,8 @@ export const outboxQuerySchema = z.strictObject({
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-export const outboxParamsSchema = z.strictObject({ id: z.uuid() });
+// Any short ID: an unknown one is 404 after the admin check, never a 400 that answers before it.
+export const outboxParamsSchema = z.strictObject({ id: z.string().min(1).max(100) });
 
 export const outboxItemSchema = z.object({
   id: z.string(),

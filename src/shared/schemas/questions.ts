@@ -42,7 +42,8 @@ const id = z.string().min(1).max(100);
 export const questionParamsSchema = z.strictObject({ questionId: id });
 export const answerParamsSchema = z.strictObject({ answerId: id });
 export const postParamsSchema = z.strictObject({ postId: id });
-export const learnerParamsSchema = z.strictObject({ userId: id });
+// `:id`, as the other /api/admin/learners/:id/... routes name it (Fastify keeps one name per path segment).
+export const learnerParamsSchema = z.strictObject({ id });
 
 export const questionsPageQuerySchema = z.strictObject({
   /** The `nextCursor` of the page before. */

@@ -233,9 +233,9 @@ export function questionsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZ
       );
 
     app.post(
-      "/api/admin/learners/:userId/posting",
+      "/api/admin/learners/:id/posting",
       { schema: { params: learnerParamsSchema, body: postingInputSchema, response: { 200: postingStateSchema } } },
-      async (request) => setPostingSuspension(deps, await requireAdmin(request), request.params.userId, request.body),
+      async (request) => setPostingSuspension(deps, await requireAdmin(request), request.params.id, request.body),
     );
 
     app.get("/api/notifications", { schema: { response: { 200: notificationsSchema } } }, async (request, reply) => {
