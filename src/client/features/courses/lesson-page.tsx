@@ -1,5 +1,5 @@
 import { CheckCircle2, ChevronLeft, ChevronRight, Clock, Lock } from "lucide-react";
-import { type ReactNode, Suspense, useMemo, useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
@@ -7,7 +7,7 @@ import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError, refusal } from "#client/lib/api-client.ts";
 import { useCourse } from "#client/lib/courses.ts";
-import { useLessonSlots } from "#client/lib/lesson-slots.tsx";
+import { LessonSlot, useLessonSlots } from "#client/lib/lesson-slots.tsx";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
@@ -212,16 +212,8 @@ export default function LessonPage() {
           </p>
         )}
       </Card>
-      {CommonQuestions ? (
-        <Suspense fallback={null}>
-          <CommonQuestions courseId={courseId} lessonId={data.id} />
-        </Suspense>
-      ) : null}
-      {Questions ? (
-        <Suspense fallback={null}>
-          <Questions courseId={courseId} lessonId={data.id} />
-        </Suspense>
-      ) : null}
+      <LessonSlot slot={CommonQuestions} courseId={courseId} lessonId={data.id} />
+      <LessonSlot slot={Questions} courseId={courseId} lessonId={data.id} revealLabel="Questions about this lesson" />
       {enrolled && (
         <div className="mt-6 flex flex-wrap items-center justify-end gap-3">
           <p role="status" className="sr-only" data-testid="lesson-complete-status">
