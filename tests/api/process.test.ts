@@ -289,7 +289,7 @@ describe.skipIf(testEngine === "postgres")("the server process", () => {
     async () => {
       const dir = mkdtempSync(join(tmpdir(), "backup-"));
       const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, "academy.db")}` };
-      await run(TSX, ["scripts/content-import.ts"], { env });
+      await run(TSX, ["scripts/content-import.ts", "--publish", "major", "--note", "First import"], { env });
       const target = join(dir, "copy.db");
       const { stdout } = await run(TSX, ["scripts/db-backup.ts", target], { env });
       expect(stdout).toContain("Backup written");

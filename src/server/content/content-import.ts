@@ -98,17 +98,15 @@ async function writeContent(
       if (!loaded.dir) throw new Error(`course ${loaded.id} was not read from a folder`);
       const { document, media } = readCourseDocument(loaded.dir);
       await lockCourse(trx, loaded.id);
-      const latest = await trx
-        .selectFrom("courseVersion")
-        .select((eb) => eb.fn.max("version").as("version"))
-        .where("courseId", "=", loaded.id)
-        .executeTakeFirst();
-      // A course the database has never published is published as version 1 even in draft mode: a
-      // course with no published version is not offered at all, and there is nothing for a draft to change.
-      if (mode === "draft" && latest?.version != null) {
+      if (mode === "draft") {
         const current = await trx
           .selectFrom("courseDraft")
           .select("revision")
+          .where("courseId", "=", loaded.id)
+          .executeTakeFirst();
+        const latest = await trx
+          .selectFrom("courseVersion")
+          .select((eb) => eb.fn.max("version").as("version"))
           .where("courseId", "=", loaded.id)
           .executeTakeFirst();
         const draft = await saveDraft(trx, {
@@ -126,7 +124,7 @@ async function writeContent(
           document,
           loaded,
           media,
-          kind: mode === "draft" ? "auto" : mode,
+          kind: mode,
           note: options.note ?? IMPORT_NOTE,
           publishedBy: null,
           position: (index + 1) * 10,
