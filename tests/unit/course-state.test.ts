@@ -40,6 +40,11 @@ function course(withExam = false): CatalogueCourse {
   return {
     card: {} as CatalogueCourse["card"],
     version: 1,
+    line: 1,
+    publishedAt: null,
+    latestVersion: 1,
+    newer: [],
+    assessedSince: new Map(),
     update: null,
     learningOutcomes: [],
     seo: { title: "", description: "", keywords: [] },
@@ -57,6 +62,9 @@ function course(withExam = false): CatalogueCourse {
 
 const records = (done: string[], passed: string[] = [], failed: string[] = []): LearnerRecords => ({
   enrolled: true,
+  courseLine: 1,
+  attempts: [],
+  practicalPasses: [],
   completedLessons: new Set(done),
   quizStats: new Map<string, { score: number; bestScore: number; attempts: number; passed: boolean }>([
     ...passed.map((m): [string, { score: number; bestScore: number; attempts: number; passed: boolean }] => [

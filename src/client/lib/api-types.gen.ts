@@ -1754,6 +1754,7 @@ export interface paths {
               id: string;
               isCompleted: boolean;
               lastReviewed: string | null;
+              latestVersion: number;
               learningOutcomes: string[];
               lessonCount: number;
               /** @enum {string} */
@@ -1782,6 +1783,16 @@ export interface paths {
                   state: "locked" | "in-progress" | "complete";
                   title: string;
                 })[];
+              move: {
+                keeps: string[];
+                newLessons: string[];
+                redo: string[];
+              } | null;
+              newer: {
+                  note: string;
+                  publishedAt: string;
+                  version: number;
+                }[];
               percent: number;
               practical: {
                 accessible: boolean;
@@ -1975,6 +1986,32 @@ export interface paths {
               title: string;
               upvoted: boolean;
               upvotes: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/courses/{courseId}/move-to-latest": {
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              latestVersion: number;
+              moved: boolean;
+              version: number;
             };
           };
         };

@@ -46,16 +46,16 @@ const questionKeys = (questions: string) =>
   (JSON.parse(questions) as QuestionKey[]).map((q) => [q.id, q.correctAnswer, q.options.map((o) => o.id), q.lesson]);
 
 /** A module's assessment identity: its lessons, its quiz's draw and every question's id, options and key. */
-function moduleKey(rows: ServedRows, moduleId: string): string {
+export function moduleKey(rows: ServedRows, moduleId: string): string {
   const quiz = rows.quizzes.find((q) => q.moduleId === moduleId);
   return JSON.stringify([
     rows.lessons.filter((l) => l.moduleId === moduleId).map((l) => l.id),
     quiz ? [quiz.draw, questionKeys(quiz.questions)] : null,
   ]);
 }
-const examKey = (rows: ServedRows) =>
+export const examKey = (rows: ServedRows) =>
   rows.exam ? JSON.stringify([rows.exam.draw, rows.exam.blueprint, questionKeys(rows.exam.questions)]) : null;
-function practicalKey(rows: ServedRows) {
+export function practicalKey(rows: ServedRows) {
   const p = rows.practical;
   if (!p) return null;
   const criteria = (
@@ -295,7 +295,28 @@ export async function publishVersion(trx: Transaction<DB>, input: PublishInput):
     .execute();
   await storeMedia(trx, input, now);
   await writeServedRows(trx, served);
+  if (kind === "major") await moveUnstartedEnrolments(trx, input.courseId, version);
   return { version: row, changes, published: true };
+}
+
+/**
+ * After a major publish, learners who have recorded nothing on the course yet (no lesson completed,
+ * no attempt, no submission) are on the new line at once: they have nothing to keep. Learners in
+ * progress and learners who finished stay on their line until they move (decision 0055).
+ */
+async function moveUnstartedEnrolments(trx: Transaction<DB>, courseId: string, line: number) {
+  const none = (table: "lessonCompletion" | "quizAttempt" | "assessmentAttempt" | "practicalSubmission") =>
+    sql<boolean>`not exists (select 1 from ${sql.table(table)} r where r."userId" = enrollment."userId" and r."courseId" = enrollment."courseId")`;
+  await trx
+    .updateTable("enrollment")
+    .set({ courseLine: line })
+    .where("courseId", "=", courseId)
+    .where("courseLine", "<>", line)
+    .where(none("lessonCompletion"))
+    .where(none("quizAttempt"))
+    .where(none("assessmentAttempt"))
+    .where(none("practicalSubmission"))
+    .execute();
 }
 
 async function storeMedia(trx: Transaction<DB>, input: PublishInput, now: string) {

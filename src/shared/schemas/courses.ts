@@ -87,8 +87,31 @@ export const courseDetailSchema = courseCardSchema.extend({
   version: z.number().int(),
   /** The latest publish after the first: its date and its author's change note ("Updated on {date}: {note}"). */
   update: z.object({ publishedAt: z.string(), note: z.string() }).nullable(),
+  /** The course's latest published version: greater than `version` when the learner is on an older line. */
+  latestVersion: z.number().int(),
+  /** The versions published after the one shown, oldest first, with their change notes (empty on the latest). */
+  newer: z.array(z.object({ version: z.number().int(), publishedAt: z.string(), note: z.string() })),
+  /**
+   * What "Move to the new version" would do for this learner (null unless enrolled on an older version):
+   * what carries over, what they will redo, and the lessons that are new to them.
+   */
+  move: z
+    .object({
+      keeps: z.array(z.string()),
+      redo: z.array(z.string()),
+      newLessons: z.array(z.string()),
+    })
+    .nullable(),
 });
 export type CourseDetail = z.infer<typeof courseDetailSchema>;
+
+/** POST /api/courses/{courseId}/move-to-latest: the version the learner is on now, and whether this call moved them. */
+export const moveToLatestSchema = z.object({
+  version: z.number().int(),
+  latestVersion: z.number().int(),
+  moved: z.boolean(),
+});
+export type MoveToLatest = z.infer<typeof moveToLatestSchema>;
 
 export const lessonSchema = z.object({
   id: z.string(),

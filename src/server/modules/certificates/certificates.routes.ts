@@ -11,6 +11,7 @@ import { courseParamsSchema } from "#shared/schemas/courses.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { servedCourseFor } from "../progress/learner-state.ts";
 import { renderCertificatePdf } from "./certificate-pdf.ts";
 import {
   type CertificateRow,
@@ -39,7 +40,8 @@ export function certificatesRoutes(catalogue: CourseCatalogue, credentialOf?: Cr
       { schema: { body: issueCertificateInputSchema, response: { 200: certificateSchema } } },
       async (request) => {
         const user = await requireUser(request);
-        return issueCertificate(db, config, user, requireCourse(await catalogue.course(request.body.courseId)));
+        const latest = requireCourse(await catalogue.course(request.body.courseId));
+        return issueCertificate(db, config, user, await servedCourseFor(catalogue, db, user.id, latest));
       },
     );
 

@@ -9,7 +9,7 @@ import type { CertificateTable, DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
-import { computeCourseState, loadLearnerRecords, notCompleteMessage } from "../progress/learner-state.ts";
+import { computeCourseState, loadLearnerRecords, notCompleteMessage, recordsOn } from "../progress/learner-state.ts";
 import { recordCourseCompleted } from "../progress/progress.service.ts";
 import { canRenew, instantOf, lifecycleOf, renewalWindow } from "./certificate-lifecycle.ts";
 
@@ -150,7 +150,7 @@ export async function issueCertificate(
   user: CurrentUser,
   course: CatalogueCourse,
 ): Promise<Certificate> {
-  const records = await loadLearnerRecords(db, user.id, course.card.id);
+  const records = recordsOn(course, await loadLearnerRecords(db, user.id, course.card.id));
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
   const { courseComplete, missing } = computeCourseState(course, records);
   if (!courseComplete) throw conflict(notCompleteMessage("requesting your certificate", missing));

@@ -50,6 +50,7 @@ export function courseDetailTemplate(visitor: CourseDetail): CourseDetailTemplat
     courseComplete: hole((d) => d.courseComplete),
     missing: hole((d) => d.missing),
     isCompleted: hole((d) => d.isCompleted),
+    move: hole((d) => d.move),
     modules: visitor.modules.map((m, i) => ({
       ...m,
       state: hole((d) => nth(d.modules, i).state),

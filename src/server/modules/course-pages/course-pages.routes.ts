@@ -1,24 +1,27 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { emptyBodySchema } from "#shared/schemas/common.ts";
 import {
   courseCardSchema,
   courseDetailSchema,
   courseParamsSchema,
   lessonParamsSchema,
   lessonSchema,
+  moveToLatestSchema,
 } from "#shared/schemas/courses.ts";
-import { notFound } from "../../errors.ts";
+import { notFound, unauthorized } from "../../errors.ts";
+import { requireUser } from "../../plugins/auth.ts";
 import { CompressibleBody, sendCompressible } from "../../plugins/serialization.ts";
 import { COURSE_NOT_FOUND } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { currentLearner } from "../progress/learner-state.ts";
+import { currentLearner, servedCourse, servedCourseFor } from "../progress/learner-state.ts";
 import {
   type CourseDetailTemplate,
   checkedFill,
   courseDetailTemplate,
   fillCourseDetail,
 } from "./course-detail-template.ts";
-import { readLesson, toCourseDetail } from "./course-pages.service.ts";
+import { moveSummary, moveToLatest, readLesson, toCourseDetail } from "./course-pages.service.ts";
 
 export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
@@ -50,9 +53,11 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
     const detail = { params: courseParamsSchema, response: { 200: courseDetailSchema } };
     app.get("/api/courses/:courseId", { schema: detail, compress: false }, async (request, reply) => {
       const current = await catalogue.get();
-      const course = current.byId.get(request.params.courseId);
-      if (!course) throw notFound(COURSE_NOT_FOUND);
-      const { user, records } = await currentLearner(request, db, course.card.id);
+      const latest = current.byId.get(request.params.courseId);
+      if (!latest) throw notFound(COURSE_NOT_FOUND);
+      const learner = await currentLearner(request, db, latest.card.id);
+      const { user } = learner;
+      const { course, records } = await servedCourse(catalogue, latest, learner.records);
       if (!user) {
         if (visitorDetailOf !== current) {
           visitorDetail.clear();
@@ -70,7 +75,7 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
         template = courseDetailTemplate(toCourseDetail(course));
         templates.set(course, template);
       }
-      const page = toCourseDetail(course, records);
+      const page = toCourseDetail(course, records, moveSummary(course, latest, learner.records));
       // Outside production the page is checked against its schema and the template against the page.
       if (checked) courseDetailSchema.parse(page);
       const json = checked ? checkedFill(template, page) : fillCourseDetail(template, page);
@@ -83,10 +88,23 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
       "/api/courses/:courseId/lessons/:lessonId",
       { schema: { params: lessonParamsSchema, response: { 200: lessonSchema } } },
       async (request) => {
-        const course = await catalogue.course(request.params.courseId);
-        if (!course) throw notFound(COURSE_NOT_FOUND);
-        const { user, records } = await currentLearner(request, db, course.card.id);
-        return readLesson(course, request.params.lessonId, records, !!user);
+        const latest = await catalogue.course(request.params.courseId);
+        if (!latest) throw notFound(COURSE_NOT_FOUND);
+        const learner = await currentLearner(request, db, latest.card.id);
+        const { course, records } = await servedCourse(catalogue, latest, learner.records);
+        return readLesson(course, request.params.lessonId, records, !!learner.user);
+      },
+    );
+
+    app.post(
+      "/api/courses/:courseId/move-to-latest",
+      { schema: { params: courseParamsSchema, body: emptyBodySchema, response: { 200: moveToLatestSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        if (!user) throw unauthorized();
+        const latest = await catalogue.course(request.params.courseId);
+        if (!latest) throw notFound(COURSE_NOT_FOUND);
+        return moveToLatest(db, user.id, await servedCourseFor(catalogue, db, user.id, latest), latest);
       },
     );
   };

@@ -1,6 +1,11 @@
-import type { CourseDetail, Lesson } from "#shared/schemas/courses.ts";
+import type { Kysely } from "kysely";
+import type { CourseDetail, Lesson, MoveToLatest } from "#shared/schemas/courses.ts";
+import { writeTransaction } from "../../db/fast-paths.ts";
+import type { DB } from "../../db/schema.ts";
 import { forbidden, notFound, unauthorized } from "../../errors.ts";
+import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
+import { moveEnrollmentToLine } from "../enrollments/enrollments.repository.ts";
 import {
   canReadLesson,
   canTakeQuiz,
@@ -8,10 +13,42 @@ import {
   FINAL_EXAM_ID,
   type LearnerRecords,
   NO_RECORDS,
+  recordsOn,
 } from "../progress/learner-state.ts";
 
+/**
+ * What moving from `served` (the learner's version) to `latest` keeps and what it asks again
+ * (decision 0055): a completed lesson carries over where its id is in the latest version; a passed
+ * quiz, the exam and the practical where their assessment did not change since the attempt.
+ * `records` are the learner's rows, uncounted (the route's read).
+ */
+export function moveSummary(served: CatalogueCourse, latest: CatalogueCourse, records: LearnerRecords) {
+  if (!records.enrolled || served.version >= latest.version) return null;
+  const now = recordsOn(served, records);
+  const after = recordsOn(latest, records);
+  const keeps: string[] = [];
+  const redo: string[] = [];
+  for (const lesson of latest.lessons)
+    if (now.completedLessons.has(lesson.id) && served.lessonsById.has(lesson.id))
+      keeps.push(`Lesson "${lesson.title}"`);
+  for (const module of latest.modules) {
+    if (!module.quiz || !now.quizStats.get(module.id)?.passed) continue;
+    const label = `The quiz of "${module.title}"`;
+    (after.quizStats.get(module.id)?.passed ? keeps : redo).push(label);
+  }
+  if (latest.exam && now.quizStats.get(FINAL_EXAM_ID)?.passed)
+    (after.quizStats.get(FINAL_EXAM_ID)?.passed ? keeps : redo).push("The final exam");
+  if (latest.practical && now.practicalPassed) (after.practicalPassed ? keeps : redo).push("The practical assessment");
+  const newLessons = latest.lessons.filter((l) => !served.lessonsById.has(l.id)).map((l) => l.title);
+  return { keeps, redo, newLessons };
+}
+
 /** The course page: structure and the caller's state. Never a lesson body or a correct answer. */
-export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords = NO_RECORDS): CourseDetail {
+export function toCourseDetail(
+  course: CatalogueCourse,
+  records: LearnerRecords = NO_RECORDS,
+  move: CourseDetail["move"] = null,
+): CourseDetail {
   const state = computeCourseState(course, records);
   return {
     ...course.card,
@@ -46,6 +83,9 @@ export function toCourseDetail(course: CatalogueCourse, records: LearnerRecords 
     titleNotice: course.titleNotice ?? null,
     version: course.version,
     update: course.update,
+    latestVersion: course.latestVersion,
+    newer: course.newer,
+    move,
     modules: course.modules.map((m) => {
       const stats = records.quizStats.get(m.id);
       return {
@@ -112,4 +152,22 @@ export function readLesson(
     lastReviewed: lesson.lastReviewed ?? null,
     reviewerRole: lesson.reviewerRole ?? null,
   };
+}
+
+/**
+ * Moves the learner to the course's latest version line (decision 0055): nothing recorded is removed,
+ * and what carries over is what the latest version counts (`recordsOn`). Repeating it changes nothing.
+ */
+export async function moveToLatest(
+  db: Kysely<DB>,
+  userId: string,
+  served: CatalogueCourse,
+  latest: CatalogueCourse,
+): Promise<MoveToLatest> {
+  const moved = served.line !== latest.line;
+  const found = await writeTransaction(db, (trx) =>
+    moveEnrollmentToLine(trx, { userId, courseId: latest.card.id, line: latest.line }),
+  );
+  if (!found) throw forbidden(NOT_ENROLLED);
+  return { version: latest.version, latestVersion: latest.version, moved };
 }

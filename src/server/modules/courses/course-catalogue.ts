@@ -3,7 +3,13 @@ import type { CeApproval } from "#shared/format.ts";
 import type { PassRule } from "#shared/practical-pass-rule.ts";
 import { type CourseCard, courseCardSchema, type Level } from "#shared/schemas/courses.ts";
 import { onContentImported } from "../../content/content-import.ts";
+import type { ServedRows } from "../../content/course-document.ts";
+import { examKey, moduleKey, practicalKey } from "../../content/course-versions.ts";
 import type { DB } from "../../db/schema.ts";
+
+/** assessedSince's keys for the final exam and the practical (module ids are slugs, never these). */
+export const FINAL_EXAM_KEY = "#final-exam";
+export const PRACTICAL_KEY = "#practical";
 
 export interface QuizQuestion {
   id: string;
@@ -48,6 +54,16 @@ export interface CatalogueCourse {
   card: CourseCard;
   /** The published version these contents are (docs/decisions/0055); learners' rows record it. */
   version: number;
+  /** The line (decision 0055) this version belongs to: the version number of the major publish that began it. */
+  line: number;
+  /** When this version was published (null before versions). */
+  publishedAt: string | null;
+  /** The course's latest published version. */
+  latestVersion: number;
+  /** The versions published after this one (empty for the latest), oldest first: what moving would bring. */
+  newer: { version: number; publishedAt: string; note: string }[];
+  /** For each assessment (module id, FINAL_EXAM_KEY, PRACTICAL_KEY), the earliest version it is unchanged since. */
+  assessedSince: Map<string, number>;
   /** The date and change note of the publish that made this version, when it is not the first. */
   update: { publishedAt: string; note: string } | null;
   learningOutcomes: string[];
@@ -92,6 +108,10 @@ export interface Catalogue {
   byId: Map<string, CatalogueCourse>;
   /** GET /api/courses, serialised once per import. */
   cardsJson: string;
+  /** Every course's published versions, oldest first, without their content. */
+  versions: Map<string, VersionStamp[]>;
+  /** Older versions built on demand (servedFor, version), until the next content change. */
+  lines: Map<string, Promise<CatalogueCourse | undefined>>;
 }
 
 /**
@@ -126,6 +146,73 @@ export class CourseCatalogue {
     return (await this.get()).byId.get(courseId);
   }
 
+  /**
+   * The course as the learner's line serves it (docs/decisions/0055): the latest version when `line`
+   * is the latest's (or unknown), else the newest version of that line, built from its stored rows
+   * once per content change.
+   */
+  async servedFor(course: CatalogueCourse, line: number | null | undefined): Promise<CatalogueCourse> {
+    if (line === null || line === undefined || line === course.line) return course;
+    const catalogue = await this.get();
+    const key = `${course.card.id}:${line}`;
+    let older = catalogue.lines.get(key);
+    if (!older) {
+      older = this.loadLine(catalogue, course, line);
+      catalogue.lines.set(key, older);
+    }
+    return (await older) ?? course;
+  }
+
+  /** One published version of a course, built from its stored rows (certificates cite the version they were earned on). */
+  async version(courseId: string, version: number): Promise<CatalogueCourse | undefined> {
+    const catalogue = await this.get();
+    const latest = catalogue.byId.get(courseId);
+    if (latest?.version === version) return latest;
+    const key = `${courseId}@${version}`;
+    let found = catalogue.lines.get(key);
+    if (!found) {
+      found = this.loadVersion(catalogue, courseId, version);
+      catalogue.lines.set(key, found);
+    }
+    return found;
+  }
+
+  private async loadLine(catalogue: Catalogue, course: CatalogueCourse, line: number) {
+    const row = await this.db
+      .selectFrom("courseVersion")
+      .select("version")
+      .where("courseId", "=", course.card.id)
+      .where("line", "=", line)
+      .orderBy("version", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row ? this.loadVersion(catalogue, course.card.id, row.version) : undefined;
+  }
+
+  private async loadVersion(catalogue: Catalogue, courseId: string, version: number) {
+    const rows = await this.db
+      .selectFrom("courseVersion")
+      .select(["version", "line", "publishedAt", "note", "served"])
+      .where("courseId", "=", courseId)
+      .where("version", "<=", version)
+      .orderBy("version")
+      .execute();
+    const history = rows.map((r) => ({ ...r, served: JSON.parse(r.served) as ServedRows }));
+    const own = history.at(-1);
+    if (!own || own.version !== version) return undefined;
+    const served = own.served;
+    const built = courseFromRows(
+      { ...served, course: { ...served.course, version } },
+      history.map(({ version, line, publishedAt, note }) => ({ courseId, version, line, publishedAt, note })),
+      assessedSince(history),
+    );
+    // What the learner sees of newer versions is the catalogue's.
+    const all = catalogue.versions.get(courseId) ?? [];
+    built.newer = newerThan(all, built.version);
+    built.latestVersion = all.at(-1)?.version ?? built.version;
+    return built;
+  }
+
   private async load(): Promise<Catalogue> {
     const [courseRows, moduleRows, lessonRows, quizRows, examRows, practicalRows, versionRows] = await Promise.all([
       this.db.selectFrom("course").selectAll().orderBy("position").orderBy("id").execute(),
@@ -134,113 +221,204 @@ export class CourseCatalogue {
       this.db.selectFrom("quiz").selectAll().execute(),
       this.db.selectFrom("courseExam").selectAll().execute(),
       this.db.selectFrom("coursePractical").selectAll().execute(),
-      this.db.selectFrom("courseVersion").select(["courseId", "version", "publishedAt", "note"]).execute(),
+      this.db
+        .selectFrom("courseVersion")
+        .select(["courseId", "version", "line", "publishedAt", "note"])
+        .orderBy("courseId")
+        .orderBy("version")
+        .execute(),
     ]);
-    const courses = courseRows.map((row): CatalogueCourse => {
-      const examRow = examRows.find((e) => e.courseId === row.id);
-      const practicalRow = practicalRows.find((p) => p.courseId === row.id);
-      const lessonCountInModule = new Map<string, number>();
-      const modules: CatalogueModule[] = moduleRows
-        .filter((m) => m.courseId === row.id)
-        .map((m) => {
-          const quizRow = quizRows.find((q) => q.courseId === row.id && q.moduleId === m.id);
-          return {
-            id: m.id,
-            position: m.position,
-            title: m.title,
-            description: m.description,
-            lessons: [],
-            quiz: quizRow
-              ? {
-                  title: quizRow.title,
-                  draw: quizRow.draw,
-                  questions: JSON.parse(quizRow.questions) as QuizQuestion[],
-                  timeLimitMinutes: null,
-                  blueprint: null,
-                }
-              : null,
-          };
-        });
-      const modulesById = new Map(modules.map((m) => [m.id, m]));
-      const lessons = lessonRows
-        .filter((l) => l.courseId === row.id)
-        .map((l): CatalogueLesson => {
-          const n = (lessonCountInModule.get(l.moduleId) ?? 0) + 1;
-          lessonCountInModule.set(l.moduleId, n);
-          const lesson = {
-            id: l.id,
-            moduleId: l.moduleId,
-            position: l.position,
-            numberInModule: n,
-            title: l.title,
-            duration: l.duration,
-            html: l.html,
-            lastReviewed: l.lastReviewed ?? row.lastReviewed,
-            reviewerRole: l.reviewerRole ?? row.reviewerRole,
-          };
-          modulesById.get(l.moduleId)?.lessons.push(lesson);
-          return lesson;
-        });
-      const card = courseCardSchema.parse({
-        id: row.id,
-        title: row.title,
-        description: row.description,
-        level: row.level as Level,
-        price: row.price,
-        duration: row.duration,
-        studyHours: row.studyHours ?? null,
-        moduleCount: modules.length,
-        lessonCount: lessons.length,
-        gradient: row.gradient,
-        comingSoon: row.comingSoon,
-        marketplaceUrl: row.marketplaceUrl,
-      });
-      const published = versionRows.find((v) => v.courseId === row.id && v.version === row.version);
-      return {
-        card,
-        version: row.version,
-        update: published && row.version > 1 ? { publishedAt: published.publishedAt, note: published.note } : null,
-        learningOutcomes: JSON.parse(row.learningOutcomes) as string[],
-        seo: {
-          title: row.seoTitle,
-          description: row.seoDescription,
-          keywords: JSON.parse(row.seoKeywords) as string[],
+    // Where a course has more than one version, when each assessment last changed (what carries over).
+    const versioned = [...new Set(versionRows.filter((v) => v.version > 1).map((v) => v.courseId))];
+    const histories =
+      versioned.length === 0
+        ? []
+        : await this.db
+            .selectFrom("courseVersion")
+            .select(["courseId", "version", "served"])
+            .where("courseId", "in", versioned)
+            .orderBy("courseId")
+            .orderBy("version")
+            .execute();
+    const versions = new Map<string, VersionStamp[]>();
+    for (const v of versionRows) versions.set(v.courseId, [...(versions.get(v.courseId) ?? []), v]);
+    const courses = courseRows.map((row) => {
+      const history = histories
+        .filter((h) => h.courseId === row.id && h.version <= row.version)
+        .map((h) => ({ version: h.version, served: JSON.parse(h.served) as ServedRows }));
+      return courseFromRows(
+        {
+          course: row,
+          modules: moduleRows.filter((m) => m.courseId === row.id),
+          lessons: lessonRows.filter((l) => l.courseId === row.id),
+          quizzes: quizRows.filter((q) => q.courseId === row.id),
+          exam: examRows.find((e) => e.courseId === row.id) ?? null,
+          practical: practicalRows.find((p) => p.courseId === row.id) ?? null,
         },
-        modules,
-        lessons,
-        lessonsById: new Map(lessons.map((l) => [l.id, l])),
-        modulesById,
-        quizCount: modules.filter((m) => m.quiz).length,
-        exam: examRow
-          ? {
-              title: examRow.title,
-              draw: examRow.draw,
-              questions: JSON.parse(examRow.questions) as QuizQuestion[],
-              timeLimitMinutes: examRow.timeLimitMinutes,
-              blueprint: examRow.blueprint ? (JSON.parse(examRow.blueprint) as ExamBlueprint) : null,
-            }
-          : null,
-        practical: practicalRow
-          ? {
-              title: practicalRow.title,
-              briefHtml: practicalRow.briefHtml,
-              criteria: JSON.parse(practicalRow.criteria) as PracticalCriterion[],
-              passRule: JSON.parse(practicalRow.passRule) as PassRule,
-              requiredForCertificate: practicalRow.requiredForCertificate,
-            }
-          : null,
-        assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },
-        studyHours: row.studyHours,
-        ceApproval: row.ceApproval ? (JSON.parse(row.ceApproval) as CeApproval) : null,
-        lastReviewed: row.lastReviewed,
-        reviewerRole: row.reviewerRole,
-        titleNotice: row.titleNotice,
-      };
+        versions.get(row.id) ?? [],
+        history.length > 1 ? assessedSince(history) : new Map(),
+      );
     });
     return {
       courses,
       byId: new Map(courses.map((c) => [c.card.id, c])),
       cardsJson: JSON.stringify(courses.map((c) => c.card)),
+      versions,
+      lines: new Map(),
     };
   }
+}
+
+interface VersionStamp {
+  courseId: string;
+  version: number;
+  line: number;
+  publishedAt: string;
+  note: string;
+}
+
+/** The versions after `version`, oldest first, with their notes: what a newer version changes. */
+function newerThan(versions: VersionStamp[], version: number): CatalogueCourse["newer"] {
+  return versions
+    .filter((v) => v.version > version)
+    .map((v) => ({ version: v.version, publishedAt: v.publishedAt, note: v.note }));
+}
+
+/**
+ * For each module quiz (by module id), the final exam (FINAL_EXAM_KEY) and the practical (PRACTICAL_KEY):
+ * the earliest version from which its assessment is what the last version of `history` has. Attempts
+ * made on an earlier version do not count on this one.
+ */
+export function assessedSince(history: { version: number; served: ServedRows }[]): Map<string, number> {
+  const since = new Map<string, number>();
+  const last = history.at(-1);
+  if (!last) return since;
+  const keysOf = (rows: ServedRows) =>
+    new Map<string, string | null>([
+      ...rows.modules.map((m): [string, string] => [m.id, moduleKey(rows, m.id)]),
+      [FINAL_EXAM_KEY, examKey(rows)],
+      [PRACTICAL_KEY, practicalKey(rows)],
+    ]);
+  const target = keysOf(last.served);
+  for (const [id] of target) since.set(id, last.version);
+  const open = new Set(target.keys());
+  for (let i = history.length - 2; i >= 0 && open.size > 0; i--) {
+    const entry = history[i];
+    if (!entry) break;
+    const keys = keysOf(entry.served);
+    for (const id of [...open]) {
+      if (keys.has(id) && keys.get(id) === target.get(id)) since.set(id, entry.version);
+      else open.delete(id);
+    }
+  }
+  return since;
+}
+
+/** A course as the catalogue serves it, from the content tables' rows (or a version's stored copy of them). */
+function courseFromRows(rows: ServedRows, versions: VersionStamp[], since: Map<string, number>): CatalogueCourse {
+  const row = rows.course;
+  const lessonCountInModule = new Map<string, number>();
+  const modules: CatalogueModule[] = [...rows.modules]
+    .sort((a, b) => a.position - b.position)
+    .map((m) => {
+      const quizRow = rows.quizzes.find((q) => q.moduleId === m.id);
+      return {
+        id: m.id,
+        position: m.position,
+        title: m.title,
+        description: m.description,
+        lessons: [],
+        quiz: quizRow
+          ? {
+              title: quizRow.title,
+              draw: quizRow.draw,
+              questions: JSON.parse(quizRow.questions) as QuizQuestion[],
+              timeLimitMinutes: null,
+              blueprint: null,
+            }
+          : null,
+      };
+    });
+  const modulesById = new Map(modules.map((m) => [m.id, m]));
+  const lessons = [...rows.lessons]
+    .sort((a, b) => a.position - b.position)
+    .map((l): CatalogueLesson => {
+      const n = (lessonCountInModule.get(l.moduleId) ?? 0) + 1;
+      lessonCountInModule.set(l.moduleId, n);
+      const lesson = {
+        id: l.id,
+        moduleId: l.moduleId,
+        position: l.position,
+        numberInModule: n,
+        title: l.title,
+        duration: l.duration,
+        html: l.html,
+        lastReviewed: l.lastReviewed ?? row.lastReviewed,
+        reviewerRole: l.reviewerRole ?? row.reviewerRole,
+      };
+      modulesById.get(l.moduleId)?.lessons.push(lesson);
+      return lesson;
+    });
+  const card = courseCardSchema.parse({
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    level: row.level as Level,
+    price: row.price,
+    duration: row.duration,
+    studyHours: row.studyHours ?? null,
+    moduleCount: modules.length,
+    lessonCount: lessons.length,
+    gradient: row.gradient,
+    comingSoon: Boolean(row.comingSoon),
+    marketplaceUrl: row.marketplaceUrl,
+  });
+  const published = versions.find((v) => v.version === row.version);
+  const examRow = rows.exam;
+  const practicalRow = rows.practical;
+  return {
+    card,
+    version: row.version,
+    line: published?.line ?? row.version,
+    publishedAt: published?.publishedAt ?? null,
+    latestVersion: versions.at(-1)?.version ?? row.version,
+    newer: [],
+    assessedSince: since,
+    update: published && row.version > 1 ? { publishedAt: published.publishedAt, note: published.note } : null,
+    learningOutcomes: JSON.parse(row.learningOutcomes) as string[],
+    seo: {
+      title: row.seoTitle,
+      description: row.seoDescription,
+      keywords: JSON.parse(row.seoKeywords) as string[],
+    },
+    modules,
+    lessons,
+    lessonsById: new Map(lessons.map((l) => [l.id, l])),
+    modulesById,
+    quizCount: modules.filter((m) => m.quiz).length,
+    exam: examRow
+      ? {
+          title: examRow.title,
+          draw: examRow.draw,
+          questions: JSON.parse(examRow.questions) as QuizQuestion[],
+          timeLimitMinutes: examRow.timeLimitMinutes,
+          blueprint: examRow.blueprint ? (JSON.parse(examRow.blueprint) as ExamBlueprint) : null,
+        }
+      : null,
+    practical: practicalRow
+      ? {
+          title: practicalRow.title,
+          briefHtml: practicalRow.briefHtml,
+          criteria: JSON.parse(practicalRow.criteria) as PracticalCriterion[],
+          passRule: JSON.parse(practicalRow.passRule) as PassRule,
+          requiredForCertificate: Boolean(practicalRow.requiredForCertificate),
+        }
+      : null,
+    assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },
+    studyHours: row.studyHours,
+    ceApproval: row.ceApproval ? (JSON.parse(row.ceApproval) as CeApproval) : null,
+    lastReviewed: row.lastReviewed,
+    reviewerRole: row.reviewerRole,
+    titleNotice: row.titleNotice,
+  };
 }

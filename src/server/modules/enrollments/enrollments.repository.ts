@@ -3,7 +3,7 @@
  * functions, passing their transaction when they have one (docs/architecture.md, Table owners).
  */
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { requireLiveAccount } from "../../db/account-lock.ts";
 import type { DB } from "../../db/schema.ts";
 
@@ -44,10 +44,31 @@ export async function createEnrollment(
       courseId: options.courseId,
       source: options.source,
       createdAt: new Date().toISOString(),
+      // A new enrolment starts on the course's latest version line (decision 0055).
+      courseLine: sql<number>`coalesce((select line from "courseVersion" where "courseId" = ${options.courseId} order by version desc limit 1), 1)`,
     })
     .onConflict((oc) => oc.columns(["userId", "courseId"]).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/**
+ * Moves the learner's enrolment to `line` (the latest version's, decision 0055) under the account's
+ * erasure lock, in the caller's transaction. False when there is no enrolment; repeating it changes nothing.
+ */
+export async function moveEnrollmentToLine(
+  db: Kysely<DB>,
+  options: { userId: string; courseId: string; line: number },
+): Promise<boolean> {
+  await requireLiveAccount(db, options.userId);
+  const row = await db
+    .updateTable("enrollment")
+    .set({ courseLine: options.line })
+    .where("userId", "=", options.userId)
+    .where("courseId", "=", options.courseId)
+    .returning("courseLine")
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Ends the learner's access to the course (a refund); nothing happens when there is none. */

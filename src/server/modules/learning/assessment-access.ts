@@ -17,6 +17,7 @@ import {
   type LearnerRecords,
   loadLearnerRecords,
   NO_RECORDS,
+  recordsOn,
 } from "../progress/learner-state.ts";
 import type { AttemptRules } from "./attempt-rules.ts";
 
@@ -62,7 +63,8 @@ export async function quizAssessment(
 ): Promise<Assessment> {
   const module = course.modulesById.get(moduleId);
   if (!module?.quiz) throw notFound("Quiz not found.");
-  const records = read ?? (user ? await loadLearnerRecords(db, user.id, course.card.id) : NO_RECORDS);
+  const records =
+    read ?? (user ? recordsOn(course, await loadLearnerRecords(db, user.id, course.card.id)) : NO_RECORDS);
   if (!canTakeQuiz(course, moduleId, records, computeCourseState(course, records))) {
     if (!user) throw unauthorized("Sign in and enrol to take this quiz.");
     if (!records.enrolled) throw forbidden(NOT_ENROLLED);
@@ -92,7 +94,7 @@ export async function examAssessment(
 ): Promise<Assessment> {
   if (!course.exam) throw notFound("This course has no final exam.");
   if (!user) throw unauthorized("Sign in and enrol to take the final exam.");
-  const records = read ?? (await loadLearnerRecords(db, user.id, course.card.id));
+  const records = read ?? recordsOn(course, await loadLearnerRecords(db, user.id, course.card.id));
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
   if (!computeCourseState(course, records).examUnlocked)
     throw forbidden("The final exam opens once every module is complete.");

@@ -11,7 +11,7 @@ import {
 } from "#shared/schemas/learning.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { currentLearnerWith, FINAL_EXAM_ID, type SessionRequest } from "../progress/learner-state.ts";
+import { currentLearnerWith, FINAL_EXAM_ID, type SessionRequest, servedCourse } from "../progress/learner-state.ts";
 import { attemptReadsOf, sessionWithAttempts } from "./assessment.repository.ts";
 import { examRules, readOpenAttempt, startOrResumeAttempt, submitAttempt } from "./assessment.service.ts";
 import { examAssessment, quizAssessment } from "./assessment-access.ts";
@@ -26,16 +26,18 @@ export function assessmentRoutes(catalogue: CourseCatalogue): FastifyPluginAsync
 
     /** The quiz the learner may take, and on PostgreSQL their attempts, read with the session (decision 0047). */
     async function quizOf(request: SessionRequest, params: { courseId: string; moduleId: string }) {
-      const course = requireCourse(await catalogue.course(params.courseId));
-      const learner = await currentLearnerWith(request, deps.db, course.card.id, sessionWithAttempts, params.moduleId);
-      const assessment = await quizAssessment(deps.db, learner.user, course, params.moduleId, learner.records);
+      const latest = requireCourse(await catalogue.course(params.courseId));
+      const learner = await currentLearnerWith(request, deps.db, latest.card.id, sessionWithAttempts, params.moduleId);
+      const { course, records } = await servedCourse(catalogue, latest, learner.records);
+      const assessment = await quizAssessment(deps.db, learner.user, course, params.moduleId, records);
       return { assessment, reads: learner.beside && attemptReadsOf(learner.beside) };
     }
     /** The same for the course's final exam. */
     async function examOf(request: SessionRequest, courseId: string) {
-      const course = requireCourse(await catalogue.course(courseId));
-      const learner = await currentLearnerWith(request, deps.db, course.card.id, sessionWithAttempts, FINAL_EXAM_ID);
-      const assessment = await examAssessment(deps.db, learner.user, course, learner.records);
+      const latest = requireCourse(await catalogue.course(courseId));
+      const learner = await currentLearnerWith(request, deps.db, latest.card.id, sessionWithAttempts, FINAL_EXAM_ID);
+      const { course, records } = await servedCourse(catalogue, latest, learner.records);
+      const assessment = await examAssessment(deps.db, learner.user, course, records);
       return { assessment, reads: learner.beside && attemptReadsOf(learner.beside) };
     }
 

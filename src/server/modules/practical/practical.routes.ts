@@ -19,6 +19,7 @@ import { requireAssessor, requireUser } from "../../plugins/auth.ts";
 import { FileMissingError, type FileStorage } from "../../storage/file-storage.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { servedCourseFor } from "../progress/learner-state.ts";
 import { practicalFileInspector } from "./file-type.ts";
 import { findFile } from "./practical.repository.ts";
 import {
@@ -108,7 +109,8 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
       { schema: { params: practicalCourseParamsSchema, response: { 200: learnerPracticalSchema } } },
       async (request) => {
         const user = await requireUser(request);
-        return getLearnerPractical(deps, user, requireCourse(await catalogue.course(request.params.courseId)));
+        const latest = requireCourse(await catalogue.course(request.params.courseId));
+        return getLearnerPractical(deps, user, await servedCourseFor(catalogue, deps.db, user.id, latest));
       },
     );
 
@@ -122,7 +124,8 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
       async (request) => {
         // Who may submit is decided before any byte of the body is read: a refusal reads nothing.
         const user = await requireUser(request);
-        const course = requireCourse(await catalogue.course(request.params.courseId));
+        const latest = requireCourse(await catalogue.course(request.params.courseId));
+        const course = await servedCourseFor(catalogue, deps.db, user.id, latest);
         const allowed = await checkMaySubmit(deps, user, course);
         const stored: StoredUpload[] = [];
         try {

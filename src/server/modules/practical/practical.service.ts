@@ -18,7 +18,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from "../../error
 import type { FileStorage } from "../../storage/file-storage.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { CatalogueCourse, CoursePractical } from "../courses/course-catalogue.ts";
-import { computeCourseState, loadLearnerRecords } from "../progress/learner-state.ts";
+import { computeCourseState, loadLearnerRecords, recordsOn } from "../progress/learner-state.ts";
 import { ensureProgressRow } from "../progress/progress.service.ts";
 import {
   countGrants,
@@ -71,7 +71,7 @@ const toSubmission = (s: StoredSubmission): PracticalSubmission => ({
 
 async function learnerSituation(deps: PracticalDeps, user: CurrentUser, course: CatalogueCourse) {
   const practical = requirePractical(course);
-  const records = await loadLearnerRecords(deps.db, user.id, course.card.id);
+  const records = recordsOn(course, await loadLearnerRecords(deps.db, user.id, course.card.id));
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
   const [submissions, grants] = await Promise.all([
     listSubmissions(deps.db, user.id, course.card.id),

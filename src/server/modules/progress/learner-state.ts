@@ -5,7 +5,7 @@ import { type SessionUserRow, selectSessionUser } from "../../auth/session-cooki
 import { engineOf } from "../../db/database.ts";
 import { preparedQuery } from "../../db/fast-paths.ts";
 import type { DB } from "../../db/schema.ts";
-import type { CatalogueCourse } from "../courses/course-catalogue.ts";
+import { type CatalogueCourse, type CourseCatalogue, PRACTICAL_KEY } from "../courses/course-catalogue.ts";
 import { PASS_MARK, progressPercent } from "./progress-formula.ts";
 
 /** The final exam's attempts are stored like a module quiz's, under this id (never a module slug). */
@@ -27,6 +27,12 @@ export interface LearnerRecords {
   /** An assessor passed the learner's practical skills assessment. */
   practicalPassed: boolean;
   progress: { id: string; isCompleted: boolean; completedAt: string | null; createdAt: string } | null;
+  /** The version line the learner's enrolment serves (decision 0055); null when not enrolled. */
+  courseLine: number | null;
+  /** Every quiz and exam attempt in the order made, with the version it was made on. */
+  attempts: { item: string; score: number; passed: boolean; version: number }[];
+  /** The versions the learner's passed practical submissions were made on. */
+  practicalPasses: number[];
 }
 
 export const NO_RECORDS: LearnerRecords = {
@@ -35,6 +41,9 @@ export const NO_RECORDS: LearnerRecords = {
   quizStats: new Map(),
   practicalPassed: false,
   progress: null,
+  courseLine: null,
+  attempts: [],
+  practicalPasses: [],
 };
 
 /** Everything about one learner in one course, in one query whatever the number of learners. */
@@ -63,6 +72,8 @@ interface RecordRow {
   at: string | null;
   completedAt: string | null;
   seq: string | null;
+  /** The attempt's or passed submission's course version, or the enrolment's line. */
+  ver: number | null;
 }
 
 /**
@@ -73,18 +84,18 @@ interface RecordRow {
 function recordsSql(scope: RawBuilder<unknown>, session?: RawBuilder<unknown>, beside?: RawBuilder<unknown>) {
   // The branches with typed columns come first: PostgreSQL resolves a union's types left to right.
   return sql<RecordRow>`
-    select 'q' as kind, "courseId", "moduleId" as item, score as num, passed, "createdAt" as at, null as "completedAt", id as seq${session ? sql`, null::json as doc` : sql``}
+    select 'q' as kind, "courseId", "moduleId" as item, score as num, passed, "createdAt" as at, null as "completedAt", id as seq, "courseVersion" as ver${session ? sql`, null::json as doc` : sql``}
       from "quizAttempt" where ${scope}
     union all
-    select 'p', "courseId", id, null, "isCompleted", "createdAt", "completedAt", null${session ? sql`, null` : sql``} from "courseProgress" where ${scope}
+    select 'p', "courseId", id, null, "isCompleted", "createdAt", "completedAt", null, null${session ? sql`, null` : sql``} from "courseProgress" where ${scope}
     union all
-    select 'l', "courseId", "lessonId", null, null, null, null, null${session ? sql`, null` : sql``} from "lessonCompletion" where ${scope}
+    select 'l', "courseId", "lessonId", null, null, null, null, null, null${session ? sql`, null` : sql``} from "lessonCompletion" where ${scope}
     union all
-    select 'e', "courseId", null, null, null, null, null, null${session ? sql`, null` : sql``} from enrollment where ${scope}
+    select 'e', "courseId", null, null, null, null, null, null, "courseLine"${session ? sql`, null` : sql``} from enrollment where ${scope}
     union all
-    select 'x', "courseId", null, null, null, null, null, null${session ? sql`, null` : sql``} from "practicalSubmission" where ${scope} and status = 'passed'
-    ${session ? sql`union all select 's', null, null, null, null, null, null, null, ${session}` : sql``}
-    ${beside ? sql`union all select '+', null, tag, null, null, at, null, seq, doc from (${beside}) as beside` : sql``}
+    select 'x', "courseId", null, null, null, null, null, null, "courseVersion"${session ? sql`, null` : sql``} from "practicalSubmission" where ${scope} and status = 'passed'
+    ${session ? sql`union all select 's', null, null, null, null, null, null, null, null, ${session}` : sql``}
+    ${beside ? sql`union all select '+', null, tag, null, null, at, null, seq, null, doc from (${beside}) as beside` : sql``}
     order by kind, at, seq`;
 }
 
@@ -194,7 +205,13 @@ async function learnerFromRows(request: SessionRequest, courseId: string, rows: 
   return { user, records: recordsByCourse(rows).get(courseId) ?? emptyRecords() };
 }
 
-const emptyRecords = (): LearnerRecords => ({ ...NO_RECORDS, completedLessons: new Set(), quizStats: new Map() });
+const emptyRecords = (): LearnerRecords => ({
+  ...NO_RECORDS,
+  completedLessons: new Set(),
+  quizStats: new Map(),
+  attempts: [],
+  practicalPasses: [],
+});
 
 async function loadRecords(db: Kysely<DB>, userId: string, courseId?: string): Promise<Map<string, LearnerRecords>> {
   return recordsByCourse(courseId ? await oneCourseRecords(db, userId, courseId) : await allCourseRecords(db, userId));
@@ -213,20 +230,23 @@ function recordsByCourse(rows: RecordRow[]): Map<string, LearnerRecords> {
   for (const row of rows) {
     if (row.kind === "s" || row.kind === "+") continue;
     const records = of(row.courseId);
-    if (row.kind === "e") records.enrolled = true;
-    else if (row.kind === "x") records.practicalPassed = true;
-    else if (row.kind === "l") records.completedLessons.add(row.item!);
+    if (row.kind === "e") {
+      records.enrolled = true;
+      records.courseLine = Number(row.ver ?? 1);
+    } else if (row.kind === "x") {
+      records.practicalPassed = true;
+      records.practicalPasses.push(Number(row.ver ?? 1));
+    } else if (row.kind === "l") records.completedLessons.add(row.item!);
     else if (row.kind === "q") {
-      const score = Number(row.num);
-      const prev = records.quizStats.get(row.item!);
-      const bestScore = Math.max(prev?.bestScore ?? 0, score);
-      records.quizStats.set(row.item!, {
-        score,
-        bestScore,
-        attempts: (prev?.attempts ?? 0) + 1,
-        // Grading stores the pass (learning/grading.ts); it is read here, never recomputed.
-        passed: (prev?.passed ?? false) || row.passed === true,
-      });
+      // Grading stores the pass (learning/grading.ts); it is read here, never recomputed.
+      const attempt = {
+        item: row.item!,
+        score: Number(row.num),
+        passed: row.passed === true,
+        version: Number(row.ver ?? 1),
+      };
+      records.attempts.push(attempt);
+      addAttempt(records.quizStats, attempt);
     } else {
       records.progress = {
         id: row.item!,
@@ -237,6 +257,64 @@ function recordsByCourse(rows: RecordRow[]): Map<string, LearnerRecords> {
     }
   }
   return byCourse;
+}
+
+function addAttempt(stats: Map<string, QuizStats>, attempt: LearnerRecords["attempts"][number]) {
+  const prev = stats.get(attempt.item);
+  stats.set(attempt.item, {
+    score: attempt.score,
+    bestScore: Math.max(prev?.bestScore ?? 0, attempt.score),
+    attempts: (prev?.attempts ?? 0) + 1,
+    passed: (prev?.passed ?? false) || attempt.passed,
+  });
+}
+
+/**
+ * The learner's records as `course`'s version counts them (decision 0055): attempts on a quiz, the
+ * exam or the practical count only from the version since which that assessment is unchanged. Every
+ * row stays stored; lesson completions count wherever the lesson (its id) still is.
+ */
+export function recordsOn(course: CatalogueCourse, records: LearnerRecords): LearnerRecords {
+  const since = course.assessedSince;
+  if (since.size === 0) return records;
+  const counts = (item: string, version: number) => version >= (since.get(item) ?? 0);
+  const dropped = records.attempts.some((a) => !counts(a.item, a.version));
+  const practicalSince = since.get(PRACTICAL_KEY) ?? 0;
+  const practicalPassed = records.practicalPasses.some((v) => v >= practicalSince);
+  if (!dropped && practicalPassed === records.practicalPassed) return records;
+  const quizStats = new Map<string, QuizStats>();
+  const attempts = records.attempts.filter((a) => counts(a.item, a.version));
+  for (const attempt of attempts) addAttempt(quizStats, attempt);
+  return { ...records, quizStats, attempts, practicalPassed };
+}
+
+/**
+ * The version of `course` the learner's line serves (the latest for visitors, new enrolments and
+ * everyone after a minor publish), and their records as that version counts them.
+ */
+export async function servedCourse(
+  catalogue: CourseCatalogue,
+  course: CatalogueCourse,
+  records: LearnerRecords,
+): Promise<{ course: CatalogueCourse; records: LearnerRecords }> {
+  const served = await catalogue.servedFor(course, records.courseLine);
+  return { course: served, records: recordsOn(served, records) };
+}
+
+/** The version of `course` the user's enrolment serves, read with one small query (routes off the hot paths). */
+export async function servedCourseFor(
+  catalogue: CourseCatalogue,
+  db: Kysely<DB>,
+  userId: string,
+  course: CatalogueCourse,
+): Promise<CatalogueCourse> {
+  const row = await db
+    .selectFrom("enrollment")
+    .select("courseLine")
+    .where("userId", "=", userId)
+    .where("courseId", "=", course.card.id)
+    .executeTakeFirst();
+  return catalogue.servedFor(course, row?.courseLine);
 }
 
 export interface CourseState {

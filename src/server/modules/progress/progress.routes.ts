@@ -11,7 +11,7 @@ import { unauthorized } from "../../errors.ts";
 import { requireUser } from "../../plugins/auth.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { currentLearner } from "./learner-state.ts";
+import { currentLearner, servedCourse, servedCourseFor } from "./learner-state.ts";
 import { completeLesson, getMyLearning, getProgress, markCourseComplete } from "./progress.service.ts";
 
 /** The learner's state: My Learning, progress, lesson completion and finishing a course. */
@@ -28,9 +28,11 @@ export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZo
       "/api/progress/:courseId",
       { schema: { params: courseParamsSchema, response: { 200: progressSchema } } },
       async (request) => {
-        const { user, records } = await currentLearner(request, db, request.params.courseId);
-        if (!user) throw unauthorized();
-        return getProgress(db, user, requireCourse(await catalogue.course(request.params.courseId)), records);
+        const learner = await currentLearner(request, db, request.params.courseId);
+        if (!learner.user) throw unauthorized();
+        const latest = requireCourse(await catalogue.course(request.params.courseId));
+        const { course, records } = await servedCourse(catalogue, latest, learner.records);
+        return getProgress(db, learner.user, course, records);
       },
     );
 
@@ -39,7 +41,8 @@ export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZo
       { schema: { params: courseParamsSchema, body: completeCourseInputSchema, response: { 200: progressSchema } } },
       async (request) => {
         const user = await requireUser(request);
-        return markCourseComplete(db, user, requireCourse(await catalogue.course(request.params.courseId)));
+        const latest = requireCourse(await catalogue.course(request.params.courseId));
+        return markCourseComplete(db, user, await servedCourseFor(catalogue, db, user.id, latest));
       },
     );
 
@@ -47,15 +50,11 @@ export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZo
       "/api/progress/:courseId/lessons/:lessonId/complete",
       { schema: { params: lessonParamsSchema, body: emptyBodySchema, response: { 200: lessonCompletedSchema } } },
       async (request) => {
-        const { user, records } = await currentLearner(request, db, request.params.courseId);
-        if (!user) throw unauthorized();
-        return completeLesson(
-          db,
-          user,
-          requireCourse(await catalogue.course(request.params.courseId)),
-          request.params.lessonId,
-          records,
-        );
+        const learner = await currentLearner(request, db, request.params.courseId);
+        if (!learner.user) throw unauthorized();
+        const latest = requireCourse(await catalogue.course(request.params.courseId));
+        const { course, records } = await servedCourse(catalogue, latest, learner.records);
+        return completeLesson(db, learner.user, course, request.params.lessonId, records);
       },
     );
   };

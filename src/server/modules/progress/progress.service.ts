@@ -16,6 +16,7 @@ import {
   loadLearnerRecords,
   NO_RECORDS,
   notCompleteMessage,
+  recordsOn,
 } from "./learner-state.ts";
 
 export function toProgress(course: CatalogueCourse, userId: string, records: LearnerRecords): Progress {
@@ -92,7 +93,7 @@ export async function enrolledRecords(
   course: CatalogueCourse,
   read?: LearnerRecords,
 ): Promise<LearnerRecords> {
-  const records = read ?? (await loadLearnerRecords(db, user.id, course.card.id));
+  const records = read ?? recordsOn(course, await loadLearnerRecords(db, user.id, course.card.id));
   if (!records.enrolled) throw forbidden(NOT_ENROLLED);
   return records;
 }
@@ -154,7 +155,7 @@ export async function markCourseComplete(
   const { courseComplete, missing } = computeCourseState(course, records);
   if (!courseComplete) throw conflict(notCompleteMessage("finishing the course", missing));
   await recordCourseCompleted(db, user.id, course.card.id);
-  return toProgress(course, user.id, await loadLearnerRecords(db, user.id, course.card.id));
+  return toProgress(course, user.id, recordsOn(course, await loadLearnerRecords(db, user.id, course.card.id)));
 }
 
 /** My Learning: every enrolled course with the same progress figure the course page shows. */

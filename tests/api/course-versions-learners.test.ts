@@ -1,0 +1,313 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "#server/app.ts";
+import { type Database, openDatabase } from "#server/db/database.ts";
+import type { Quiz } from "#shared/schemas/learning.ts";
+import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
+import { completeCourse, takeAssessment } from "../setup/assessments.ts";
+import {
+  createTestApp,
+  enrol,
+  request,
+  signUpUser,
+  type TestApp,
+  type TestUser,
+  verifyEmail,
+} from "../setup/test-app.ts";
+import { testEngine } from "../setup/test-database.ts";
+
+/**
+ * What a publish does to learners (docs/decisions/0055): a minor publish moves everyone on its line;
+ * after a major one a learner in progress stays on the version they started until they move, and
+ * moving keeps exactly the lesson completions and passed assessments the rules say.
+ */
+
+let t: TestApp;
+let admin: TestUser;
+const db = () => t.testDb.database.db;
+const COURSE = "fixture-basics";
+const studio = (path: string, course = COURSE) => `/api/studio/courses/${course}${path}`;
+type Question = { id: string; correctAnswer: string; options: { id: string }[] };
+
+async function publishWith(
+  change: (doc: CourseDocument) => void,
+  kind: "minor" | "major",
+  note: string,
+  course = COURSE,
+) {
+  const draft = (await request(t.app, "GET", studio("/draft", course), { cookie: admin.cookie })).json() as Draft;
+  const doc = structuredClone(draft.document);
+  change(doc);
+  const saved = await request(t.app, "PUT", studio("/draft", course), {
+    cookie: admin.cookie,
+    payload: { baseRevision: draft.revision, document: doc },
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+  const published = await request(t.app, "POST", studio("/publish", course), {
+    cookie: admin.cookie,
+    payload: { kind, note, baseRevision: (saved.json() as Draft).revision },
+  });
+  expect(published.statusCode, published.body).toBe(200);
+  return published.json() as { version: number; line: number; publishedAt: string };
+}
+
+const page = async (user: TestUser) => {
+  const res = await request(t.app, "GET", `/api/courses/${COURSE}`, { cookie: user.cookie });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+};
+const moveToLatest = (user: TestUser | null) =>
+  request(t.app, "POST", `/api/courses/${COURSE}/move-to-latest`, user ? { cookie: user.cookie } : {});
+const rowsOf = async (userId: string) => ({
+  lessons: (await db().selectFrom("lessonCompletion").select("lessonId").where("userId", "=", userId).execute()).length,
+  attempts: (await db().selectFrom("quizAttempt").select("id").where("userId", "=", userId).execute()).length,
+});
+const alphaOne = (doc: CourseDocument) => {
+  const lesson = doc.modules.find((m) => m.id === "alpha")?.lessons[0];
+  if (!lesson) throw new Error("no alpha-one");
+  return lesson;
+};
+
+let inProgress: TestUser;
+let finished: TestUser;
+let unstarted: TestUser;
+let certificateId: string;
+let v1At: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { ADMIN_EMAILS: "owner@academy.example" } });
+  admin = await signUpUser(t.app, { email: "owner@academy.example" });
+  await verifyEmail(t, admin);
+  [inProgress, finished, unstarted] = [await signUpUser(t.app), await signUpUser(t.app), await signUpUser(t.app)];
+  for (const user of [inProgress, finished, unstarted]) await enrol(t, user, COURSE);
+  // In progress: modules alpha and beta done (lessons and quizzes), gamma and the exam not.
+  for (const lesson of ["alpha-one", "alpha-two"])
+    await request(t.app, "POST", `/api/progress/${COURSE}/lessons/${lesson}/complete`, { cookie: inProgress.cookie });
+  expect((await takeAssessment(t.app, inProgress.cookie, COURSE, "alpha")).result.passed).toBe(true);
+  for (const lesson of ["beta-one", "beta-two"])
+    await request(t.app, "POST", `/api/progress/${COURSE}/lessons/${lesson}/complete`, { cookie: inProgress.cookie });
+  expect((await takeAssessment(t.app, inProgress.cookie, COURSE, "beta")).result.passed).toBe(true);
+  // Finished on version 1, with a certificate.
+  await completeCourse(t.app, finished.cookie, COURSE);
+  const issued = await request(t.app, "POST", "/api/certificate", {
+    cookie: finished.cookie,
+    payload: { courseId: COURSE },
+  });
+  expect(issued.statusCode, issued.body).toBe(200);
+  certificateId = issued.json().certificateId;
+  v1At = (
+    await db()
+      .selectFrom("courseVersion")
+      .select("publishedAt")
+      .where("courseId", "=", COURSE)
+      .where("version", "=", 1)
+      .executeTakeFirstOrThrow()
+  ).publishedAt;
+});
+afterAll(async () => t?.close());
+
+describe(`learners across versions (${testEngine})`, () => {
+  it("minor moves everyone; major keeps a learner in progress on their version until they move, and moving keeps what the rules say", async () => {
+    // Minor (version 2): everyone is on it at once, and nothing recorded changes.
+    const before = await rowsOf(inProgress.id);
+    const minor = await publishWith(
+      (doc) => {
+        alphaOne(doc).body = alphaOne(doc).body.replace("This is the body", "This is the clearer body");
+      },
+      "minor",
+      "Clearer wording",
+    );
+    expect(minor).toMatchObject({ version: 2, line: 1 });
+    for (const user of [inProgress, finished, unstarted]) {
+      const p = await page(user);
+      expect(p).toMatchObject({ version: 2, latestVersion: 2, newer: [], move: null });
+      const lesson = await request(t.app, "GET", `/api/courses/${COURSE}/lessons/alpha-one`, { cookie: user.cookie });
+      expect(lesson.json().html).toContain("clearer body");
+    }
+    const p2 = await page(inProgress);
+    expect(p2.modules.map((m: { state: string }) => m.state)).toEqual(["complete", "complete", "in-progress"]);
+    expect(await rowsOf(inProgress.id)).toEqual(before);
+
+    // Major (version 3): beta's first question re-keyed, a new lesson in gamma.
+    const major = await publishWith(
+      (doc) => {
+        const beta = doc.modules.find((m) => m.id === "beta");
+        const q = ((beta?.quiz?.questions ?? []) as Question[])[0];
+        if (!q) throw new Error("no question");
+        q.correctAnswer = q.options.find((o) => o.id !== q.correctAnswer)?.id ?? "b";
+        const gamma = doc.modules.find((m) => m.id === "gamma");
+        const first = gamma?.lessons[0];
+        if (!gamma || !first) throw new Error("no gamma");
+        gamma.lessons.push({
+          ...structuredClone(first),
+          id: "gamma-two",
+          meta: { ...first.meta, title: "Lesson gamma-two" },
+        });
+      },
+      "major",
+      "Beta's quiz re-keyed; a new lesson in gamma",
+    );
+    expect(major).toMatchObject({ version: 3, line: 3 });
+
+    // A learner who had recorded nothing is on version 3; so is a new enrolment.
+    const late = await signUpUser(t.app);
+    await enrol(t, late, COURSE);
+    for (const user of [unstarted, late]) expect(await page(user)).toMatchObject({ version: 3, move: null });
+    // A visitor sees version 3.
+    expect((await request(t.app, "GET", `/api/courses/${COURSE}`)).json()).toMatchObject({ version: 3, move: null });
+
+    // The learner in progress stays on version 2 and is told what 3 changes and what moving keeps.
+    const stayed = await page(inProgress);
+    expect(stayed).toMatchObject({
+      version: 2,
+      latestVersion: 3,
+      newer: [{ version: 3, note: "Beta's quiz re-keyed; a new lesson in gamma", publishedAt: major.publishedAt }],
+      move: {
+        keeps: [
+          'Lesson "Lesson alpha-one"',
+          'Lesson "Lesson alpha-two"',
+          'Lesson "Lesson beta-one"',
+          'Lesson "Lesson beta-two"',
+          'The quiz of "Module Alpha"',
+        ],
+        redo: ['The quiz of "Module Beta"'],
+        newLessons: ["Lesson gamma-two"],
+      },
+    });
+    expect(stayed.modules.map((m: { state: string }) => m.state)).toEqual(["complete", "complete", "in-progress"]);
+    // Version 2 is what they are served: no gamma-two, and the exam's and quizzes' keys of version 2.
+    expect(
+      (await request(t.app, "GET", `/api/courses/${COURSE}/lessons/gamma-two`, { cookie: inProgress.cookie }))
+        .statusCode,
+    ).toBe(404);
+    expect((await request(t.app, "GET", `/api/progress/${COURSE}`, { cookie: inProgress.cookie })).statusCode).toBe(
+      200,
+    );
+    const beta = await takeAssessment(t.app, inProgress.cookie, COURSE, "beta");
+    expect(beta.result.passed).toBe(true);
+    const retaken = await db()
+      .selectFrom("quizAttempt")
+      .select("courseVersion")
+      .where("userId", "=", inProgress.id)
+      .where("moduleId", "=", "beta")
+      .orderBy("createdAt", "desc")
+      .executeTakeFirstOrThrow();
+    expect(retaken.courseVersion).toBe(2);
+
+    // Who may move: a visitor 401, a learner not enrolled 403, an unknown course 404.
+    expect((await moveToLatest(null)).statusCode).toBe(401);
+    const stranger = await signUpUser(t.app);
+    expect((await moveToLatest(stranger)).statusCode).toBe(403);
+    expect(
+      (await request(t.app, "POST", "/api/courses/no-such-course/move-to-latest", { cookie: inProgress.cookie }))
+        .statusCode,
+    ).toBe(404);
+
+    // Moving (a bodiless POST, no content type), twice: one move.
+    const recorded = await rowsOf(inProgress.id);
+    const moved = await moveToLatest(inProgress);
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toEqual({ version: 3, latestVersion: 3, moved: true });
+    expect((await moveToLatest(inProgress)).json()).toEqual({ version: 3, latestVersion: 3, moved: false });
+    const after = await page(inProgress);
+    expect(after).toMatchObject({ version: 3, latestVersion: 3, newer: [], move: null });
+    // Alpha carries over whole; beta's lessons carry, its quiz is to redo; gamma has its new lesson.
+    expect(after.modules.map((m: { state: string }) => m.state)).toEqual(["complete", "in-progress", "locked"]);
+    const done = after.modules.flatMap((m: { lessons: { id: string; completed: boolean }[] }) =>
+      m.lessons.filter((l) => l.completed).map((l) => l.id),
+    );
+    expect(done).toEqual(["alpha-one", "alpha-two", "beta-one", "beta-two"]);
+    expect(after.modules[0].quiz.passed).toBe(true);
+    expect(after.modules[1].quiz).toMatchObject({ passed: false, bestScore: null });
+    expect(after.missing).toEqual(["2 lessons", 'the quiz of "Module Beta"', "the final exam"]);
+    // Nothing recorded was lost.
+    expect(await rowsOf(inProgress.id)).toEqual(recorded);
+
+    // Beta's quiz on version 3 takes version 3's key.
+    const quiz = (
+      await request(t.app, "POST", `/api/quiz/${COURSE}/beta/attempt`, { cookie: inProgress.cookie })
+    ).json() as Quiz;
+    const v3 = (await request(t.app, "GET", studio("/versions/3"), { cookie: admin.cookie })).json() as {
+      document: CourseDocument;
+    };
+    const key = new Map(
+      ((v3.document.modules.find((m) => m.id === "beta")?.quiz?.questions ?? []) as Question[]).map((q) => [
+        q.id,
+        q.correctAnswer,
+      ]),
+    );
+    const answers = Object.fromEntries(quiz.questions.map((q) => [q.id, key.get(q.id) as string]));
+    const graded = await request(t.app, "POST", `/api/quiz/${COURSE}/beta`, {
+      cookie: inProgress.cookie,
+      payload: { answers, attemptId: quiz.attemptId },
+    });
+    expect(graded.json()).toMatchObject({ passed: true, score: 100 });
+    expect((await page(inProgress)).modules[1].state).toBe("complete");
+
+    // The learner who finished stays on version 2 and keeps the certificate, which still cites version 1.
+    expect(await page(finished)).toMatchObject({
+      version: 2,
+      latestVersion: 3,
+      courseComplete: true,
+      isCompleted: true,
+    });
+    const verified = await request(t.app, "GET", `/api/verify/${certificateId}`);
+    expect(verified.json()).toMatchObject({ status: "valid", courseVersion: { version: 1, publishedAt: v1At } });
+    expect((await moveToLatest(finished)).json()).toMatchObject({ moved: true });
+    expect((await request(t.app, "GET", `/api/verify/${certificateId}`)).json()).toMatchObject({
+      status: "valid",
+      courseVersion: { version: 1 },
+    });
+  });
+
+  it("refuses a move for an account being erased (the erasure lock), changing nothing", async () => {
+    const user = await signUpUser(t.app);
+    await enrol(t, user, COURSE);
+    await db().updateTable("enrollment").set({ courseLine: 1 }).where("userId", "=", user.id).execute();
+    await db().updateTable("user").set({ erasedAt: new Date().toISOString() }).where("id", "=", user.id).execute();
+    expect((await moveToLatest(user)).statusCode).toBe(401);
+    const row = await db()
+      .selectFrom("enrollment")
+      .select("courseLine")
+      .where("userId", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.courseLine).toBe(1);
+  });
+});
+
+describe.skipIf(testEngine !== "postgres")("two instances on one PostgreSQL", () => {
+  let b: FastifyInstance;
+  let database: Database;
+  beforeAll(async () => {
+    database = openDatabase(t.testDb.url, { schema: t.testDb.schema, poolSize: 3 });
+    b = await buildApp({ config: t.config, database, clientDir: "/nonexistent" });
+    await b.ready();
+  });
+  afterAll(async () => {
+    await b?.close();
+    await database?.close();
+  });
+
+  it("the other instance serves a publish within a second", async () => {
+    const OTHER = "fixture-other";
+    const url = `/api/courses/${OTHER}`;
+    const before = (await b.inject({ method: "GET", url })).json().version;
+    const published = await publishWith(
+      (doc) => {
+        const lesson = doc.modules[0]?.lessons[0];
+        if (!lesson) throw new Error("no lesson");
+        lesson.body = `${lesson.body}\n\nOne more sentence.`;
+      },
+      "minor",
+      "One more sentence",
+      OTHER,
+    );
+    expect(published.version).toBeGreaterThan(before);
+    await expect
+      .poll(async () => (await b.inject({ method: "GET", url })).json().version, {
+        timeout: 1_000,
+        interval: 50,
+      })
+      .toBe(published.version);
+  });
+});
