@@ -218,6 +218,68 @@ describe("site texts the owner edits as files", () => {
     expect((await sent("production")).map((x: { name: string }) => x.name)).toEqual(["Maria L."]);
   });
 
+  it("shows a count or earnings figure in production only with its source and date (earnings: sample and period too)", async () => {
+    const dir = copyOfSiteContent();
+    const landing = join(dir, "landing.yaml");
+    const sent = async (env: string) => {
+      const app = await createTestApp({ content: false, siteContentDir: dir, env: { NODE_ENV: env } });
+      try {
+        return (await app.app.inject({ method: "GET", url: "/api/config" })).json().content;
+      } finally {
+        await app.close();
+      }
+    };
+    const values = (content: { landing: { figures: { value: string }[] } }) =>
+      content.landing.figures.map((f) => f.value);
+
+    // As shipped, no count or earnings figure has its backing: production shows "0%" alone, with its fees.
+    const shipped = await sent("production");
+    expect(values(shipped)).toEqual(["0%"]);
+    expect(shipped.landing.figures[0].qualifier).toMatch(/card-processing fees/);
+    expect(shipped.landing.practitioner.claims.map((c: { text: string }) => c.text).join("\n")).not.toMatch(
+      /\$|1000\+/,
+    );
+    expect(shipped.landing.practitioner.claims.some((c: { text: string }) => c.text.startsWith("24/7"))).toBe(true);
+    expect(shipped.practitionerApp.banner).toBeNull();
+    expect(shipped.practitionerApp.promo.claims.map((c: { text: string }) => c.text)).toEqual([
+      "24/7 flexible schedule",
+      "0% platform fees",
+    ]);
+    // Development shows them all (the page marks what production leaves out).
+    expect(values(await sent("development"))).toEqual(["2,000+", "1000+", "$50-150", "0%"]);
+
+    // A count with a source but no date stays out; with both it is shown.
+    const withSource = readFileSync(landing, "utf8").replace(
+      "    label: graduates holding our Certificates of Completion\n",
+      "    label: graduates holding our Certificates of Completion\n    source: certificates issued\n",
+    );
+    writeFileSync(landing, withSource);
+    expect(values(await sent("production"))).toEqual(["0%"]);
+    writeFileSync(
+      landing,
+      withSource.replace("    source: certificates issued\n", "    source: certificates issued\n    asOf: 2026-11\n"),
+    );
+    expect(values(await sent("production"))).toEqual(["2,000+", "0%"]);
+
+    // Earnings with source and date but no period stay out; with sample and period they are shown.
+    const earnings = readFileSync(landing, "utf8").replace(
+      "    source: practitioner app session prices\n",
+      "    source: practitioner app session prices\n    asOf: 2026-11\n    sample: median of 140 practitioners' completed sessions\n",
+    );
+    writeFileSync(landing, earnings);
+    expect(values(await sent("production"))).toEqual(["2,000+", "0%"]);
+    writeFileSync(
+      landing,
+      earnings.replace(
+        "median of 140 practitioners' completed sessions\n",
+        "median of 140 practitioners' completed sessions\n    period: June to November 2026\n",
+      ),
+    );
+    const backed = await sent("production");
+    expect(values(backed)).toEqual(["2,000+", "$50-150", "0%"]);
+    expect(backed.landing.figures[1].sample).toMatch(/median of 140/);
+  });
+
   it("refuses a real testimonial without the graduate's consent date and course", async () => {
     const dir = copyOfSiteContent();
     const testimonials = join(dir, "testimonials.yaml");

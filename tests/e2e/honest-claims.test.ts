@@ -5,7 +5,7 @@ import { expectAccessible, useE2E } from "./harness.ts";
 const e2e = useE2E({ env: { NODE_ENV: "production" } });
 
 describe("the landing page in production", () => {
-  it("shows no testimonial section while every testimonial is a sample, and keeps each qualifier beside its figure", async () => {
+  it("shows no testimonial section while every testimonial is a sample, no figure without its source and date, and each qualifier beside its figure", async () => {
     const page = await e2e.newPage();
     await page.goto("/");
     await page.getByRole("heading", { level: 1 }).waitFor();
@@ -13,8 +13,12 @@ describe("the landing page in production", () => {
     expect(await page.getByRole("heading", { name: "What our graduates say" }).count()).toBe(0);
     expect(await page.getByText(/Sample testimonial/).count()).toBe(0);
 
-    const figureCard = page.locator("dt", { hasText: "per session on the practitioner app" }).locator("..");
-    expect(await figureCard.innerText()).toMatch(/\$50-150[\s\S]*not a promise of income/);
+    // As shipped, no count or earnings figure has a source and an as-of date: production leaves them out.
+    const main = await page.locator("main").innerText();
+    for (const unbacked of ["$50-150", "2,000+", "1000+"]) expect(main).not.toContain(unbacked);
+    expect(main).not.toContain("not shown in production");
+    const feeCard = page.locator("dt", { hasText: "platform fees" }).locator("..");
+    expect(await feeCard.innerText()).toMatch(/0%[\s\S]*card-processing fees on each payment still apply/);
     await expectAccessible(page);
   });
 

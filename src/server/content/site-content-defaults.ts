@@ -11,7 +11,7 @@ export const DEFAULT_SITE_CONTENT: SiteContent = {
       title: "Become a Holistic Wellness Coach with a Certificate Anyone Can Verify",
       text: "Study nutrition, functional and integrative health, and the business of a coaching practice with self-paced courses, module quizzes and a certificate anyone can verify.",
       completeIn: {
-        text: "Study at your own pace: a focused learner can complete a course in one week.",
+        text: "Study at your own pace: each course is about 5 hours of study, including the practical assessment, designed for 4 weeks part-time. A focused learner can finish the study in one week; the certificate follows once an assessor has reviewed the practical.",
       },
     },
     figures: [
@@ -32,6 +32,7 @@ export const DEFAULT_SITE_CONTENT: SiteContent = {
       {
         value: "0%",
         label: "platform fees",
+        qualifier: "card-processing fees on each payment still apply",
       },
     ],
     practitioner: {
@@ -50,11 +51,11 @@ export const DEFAULT_SITE_CONTENT: SiteContent = {
         },
         {
           text: "0% platform fees on your sessions",
+          qualifier: "no commission is taken; card-processing fees on each payment still apply",
         },
         {
-          text: "Share supplement information from reputable sources, and earn affiliate commission only with a clear disclosure",
-          qualifier:
-            "a commission is a conflict of interest; never tie a product to a client's symptoms or make buying part of coaching",
+          text: "Point clients who ask about supplements to independent, reputable information",
+          qualifier: "your course teaches why coaches do not sell or recommend supplements for commission",
         },
       ],
       note: "Earnings vary with your hours, rates and clients; these figures are not a promise of income.",
@@ -89,7 +90,7 @@ export const DEFAULT_SITE_CONTENT: SiteContent = {
   practitionerApp: {
     banner: {
       headline: "Earn about $50-150 per session.",
-      text: "Complete any course, then register on our companion practitioner app: 24/7 flexible hours, 1000+ active clients and 0% platform fees.",
+      text: "Complete any course, then register on our companion practitioner app: 24/7 flexible hours, 1000+ active clients and 0% platform fees (card-processing fees still apply).",
       qualifier: "Earnings vary and are not a promise of income.",
     },
     promo: {
@@ -107,6 +108,7 @@ export const DEFAULT_SITE_CONTENT: SiteContent = {
         },
         {
           text: "0% platform fees",
+          qualifier: "card-processing fees still apply",
         },
       ],
       note: "Registration opens after course completion verification. Earnings vary and are not promised.",

@@ -10,8 +10,15 @@ const asOf = z
   .string()
   .regex(/^\d{4}-\d{2}(-\d{2})?$/, "must be a date like 2026-11 or 2026-11-25")
   .optional();
-export const figureSchema = z.strictObject({ value: text.max(40), label: text.max(120), qualifier, source, asOf });
-export const claimSchema = z.strictObject({ text: text.max(300), qualifier, source, asOf });
+/**
+ * An earnings figure states typical realised earnings: whose earnings (`sample`, e.g. "median session
+ * price of 140 practitioners' completed sessions") over which `period` (e.g. "June to November 2026").
+ */
+const sample = text.max(200).optional();
+const period = text.max(100).optional();
+const backing = { qualifier, source, asOf, sample, period };
+export const figureSchema = z.strictObject({ value: text.max(40), label: text.max(120), ...backing });
+export const claimSchema = z.strictObject({ text: text.max(300), ...backing });
 export const testimonialSchema = z
   .strictObject({
     quote: text.max(1000),
@@ -35,11 +42,11 @@ export const testimonialSchema = z
 /** content/site/landing.yaml */
 export const landingContentSchema = z.strictObject({
   hero: z.strictObject({ eyebrow: text.max(120), title: text.max(200), text: text.max(1000), completeIn: claimSchema }),
-  figures: z.array(figureSchema).min(1).max(8),
+  figures: z.array(figureSchema).max(8),
   practitioner: z.strictObject({
     title: text.max(200),
     text: text.max(1000),
-    claims: z.array(claimSchema).min(1).max(10),
+    claims: z.array(claimSchema).max(10),
     note: text.max(500),
   }),
   disclaimer: z
@@ -56,8 +63,9 @@ export const testimonialsContentSchema = z.strictObject({ testimonials: z.array(
 
 /** content/site/practitioner-app.yaml: the practitioner app as the catalogue, certificate and registration pages present it. */
 export const practitionerAppContentSchema = z.strictObject({
-  banner: z.strictObject({ headline: text.max(200), text: text.max(500), qualifier, source, asOf }),
-  promo: z.strictObject({ title: text.max(200), claims: z.array(claimSchema).min(1).max(8), note: text.max(500) }),
+  /** Null: no banner (production leaves out one whose figures have no source and date). */
+  banner: z.strictObject({ headline: text.max(200), text: text.max(500), ...backing }).nullable(),
+  promo: z.strictObject({ title: text.max(200), claims: z.array(claimSchema).max(8), note: text.max(500) }),
   registration: z.strictObject({
     title: text.max(200),
     intro: text.max(1000),
@@ -74,3 +82,4 @@ export const siteContentSchema = z.object({
 });
 export type SiteContent = z.infer<typeof siteContentSchema>;
 export type Claim = z.infer<typeof claimSchema>;
+export type Figure = z.infer<typeof figureSchema>;

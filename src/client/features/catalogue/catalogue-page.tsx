@@ -91,11 +91,12 @@ function CourseCardView({ course, enrolled }: { course: CourseCard; enrolled: bo
 
 export default function CataloguePage() {
   useDocumentMeta({
-    title: `Holistic Wellness Coach Certification Programs | ${BRAND_NAME}`,
+    title: `Holistic Wellness Coach Courses with a Certificate of Completion | ${BRAND_NAME}`,
     description:
-      "Wellness coach certification courses online: nutrition coaching, functional nutrition, integrative health and business skills for holistic practitioners.",
+      "Online courses for wellness coaches, each with a Certificate of Completion: nutrition coaching, functional nutrition, integrative health and business skills for holistic practitioners.",
   });
   const banner = useSiteContent()?.practitionerApp.banner;
+  const bannerNote = banner ? claimNote(banner, `${banner.headline} ${banner.text}`) : null;
   const courses = useCourses();
   const enrollments = useEnrollments();
   // An enrolment check that fails counts as not enrolled.
@@ -104,18 +105,19 @@ export default function CataloguePage() {
   return (
     <PageContainer>
       <h1 className="font-serif text-3xl font-bold sm:text-4xl">Holistic Wellness Coach Certification Programs</h1>
-      <div
-        data-testid="earnings-banner"
-        className="mt-6 flex flex-col gap-3 rounded-2xl bg-gradient-to-r from-brand-800 to-emerald-800 p-5 text-white sm:flex-row sm:items-center"
-      >
-        <TrendingUp size={32} aria-hidden="true" className="shrink-0" />
-        {banner && (
+      {/* Production sends no banner whose figures lack a source and date (decision 0058). */}
+      {banner && (
+        <div
+          data-testid="earnings-banner"
+          className="mt-6 flex flex-col gap-3 rounded-2xl bg-gradient-to-r from-brand-800 to-emerald-800 p-5 text-white sm:flex-row sm:items-center"
+        >
+          <TrendingUp size={32} aria-hidden="true" className="shrink-0" />
           <p>
             <strong>{banner.headline}</strong> {banner.text}
-            {claimNote(banner) && <span className="mt-1 block text-sm">{claimNote(banner)}</span>}
+            {bannerNote && <span className="mt-1 block text-sm">{bannerNote}</span>}
           </p>
-        )}
-      </div>
+        </div>
+      )}
       {courses.isError ? (
         <Card className="mt-8 border-red-200 bg-red-50 p-6" role="alert">
           <h2 className="text-lg font-semibold text-red-900">Error Loading Courses</h2>

@@ -102,7 +102,7 @@ export function linkedInUrl(c: Certificate): string {
   const expires = new Date(c.expiresAt);
   const params = new URLSearchParams({
     startTask: "CERTIFICATION_NAME",
-    name: `${c.courseTitle} Certification`,
+    name: `${c.courseTitle}: Certificate of Completion`,
     organizationName: BRAND_NAME,
     issueYear: String(issued.getUTCFullYear()),
     issueMonth: String(issued.getUTCMonth() + 1),

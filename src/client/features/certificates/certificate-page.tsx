@@ -102,13 +102,16 @@ export default function CertificatePage() {
         <h2 id="promo-heading" className="text-2xl font-bold">
           {promo?.title}
         </h2>
-        <ul className="mt-4 grid gap-2 sm:grid-cols-2">
-          {promo?.claims.map((claim) => (
-            <li key={claim.text}>
-              <ClaimText claim={claim} qualifierClass="text-brand-100" />
-            </li>
-          ))}
-        </ul>
+        {/* Production leaves out a count or earnings figure without its source and date (decision 0058). */}
+        {promo && promo.claims.length > 0 && (
+          <ul className="mt-4 grid gap-2 sm:grid-cols-2">
+            {promo.claims.map((claim) => (
+              <li key={claim.text}>
+                <ClaimText claim={claim} qualifierClass="text-brand-100" />
+              </li>
+            ))}
+          </ul>
+        )}
         <p className="mt-4 text-sm text-brand-100">
           {promo?.note}{" "}
           <Link to={paths.practitionerRegistration} className="text-white underline">

@@ -65,9 +65,9 @@ const COURSE_DURATION = "4 weeks";
 export default function LandingPage() {
   const content = useSiteContent();
   useDocumentMeta({
-    title: `${BRAND_NAME}: Wellness Coach Certification Online`,
+    title: `${BRAND_NAME}: Wellness Coach Courses with a Certificate of Completion`,
     description:
-      "Self-paced certification courses for wellness and holistic-health coaches: nutrition, functional nutrition, integrative health and practice business skills.",
+      "Self-paced courses for wellness and holistic-health coaches, each with a Certificate of Completion: nutrition, functional nutrition, integrative health and practice business skills.",
   });
   if (!content) return <Spinner />;
   return <Landing landing={content.landing} testimonials={content.testimonials} />;
@@ -94,29 +94,35 @@ function Landing({
               <ClaimText claim={landing.hero.completeIn} />
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
-              <CallToAction className={buttonClasses("primary", "lg")}>Start Your Certification</CallToAction>
+              <CallToAction className={buttonClasses("primary", "lg")}>Start a Course</CallToAction>
               <a href="#courses" className={buttonClasses("secondary", "lg")}>
                 Explore Courses
               </a>
             </div>
           </div>
           {/* Two figures a row, or one when large text would not fit two on a phone (the column minimum is in rem). */}
-          <dl className="grid grid-cols-[repeat(auto-fit,minmax(10rem,1fr))] items-start gap-4 sm:grid-cols-2">
-            {landing.figures.map((figure) => (
-              <Card key={figure.label} className="p-5">
-                <dt className="text-sm text-muted">{figure.label}</dt>
-                <dd className="mt-1 text-3xl font-bold text-brand-800">{figure.value}</dd>
-                {claimNote(figure) && <dd className="mt-1 text-sm text-slate-700">({claimNote(figure)})</dd>}
-              </Card>
-            ))}
-          </dl>
+          {/* Production leaves out a count or earnings figure without its source and date (decision 0058). */}
+          {landing.figures.length > 0 && (
+            <dl className="grid grid-cols-[repeat(auto-fit,minmax(10rem,1fr))] items-start gap-4 sm:grid-cols-2">
+              {landing.figures.map((figure) => {
+                const note = claimNote(figure, `${figure.value} ${figure.label}`);
+                return (
+                  <Card key={figure.label} className="p-5">
+                    <dt className="text-sm text-muted">{figure.label}</dt>
+                    <dd className="mt-1 text-3xl font-bold text-brand-800">{figure.value}</dd>
+                    {note && <dd className="mt-1 text-sm text-slate-700">({note})</dd>}
+                  </Card>
+                );
+              })}
+            </dl>
+          )}
         </PageContainer>
       </section>
 
       <section id="courses" aria-labelledby="courses-heading">
         <PageContainer className="py-16">
           <h2 id="courses-heading" className="text-2xl font-bold sm:text-3xl">
-            Certification courses
+            Courses with a Certificate of Completion
           </h2>
           <p className="mt-2 text-muted">
             Each course is {COURSE_PRICE} and designed for {COURSE_DURATION} of part-time study, with lifetime access.

@@ -48,9 +48,9 @@ export async function pageMetaFor(pathname: string, sources: MetaSources): Promi
   switch (match.name) {
     case "home":
       return {
-        title: `${BRAND_NAME}: Wellness Coach Certification Online`,
+        title: `${BRAND_NAME}: Wellness Coach Courses with a Certificate of Completion`,
         description:
-          "Self-paced certification courses for wellness and holistic-health coaches: nutrition, functional nutrition, integrative health and practice business skills.",
+          "Self-paced courses for wellness and holistic-health coaches, each with a Certificate of Completion: nutrition, functional nutrition, integrative health and practice business skills.",
         canonical: canonical("/"),
         type: "website",
       };
