@@ -327,7 +327,7 @@ export async function buildApp({
     appUrl: config.appUrl,
     catalogue: () => catalogue.get(),
     certificate: async (certificateId: string) =>
-      verifyCertificate(database.db, await catalogue.get(), certificateId).catch(() => null),
+      verifyCertificate(database.db, catalogue, certificateId).catch(() => null),
   };
   // Public pages are painted on the server for visitors (decision 0032), from a visitor's reads of
   // the same API routes the browser would call; they count against the visitor's own limits.

@@ -129,7 +129,12 @@ describe("who may see what", () => {
       // fixture-basics states 6 study hours and no approving body: no CE hours are claimed.
       ceHours: null,
       creditStatement: "Estimated study time: 6 hours. Not approved for continuing-education credit.",
-      courseVersion: { version: 1, publishedAt: expect.any(String) },
+      courseVersion: {
+        version: 1,
+        publishedAt: expect.any(String),
+        learningOutcomes: ["Explain the basics", "Apply the basics"],
+        studyHours: 6,
+      },
       history: [],
     });
     expect(res.body).not.toContain(owner.email);

@@ -1,10 +1,16 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "#server/app.ts";
 import { type Database, openDatabase } from "#server/db/database.ts";
+import { formatLongDate } from "#shared/format.ts";
 import type { Quiz } from "#shared/schemas/learning.ts";
 import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
 import { completeCourse, takeAssessment } from "../setup/assessments.ts";
+import { poppler } from "../setup/pdf-inspect.ts";
 import {
   createTestApp,
   enrol,
@@ -73,6 +79,14 @@ let finished: TestUser;
 let unstarted: TestUser;
 let certificateId: string;
 let v1At: string;
+let v1Hours: number | null;
+
+function pdfText(bytes: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), "pdf-"));
+  const file = join(dir, "certificate.pdf");
+  writeFileSync(file, bytes);
+  return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+}
 
 beforeAll(async () => {
   t = await createTestApp({ env: { ADMIN_EMAILS: "owner@academy.example" } });
@@ -103,6 +117,7 @@ beforeAll(async () => {
       .where("version", "=", 1)
       .executeTakeFirstOrThrow()
   ).publishedAt;
+  v1Hours = (await page(finished)).studyHours;
 });
 afterAll(async () => t?.close());
 
@@ -138,6 +153,8 @@ describe(`learners across versions (${testEngine})`, () => {
         const gamma = doc.modules.find((m) => m.id === "gamma");
         const first = gamma?.lessons[0];
         if (!gamma || !first) throw new Error("no gamma");
+        doc.course.learningOutcomes = ["Explain the basics", "Apply the basics", "Teach the basics"];
+        doc.course.studyHours = 12;
         gamma.lessons.push({
           ...structuredClone(first),
           id: "gamma-two",
@@ -252,7 +269,29 @@ describe(`learners across versions (${testEngine})`, () => {
       isCompleted: true,
     });
     const verified = await request(t.app, "GET", `/api/verify/${certificateId}`);
-    expect(verified.json()).toMatchObject({ status: "valid", courseVersion: { version: 1, publishedAt: v1At } });
+    expect(verified.json()).toMatchObject({
+      status: "valid",
+      courseVersion: {
+        version: 1,
+        publishedAt: v1At,
+        learningOutcomes: ["Explain the basics", "Apply the basics"],
+        studyHours: v1Hours,
+      },
+    });
+    // The PDF and the Open Badges credential say so too; a new certificate on version 3 would say 3.
+    const pdf = await request(t.app, "GET", `/api/certificates/${certificateId}/pdf`, { cookie: finished.cookie });
+    expect(pdf.statusCode).toBe(200);
+    if (poppler) expect(pdfText(pdf.rawPayload)).toContain(`Course version 1, published ${formatLongDate(v1At)}`);
+    const credential = await request(t.app, "GET", `/api/certificates/${certificateId}/credential`, {
+      cookie: finished.cookie,
+    });
+    const achievement = JSON.parse(credential.body).credentialSubject.achievement;
+    expect(achievement.version).toBe("1");
+    expect(achievement.criteria.narrative).toContain(`Course version 1, published ${formatLongDate(v1At)}.`);
+    expect(achievement.criteria.narrative).toContain("Learning outcomes: Explain the basics; Apply the basics.");
+    expect(achievement.criteria.narrative).not.toContain("Teach the basics");
+    const check = await request(t.app, "GET", `/api/verify/${certificateId}/credential`);
+    expect(check.json()).toMatchObject({ signatureVerified: true, revoked: false });
     expect((await moveToLatest(finished)).json()).toMatchObject({ moved: true });
     expect((await request(t.app, "GET", `/api/verify/${certificateId}`)).json()).toMatchObject({
       status: "valid",

@@ -1397,6 +1397,7 @@ export interface paths {
               completedAt: string;
               courseId: string;
               courseTitle: string;
+              courseVersion: number;
               creditStatement: string | null;
               expiresAt: string;
               firstName: string;
@@ -1438,6 +1439,7 @@ export interface paths {
               completedAt: string;
               courseId: string;
               courseTitle: string;
+              courseVersion: number;
               creditStatement: string | null;
               expiresAt: string;
               firstName: string;
@@ -1474,6 +1476,7 @@ export interface paths {
                 completedAt: string;
                 courseId: string;
                 courseTitle: string;
+                courseVersion: number;
                 creditStatement: string | null;
                 expiresAt: string;
                 firstName: string;
@@ -1560,6 +1563,7 @@ export interface paths {
               completedAt: string;
               courseId: string;
               courseTitle: string;
+              courseVersion: number;
               creditStatement: string | null;
               expiresAt: string;
               firstName: string;
@@ -4854,7 +4858,9 @@ export interface paths {
               completedAt: string;
               courseTitle: string;
               courseVersion: {
+                learningOutcomes: string[];
                 publishedAt: string | null;
+                studyHours: number | null;
                 version: number;
               };
               creditStatement: string | null;

@@ -34,6 +34,8 @@ export const certificateSchema = z.object({
   canRenew: z.boolean(),
   renewalOpensAt: z.string(),
   renewalClosesAt: z.string(),
+  /** The course version it was earned on (docs/decisions/0055). */
+  courseVersion: z.number().int(),
 });
 export type Certificate = z.infer<typeof certificateSchema>;
 export const certificateListSchema = z.array(certificateSchema);
@@ -62,7 +64,13 @@ export const verificationSchema = z.object({
   ceHours: z.number().nullable(),
   creditStatement: z.string().nullable(),
   /** The course version the certificate was earned on, and when that version was published (docs/decisions/0055). */
-  courseVersion: z.object({ version: z.number().int(), publishedAt: z.string().nullable() }),
+  courseVersion: z.object({
+    version: z.number().int(),
+    publishedAt: z.string().nullable(),
+    /** That version's learning outcomes and study hours, as the certificate states them. */
+    learningOutcomes: z.array(z.string()),
+    studyHours: z.number().nullable(),
+  }),
   /** Renewals by recertification exam and extensions by an admin, oldest first. */
   history: z.array(
     z.object({

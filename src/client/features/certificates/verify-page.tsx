@@ -70,8 +70,19 @@ export default function VerifyPage() {
           </p>
           <p className="text-sm text-slate-700" data-testid="course-version">
             Earned on course version {data.courseVersion.version}
-            {data.courseVersion.publishedAt && <>, published {formatLongDate(data.courseVersion.publishedAt)}</>}.
+            {data.courseVersion.publishedAt && <>, published {formatLongDate(data.courseVersion.publishedAt)}</>}
+            {data.courseVersion.studyHours !== null && <>, {data.courseVersion.studyHours} hours of study</>}.
           </p>
+          {data.courseVersion.learningOutcomes.length > 0 && (
+            <div className="mt-2 text-sm text-slate-700" data-testid="course-version-outcomes">
+              <h3 className="font-semibold">What that version of the course covers</h3>
+              <ul className="list-disc pl-5">
+                {data.courseVersion.learningOutcomes.map((outcome) => (
+                  <li key={outcome}>{outcome}</li>
+                ))}
+              </ul>
+            </div>
+          )}
           {data.status === "revoked" && data.revokedReason && (
             <p className="mt-1 text-sm font-medium text-red-900" data-testid="revoked-reason">
               Reason: {data.revokedReason}

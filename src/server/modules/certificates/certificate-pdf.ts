@@ -60,6 +60,8 @@ export interface CertificatePdfData {
   expiresAt: string;
   verifyUrl: string;
   status: "valid" | "expired" | "revoked";
+  /** The course version the certificate was earned on and its date (decision 0055), under the course title. */
+  versionLine?: string;
   /** What the certificate says about hours (decision 0052), printed under the dates; null: nothing. */
   creditStatement?: string | null;
   /** The signed Open Badges credential, embedded as a file attachment a wallet or verifier can take out. */
@@ -184,7 +186,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   // Fonts are cut down with HarfBuzz to the characters this certificate uses (pdf-lib's own
   // subsetter loses glyphs), so a CJK name adds kilobytes, not the 10 MB face.
   const used = new Set(
-    `${data.holderName}${data.courseTitle}${data.certificateId}${data.verifyUrl}${formatLongDate(data.completedAt)}${formatLongDate(data.expiresAt)}${data.creditStatement ?? ""}${STATIC_TEXT}`,
+    `${data.holderName}${data.courseTitle}${data.certificateId}${data.verifyUrl}${formatLongDate(data.completedAt)}${formatLongDate(data.expiresAt)}${data.creditStatement ?? ""}${data.versionLine ?? ""}${STATIC_TEXT}`,
   );
   const font = async (key: FontKey) => {
     let f = fonts.get(key);
@@ -239,7 +241,8 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   const courseDepth = (course.lines.length - 1) * courseLead + course.size * 0.25;
   // Baseline to baseline: "This certifies that", the name, the rule, "has successfully...", the course.
   const gap = { toName: 26 + name.size * 0.75, toCompleted: 30, toCourse: 32 };
-  const blockHeight = 10 + gap.toName + nameDepth + gap.toCompleted + gap.toCourse + courseDepth;
+  const versionGap = data.versionLine ? 18 : 0;
+  const blockHeight = 10 + gap.toName + nameDepth + gap.toCompleted + gap.toCourse + courseDepth + versionGap;
   let y = MIDDLE_TOP - (MIDDLE_TOP - MIDDLE_BOTTOM - blockHeight) / 2 - 10;
   await tags.mark("P", () => drawCentered(page, "This certifies that", y, regular, 13, MUTED));
   y -= gap.toName;
@@ -274,6 +277,11 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
       drawCentered(page, line, y, bold, course.size, BRAND);
     }),
   );
+  const versionText = data.versionLine;
+  if (versionText) {
+    y -= versionGap;
+    await tags.mark("P", () => drawCentered(page, versionText, y, regular, 10, MUTED));
+  }
 
   // Dates and ID in three columns; under the ID column, the verification link; the QR code beside it.
   const details: [string, string][] = [

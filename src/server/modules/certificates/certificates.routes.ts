@@ -17,6 +17,7 @@ import {
   type CertificateRow,
   certificateStatus,
   creditsOf,
+  earnedOn,
   getOwnCertificate,
   getOwnCertificateById,
   holderNameOf,
@@ -25,6 +26,7 @@ import {
   reissueWithCurrentName,
   verifyCertificate,
   verifyUrl,
+  versionLine,
 } from "./certificates.service.ts";
 
 /** Gives a certificate's signed credential (from the credentials module, composed in app.ts). */
@@ -72,16 +74,17 @@ export function certificatesRoutes(catalogue: CourseCatalogue, credentialOf?: Cr
       async (request, reply) => {
         const user = await requireUser(request);
         const row = await getOwnCertificateById(db, user, request.params.certificateId);
-        const courseTitle = (await catalogue.course(row.courseId))?.card.title ?? row.courseId;
+        const earned = await earnedOn(catalogue, row);
         const pdf = await renderCertificatePdf({
           holderName: holderNameOf(row),
-          courseTitle,
+          courseTitle: earned?.card.title ?? row.courseId,
+          versionLine: versionLine(earned, row.courseVersion),
           certificateId: row.certificateId,
           completedAt: row.completedAt,
           expiresAt: row.expiresAt,
           verifyUrl: verifyUrl(config, row.certificateId),
           status: certificateStatus(row),
-          creditStatement: creditsOf((await catalogue.get()).byId.get(row.courseId)).creditStatement,
+          creditStatement: creditsOf(earned).creditStatement,
           credentialJson: credentialOf ? JSON.stringify(await credentialOf(row), null, 2) : undefined,
         });
         return reply
@@ -108,7 +111,7 @@ export function certificatesRoutes(catalogue: CourseCatalogue, credentialOf?: Cr
         schema: { params: certificateIdParamsSchema, response: { 200: verificationSchema } },
         config: { rateLimit: { max: 30, timeWindow: "1 minute" } },
       },
-      async (request) => verifyCertificate(db, await catalogue.get(), request.params.certificateId),
+      async (request) => verifyCertificate(db, catalogue, request.params.certificateId),
     );
   };
 }

@@ -1,14 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import { BRAND_NAME } from "#shared/constants.ts";
-import { creditStatement, formatPersonName } from "#shared/format.ts";
+import { creditStatement, formatLongDate, formatPersonName } from "#shared/format.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
 import type { Config } from "../../config.ts";
 import type { CertificateTable, DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
-import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
+import type { Catalogue, CatalogueCourse, CourseCatalogue } from "../courses/course-catalogue.ts";
 import { computeCourseState, loadLearnerRecords, notCompleteMessage, recordsOn } from "../progress/learner-state.ts";
 import { recordCourseCompleted } from "../progress/progress.service.ts";
 import { canRenew, instantOf, lifecycleOf, renewalWindow } from "./certificate-lifecycle.ts";
@@ -59,6 +59,18 @@ const sameName = (row: Pick<CertificateRow, "firstName" | "lastName" | "nameOrde
  * approving body and number (its `ceApproval`), otherwise the estimated study time, plainly not approved.
  * Hours stored on older certificates (the study hours, printed as CE hours then) claim nothing by themselves.
  */
+/** The course version a certificate was earned on (the latest when that version is no longer stored). */
+export async function earnedOn(catalogue: CourseCatalogue, row: { courseId: string; courseVersion: number }) {
+  return (await catalogue.version(row.courseId, row.courseVersion)) ?? (await catalogue.course(row.courseId));
+}
+
+/** "Course version 2, published 3 December 2026": the version line a certificate states. */
+export function versionLine(course: CatalogueCourse | undefined, version: number): string {
+  const date =
+    course?.version === version && course.publishedAt ? `, published ${formatLongDate(course.publishedAt)}` : "";
+  return `Course version ${version}${date}`;
+}
+
 export function creditsOf(course: CatalogueCourse | undefined) {
   const ceApproval = course?.ceApproval ?? null;
   return {
@@ -85,6 +97,7 @@ function toCertificate(
     certificateId: row.certificateId,
     courseId: row.courseId,
     courseTitle,
+    courseVersion: row.courseVersion,
     firstName: row.firstName,
     lastName: row.lastName,
     nameOrder: row.nameOrder,
@@ -250,9 +263,13 @@ export async function getOwnCertificateById(db: Kysely<DB>, user: CurrentUser, c
   return row;
 }
 
+/**
+ * A certificate's public verification: what it says, and the course version it was earned on with
+ * that version's date, outcomes and study hours (decision 0055), whatever was published after it.
+ */
 export async function verifyCertificate(
   db: Kysely<DB>,
-  catalogue: Catalogue,
+  catalogue: CourseCatalogue,
   certificateId: string,
 ): Promise<Verification> {
   const row = await db
@@ -267,23 +284,23 @@ export async function verifyCertificate(
     .where("certificateId", "=", certificateId)
     .orderBy("renewedAt")
     .execute();
-  const version = await db
-    .selectFrom("courseVersion")
-    .select("publishedAt")
-    .where("courseId", "=", row.courseId)
-    .where("version", "=", row.courseVersion)
-    .executeTakeFirst();
+  const earned = await earnedOn(catalogue, row);
   return {
     certificateId: row.certificateId,
     holderName: holderNameOf(row),
-    courseTitle: courseTitleOf(catalogue, row.courseId),
+    courseTitle: earned?.card.title ?? row.courseId,
     completedAt: row.completedAt,
     expiresAt: row.expiresAt,
     status: certificateStatus(row),
     revokedReason: row.revokedAt ? row.revokedReason : null,
     issuer: BRAND_NAME,
-    ...creditsOf(catalogue.byId.get(row.courseId)),
-    courseVersion: { version: row.courseVersion, publishedAt: version?.publishedAt ?? null },
+    ...creditsOf(earned),
+    courseVersion: {
+      version: row.courseVersion,
+      publishedAt: earned?.version === row.courseVersion ? earned.publishedAt : null,
+      learningOutcomes: earned?.learningOutcomes ?? [],
+      studyHours: earned?.studyHours ?? null,
+    },
     history: history.map((h) => ({
       kind: h.kind,
       at: h.renewedAt,

@@ -8,7 +8,13 @@ import type { CredentialCheck } from "#shared/schemas/credentials.ts";
 import type { Config } from "../../config.ts";
 import type { CertificateTable, DB } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
-import { creditsOf, getOwnCertificateById, holderNameOf } from "../certificates/certificates.service.ts";
+import {
+  creditsOf,
+  earnedOn,
+  getOwnCertificateById,
+  holderNameOf,
+  versionLine,
+} from "../certificates/certificates.service.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { didDocument, issuerDid, issuerKeys, signerFor, verificationMethod } from "./issuer.ts";
 import { localContext, type RemoteDocument } from "./json-ld-contexts.ts";
@@ -22,6 +28,7 @@ type CertificateRow = Pick<
   | "certificateId"
   | "userId"
   | "courseId"
+  | "courseVersion"
   | "firstName"
   | "lastName"
   | "nameOrder"
@@ -38,13 +45,15 @@ export const credentialIdOf = (row: Pick<CertificateRow, "id" | "credentialUuid"
 
 /** Whether a stored credential still says what the certificate says (id, name, dates, approved hours). */
 function isCurrent(stored: Json, row: CertificateRow, ceHours: number | null): boolean {
+  // A credential signed before it named the course version is signed again with it.
   const subject = stored.credentialSubject as Json | undefined;
   const achievement = subject?.achievement as Json | undefined;
   return (
     stored.id === credentialIdOf(row) &&
     subject?.name === holderNameOf(row) &&
     String(stored.validUntil).slice(0, 19) === row.expiresAt.slice(0, 19) &&
-    (achievement?.creditsAvailable ?? null) === ceHours
+    (achievement?.creditsAvailable ?? null) === ceHours &&
+    achievement?.version === String(row.courseVersion)
   );
 }
 
@@ -113,7 +122,7 @@ export async function credentialFor(
     .where("certificateId", "=", row.certificateId)
     .executeTakeFirstOrThrow();
   const stored = storedRow.credential ? (JSON.parse(storedRow.credential) as Json) : null;
-  const course = await catalogue.course(row.courseId);
+  const course = await earnedOn(catalogue, row);
   if (stored && isCurrent(stored, row, creditsOf(course).ceHours)) return withProofArray(stored);
   if (!course) throw notFound(NO_CREDENTIAL);
   const holder = await db.selectFrom("user").select("email").where("id", "=", row.userId).executeTakeFirstOrThrow();
@@ -129,6 +138,7 @@ export async function credentialFor(
       expiresAt: row.expiresAt,
       ...creditsOf(course),
       course,
+      versionLine: versionLine(course, row.courseVersion),
       issuerDid: issuerDid(config),
       credentialStatus: statusEntryJson(config, entry),
     }),
@@ -180,6 +190,7 @@ export async function checkCertificateCredential(
       "certificateId",
       "userId",
       "courseId",
+      "courseVersion",
       "firstName",
       "lastName",
       "nameOrder",

@@ -35,6 +35,12 @@ export function criteriaNarrative(course: CatalogueCourse): string {
   return parts.join(" ");
 }
 
+/** The version's learning outcomes, as one sentence of the criteria. */
+function outcomesOf(course: CatalogueCourse): string {
+  if (course.learningOutcomes.length === 0) return "";
+  return `Learning outcomes: ${course.learningOutcomes.map((o) => o.replace(/\.$/, "")).join("; ")}.`;
+}
+
 export interface OpenBadgeInput {
   /** urn:uuid:...; a renewal gives the certificate a new one. */
   credentialId: string;
@@ -48,7 +54,10 @@ export interface OpenBadgeInput {
   ceHours: number | null;
   /** The certificate's words on hours (decision 0052), at the end of the criteria's narrative. */
   creditStatement: string | null;
+  /** The course version the certificate was earned on: its content, outcomes and hours. */
   course: CatalogueCourse;
+  /** "Course version 2, published 3 December 2026". */
+  versionLine: string;
   issuerDid: string;
   credentialStatus: Record<string, unknown>;
 }
@@ -76,7 +85,19 @@ export function openBadgeCredential(config: Pick<Config, "appUrl">, input: OpenB
         achievementType: "Certificate",
         name: course.card.title,
         description: course.card.description,
-        criteria: { narrative: [criteriaNarrative(course), sentence(input.creditStatement)].join(" ").trim() },
+        // The course version the certificate was earned on (decision 0055), with that version's outcomes.
+        version: String(course.version),
+        criteria: {
+          narrative: [
+            sentence(input.versionLine),
+            criteriaNarrative(course),
+            outcomesOf(course),
+            sentence(input.creditStatement),
+          ]
+            .join(" ")
+            .replace(/\s+/g, " ")
+            .trim(),
+        },
         ...(credits !== undefined ? { creditsAvailable: credits } : {}),
       },
     },
