@@ -46,6 +46,7 @@ function course(withExam = false): CatalogueCourse {
     newer: [],
     assessedSince: new Map(),
     update: null,
+    review: null,
     learningOutcomes: [],
     seo: { title: "", description: "", keywords: [] },
     modules,

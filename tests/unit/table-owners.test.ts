@@ -39,6 +39,7 @@ const TABLE_OWNERS: Record<string, string> = {
   practicalSubmission: "practical",
   practitionerListing: "practitioners",
   courseStaff: "staff",
+  courseReview: "studio",
   post: "questions",
   questionVote: "questions",
   questionFollow: "questions",

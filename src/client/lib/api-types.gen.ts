@@ -1603,14 +1603,18 @@ export interface paths {
                   figures: {
                       asOf?: string;
                       label: string;
+                      period?: string;
                       qualifier?: string;
+                      sample?: string;
                       source?: string;
                       value: string;
                     }[];
                   hero: {
                     completeIn: {
                       asOf?: string;
+                      period?: string;
                       qualifier?: string;
+                      sample?: string;
                       source?: string;
                       text: string;
                     };
@@ -1621,7 +1625,9 @@ export interface paths {
                   practitioner: {
                     claims: {
                         asOf?: string;
+                        period?: string;
                         qualifier?: string;
+                        sample?: string;
                         source?: string;
                         text: string;
                       }[];
@@ -1634,14 +1640,18 @@ export interface paths {
                   banner: {
                     asOf?: string;
                     headline: string;
+                    period?: string;
                     qualifier?: string;
+                    sample?: string;
                     source?: string;
                     text: string;
-                  };
+                  } | null;
                   promo: {
                     claims: {
                         asOf?: string;
+                        period?: string;
                         qualifier?: string;
+                        sample?: string;
                         source?: string;
                         text: string;
                       }[];
@@ -1757,7 +1767,6 @@ export interface paths {
               gradient: string;
               id: string;
               isCompleted: boolean;
-              lastReviewed: string | null;
               latestVersion: number;
               learningOutcomes: string[];
               lessonCount: number;
@@ -1805,7 +1814,11 @@ export interface paths {
                 title: string;
               } | null;
               price: number;
-              reviewerRole: string | null;
+              review: {
+                credential: string;
+                reviewedOn: string;
+                reviewerName: string;
+              } | null;
               seo: {
                 description: string;
                 keywords: string[];
@@ -1843,14 +1856,17 @@ export interface paths {
               duration: string;
               html: string;
               id: string;
-              lastReviewed: string | null;
               moduleId: string;
               moduleTitle: string;
               nextLessonId: string | null;
               numberInModule: number;
               position: number;
               previousLessonId: string | null;
-              reviewerRole: string | null;
+              review: {
+                credential: string;
+                reviewedOn: string;
+                reviewerName: string;
+              } | null;
               title: string;
               totalLessons: number;
             };
@@ -4807,6 +4823,56 @@ export interface paths {
             "application/json": {
               message: string;
               problems: string[];
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/versions/{version}/review": {
+    put: {
+      parameters: {
+        path: {
+          courseId: string;
+          version: number;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            credential: string;
+            /** Format: date */
+            reviewedOn: string;
+            reviewerName: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              courseId: string;
+              credential: string;
+              reviewedOn: string;
+              reviewerName: string;
+              version: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          content: {
+            "application/json": {
+              message: string;
             };
           };
         };

@@ -32,6 +32,7 @@ import * as m034practicalPassRule from "./migrations/034-practical-pass-rule.ts"
 import * as m035courseStaff from "./migrations/035-course-staff.ts";
 import * as m036courseVersions from "./migrations/036-course-versions.ts";
 import * as m042questions from "./migrations/042-questions.ts";
+import * as m044courseReview from "./migrations/044-course-review.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   "032-receipts-in-the-outbox": m032receiptsInTheOutbox,
   "034-continuing-education": m034continuingEducation,
   "042-questions": m042questions,
+  "044-course-review": m044courseReview,
   "033-account-erasure": m033accountErasure,
 };
 

@@ -178,6 +178,17 @@ export interface CourseStaffTable {
   assignedBy: string;
   createdAt: Timestamp;
 }
+/** Who reviewed a published course version, with what credential, and when (migration 044, decision 0058). */
+export interface CourseReviewTable {
+  courseId: string;
+  version: number;
+  reviewerName: string;
+  credential: string;
+  /** YYYY-MM-DD, on or after the version's publication. */
+  reviewedOn: string;
+  recordedBy: string;
+  recordedAt: Timestamp;
+}
 export type VersionKind = "major" | "minor";
 /** One published version of a course, never changed once written (docs/decisions/0055). */
 export interface CourseVersionTable {
@@ -628,6 +639,7 @@ export interface DB {
   practicalFile: PracticalFileTable;
   practicalGrant: PracticalGrantTable;
   courseStaff: CourseStaffTable;
+  courseReview: CourseReviewTable;
   contentImport: ContentImportTable;
   courseVersion: CourseVersionTable;
   courseDraft: CourseDraftTable;

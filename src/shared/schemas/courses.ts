@@ -51,6 +51,17 @@ export const moduleSummarySchema = z.object({
 });
 export type ModuleSummary = z.infer<typeof moduleSummarySchema>;
 
+/**
+ * A content review of one published course version (docs/decisions/0058): the reviewer by name and
+ * credential, and the day (YYYY-MM-DD), never before the version was published.
+ */
+export const contentReviewSchema = z.object({
+  reviewerName: z.string(),
+  credential: z.string(),
+  reviewedOn: z.string(),
+});
+export type ContentReview = z.infer<typeof contentReviewSchema>;
+
 export const courseDetailSchema = courseCardSchema.extend({
   learningOutcomes: z.array(z.string()),
   seo: z.object({ title: z.string(), description: z.string(), keywords: z.array(z.string()) }),
@@ -78,9 +89,8 @@ export const courseDetailSchema = courseCardSchema.extend({
   /** What is still missing for completion, in words (empty when complete). */
   missing: z.array(z.string()),
   isCompleted: z.boolean(),
-  /** YYYY-MM-DD of the course's last academic review. */
-  lastReviewed: z.string().nullable(),
-  reviewerRole: z.string().nullable(),
+  /** Who reviewed the version shown, with what credential and when; null until one is recorded (decision 0058). */
+  review: contentReviewSchema.nullable(),
   /** Plain words on protected titles and what graduates may call themselves. */
   titleNotice: z.string().nullable(),
   /** The published version the page shows (docs/decisions/0055). */
@@ -129,9 +139,8 @@ export const lessonSchema = z.object({
   previousLessonId: z.string().nullable(),
   nextLessonId: z.string().nullable(),
   completed: z.boolean(),
-  /** YYYY-MM-DD of the lesson's last review (the course's unless the lesson says otherwise). */
-  lastReviewed: z.string().nullable(),
-  reviewerRole: z.string().nullable(),
+  /** The review of the course version this lesson belongs to; null until one is recorded (decision 0058). */
+  review: contentReviewSchema.nullable(),
 });
 export type Lesson = z.infer<typeof lessonSchema>;
 

@@ -105,3 +105,22 @@ export const publishResultSchema = versionSummarySchema.extend({ changes: versio
 /** 422: every check the draft fails, each naming the file and field to fix. */
 export const failedChecksSchema = z.object({ message: z.string(), problems: z.array(z.string()) });
 export const republishSchema = z.strictObject({ note: z.string().trim().min(1).max(2000) }).nullish();
+
+/**
+ * PUT /api/studio/courses/{courseId}/versions/{version}/review: who reviewed that published version,
+ * with what credential, and the day (decision 0058). The day is on or after the version's publication
+ * and not in the future; the course and lesson pages show "Last reviewed" only for a recorded review.
+ */
+export const recordReviewSchema = z.strictObject({
+  reviewerName: z.string().trim().min(2).max(120),
+  credential: z.string().trim().min(2).max(160),
+  reviewedOn: z.iso.date(),
+});
+export type RecordReview = z.infer<typeof recordReviewSchema>;
+export const recordedReviewSchema = z.object({
+  courseId: z.string(),
+  version: z.number().int(),
+  reviewerName: z.string(),
+  credential: z.string(),
+  reviewedOn: z.string(),
+});

@@ -317,10 +317,11 @@ export default function CourseDetailPage() {
           <h1 className="mt-3 font-serif text-3xl font-bold sm:text-4xl">{course.title}</h1>
           <p className="mt-3 max-w-3xl text-white">{course.description}</p>
           <ResumeLink course={course} />
-          {course.lastReviewed && (
-            <p className="mt-3 text-sm text-white">
-              Last reviewed {formatLongDate(course.lastReviewed)}
-              {course.reviewerRole && <span> · Reviewer: {course.reviewerRole}</span>}
+          {/* Only a review recorded for this version, by a named reviewer (decision 0058). */}
+          {course.review && (
+            <p className="mt-3 text-sm text-white" data-testid="course-review">
+              Last reviewed {formatLongDate(course.review.reviewedOn)} by {course.review.reviewerName},{" "}
+              {course.review.credential}
             </p>
           )}
           {course.update && (

@@ -205,10 +205,10 @@ export default function LessonPage() {
       <Card className="mt-8 p-6 sm:p-8">
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: lesson HTML is sanitised with an allow-list on import. */}
         <article className="prose-lesson" dangerouslySetInnerHTML={{ __html: html }} />
-        {data.lastReviewed && (
+        {data.review && (
           <p className="mt-8 border-t border-line pt-4 text-sm text-muted" data-testid="lesson-review">
-            Last reviewed {formatLongDate(data.lastReviewed)}
-            {data.reviewerRole && <> · Reviewer: {data.reviewerRole}</>}
+            Last reviewed {formatLongDate(data.review.reviewedOn)} by {data.review.reviewerName},{" "}
+            {data.review.credential}
           </p>
         )}
       </Card>

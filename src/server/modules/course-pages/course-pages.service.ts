@@ -78,8 +78,7 @@ export function toCourseDetail(
     courseComplete: state.courseComplete,
     missing: records.enrolled ? state.missing : [],
     isCompleted: records.progress?.isCompleted ?? false,
-    lastReviewed: course.lastReviewed ?? null,
-    reviewerRole: course.reviewerRole ?? null,
+    review: course.review,
     titleNotice: course.titleNotice ?? null,
     version: course.version,
     update: course.update,
@@ -149,8 +148,7 @@ export function readLesson(
     previousLessonId: previous?.id ?? null,
     nextLessonId: next?.id ?? null,
     completed: records.enrolled && records.completedLessons.has(lesson.id),
-    lastReviewed: lesson.lastReviewed ?? null,
-    reviewerRole: lesson.reviewerRole ?? null,
+    review: course.review,
   };
 }
 

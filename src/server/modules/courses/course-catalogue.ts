@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { CeApproval } from "#shared/format.ts";
 import type { PassRule } from "#shared/practical-pass-rule.ts";
-import { type CourseCard, courseCardSchema, type Level } from "#shared/schemas/courses.ts";
+import { type ContentReview, type CourseCard, courseCardSchema, type Level } from "#shared/schemas/courses.ts";
 import { onContentImported } from "../../content/content-import.ts";
 import type { ServedRows } from "../../content/course-document.ts";
 import { examKey, moduleKey, practicalKey } from "../../content/course-versions.ts";
@@ -28,9 +28,6 @@ export interface CatalogueLesson {
   title: string;
   duration: string;
   html: string;
-  /** The review shown on the lesson page: its own front matter's, else the course's. */
-  lastReviewed?: string | null;
-  reviewerRole?: string | null;
 }
 export interface CatalogueModule {
   id: string;
@@ -81,9 +78,9 @@ export interface CatalogueCourse {
   studyHours?: number | null;
   /** The continuing-education approval course.json names; null: no CE hours are claimed (decision 0052). */
   ceApproval?: CeApproval | null;
-  /** When the course was last reviewed (YYYY-MM-DD), by whom (a role), and its note on protected titles. */
-  lastReviewed?: string | null;
-  reviewerRole?: string | null;
+  /** The recorded review of this version (decision 0058): null until a named reviewer has reviewed it. */
+  review: ContentReview | null;
+  /** The course's note on protected titles. */
   titleNotice?: string | null;
 }
 /** A rubric criterion: levels from the lowest to the highest, each worth more points. */
@@ -206,6 +203,7 @@ export class CourseCatalogue {
       history.map(({ version, line, publishedAt, note }) => ({ courseId, version, line, publishedAt, note })),
       assessedSince(history),
     );
+    built.review = (await this.reviews(courseId, version)).get(`${courseId}@${version}`) ?? null;
     // What the learner sees of newer versions is the catalogue's.
     const all = catalogue.versions.get(courseId) ?? [];
     built.newer = newerThan(all, built.version);
@@ -213,21 +211,39 @@ export class CourseCatalogue {
     return built;
   }
 
+  /** Recorded content reviews by `courseId@version`: of one version, or of every version when none is given. */
+  private async reviews(courseId?: string, version?: number): Promise<Map<string, ContentReview>> {
+    let query = this.db
+      .selectFrom("courseReview")
+      .select(["courseId", "version", "reviewerName", "credential", "reviewedOn"]);
+    if (courseId !== undefined && version !== undefined)
+      query = query.where("courseId", "=", courseId).where("version", "=", version);
+    const rows = await query.execute();
+    return new Map(
+      rows.map((r) => [
+        `${r.courseId}@${r.version}`,
+        { reviewerName: r.reviewerName, credential: r.credential, reviewedOn: r.reviewedOn },
+      ]),
+    );
+  }
+
   private async load(): Promise<Catalogue> {
-    const [courseRows, moduleRows, lessonRows, quizRows, examRows, practicalRows, versionRows] = await Promise.all([
-      this.db.selectFrom("course").selectAll().orderBy("position").orderBy("id").execute(),
-      this.db.selectFrom("courseModule").selectAll().orderBy("courseId").orderBy("position").execute(),
-      this.db.selectFrom("lesson").selectAll().orderBy("courseId").orderBy("position").execute(),
-      this.db.selectFrom("quiz").selectAll().execute(),
-      this.db.selectFrom("courseExam").selectAll().execute(),
-      this.db.selectFrom("coursePractical").selectAll().execute(),
-      this.db
-        .selectFrom("courseVersion")
-        .select(["courseId", "version", "line", "publishedAt", "note"])
-        .orderBy("courseId")
-        .orderBy("version")
-        .execute(),
-    ]);
+    const [courseRows, moduleRows, lessonRows, quizRows, examRows, practicalRows, versionRows, reviews] =
+      await Promise.all([
+        this.db.selectFrom("course").selectAll().orderBy("position").orderBy("id").execute(),
+        this.db.selectFrom("courseModule").selectAll().orderBy("courseId").orderBy("position").execute(),
+        this.db.selectFrom("lesson").selectAll().orderBy("courseId").orderBy("position").execute(),
+        this.db.selectFrom("quiz").selectAll().execute(),
+        this.db.selectFrom("courseExam").selectAll().execute(),
+        this.db.selectFrom("coursePractical").selectAll().execute(),
+        this.db
+          .selectFrom("courseVersion")
+          .select(["courseId", "version", "line", "publishedAt", "note"])
+          .orderBy("courseId")
+          .orderBy("version")
+          .execute(),
+        this.reviews(),
+      ]);
     // Where a course has more than one version, when each assessment last changed (what carries over).
     const versioned = [...new Set(versionRows.filter((v) => v.version > 1).map((v) => v.courseId))];
     const histories =
@@ -246,7 +262,7 @@ export class CourseCatalogue {
       const history = histories
         .filter((h) => h.courseId === row.id && h.version <= row.version)
         .map((h) => ({ version: h.version, served: JSON.parse(h.served) as ServedRows }));
-      return courseFromRows(
+      const course = courseFromRows(
         {
           course: row,
           modules: moduleRows.filter((m) => m.courseId === row.id),
@@ -258,6 +274,8 @@ export class CourseCatalogue {
         versions.get(row.id) ?? [],
         history.length > 1 ? assessedSince(history) : new Map(),
       );
+      course.review = reviews.get(`${row.id}@${row.version}`) ?? null;
+      return course;
     });
     return {
       courses,
@@ -353,8 +371,6 @@ function courseFromRows(rows: ServedRows, versions: VersionStamp[], since: Map<s
         title: l.title,
         duration: l.duration,
         html: l.html,
-        lastReviewed: l.lastReviewed ?? row.lastReviewed,
-        reviewerRole: l.reviewerRole ?? row.reviewerRole,
       };
       modulesById.get(l.moduleId)?.lessons.push(lesson);
       return lesson;
@@ -417,8 +433,7 @@ function courseFromRows(rows: ServedRows, versions: VersionStamp[], since: Map<s
     assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },
     studyHours: row.studyHours,
     ceApproval: row.ceApproval ? (JSON.parse(row.ceApproval) as CeApproval) : null,
-    lastReviewed: row.lastReviewed,
-    reviewerRole: row.reviewerRole,
+    review: null,
     titleNotice: row.titleNotice,
   };
 }

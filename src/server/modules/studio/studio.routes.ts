@@ -7,6 +7,8 @@ import {
   publishResultSchema,
   publishSchema,
   putDraftSchema,
+  recordedReviewSchema,
+  recordReviewSchema,
   republishSchema,
   studioConflictSchema,
   studioCourseListSchema,
@@ -24,6 +26,7 @@ import {
   listStudioCourses,
   publishDraft,
   putDraft,
+  recordReview,
   republishVersion,
   requireCourseAuthor,
 } from "./studio.service.ts";
@@ -124,6 +127,23 @@ export const studioRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await requireAdmin(request);
       const { courseId, version } = request.params;
       return republishVersion(db, user, courseId, version, request.body?.note);
+    },
+  );
+
+  // Who reviewed a published version, with what credential, and when (decision 0058): admins only.
+  app.put(
+    "/api/studio/courses/:courseId/versions/:version/review",
+    {
+      schema: {
+        params: studioVersionParamsSchema,
+        body: recordReviewSchema,
+        response: { 200: recordedReviewSchema, 404: messageSchema, 422: messageSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireAdmin(request);
+      const { courseId, version } = request.params;
+      return recordReview(db, user, courseId, version, request.body);
     },
   );
 };

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
-import type { CourseDocument, Draft, VersionKind } from "#shared/schemas/studio.ts";
+import type { CourseDocument, Draft, RecordReview, VersionKind } from "#shared/schemas/studio.ts";
 import { ContentError } from "../../content/content-files.ts";
 import { contentChanged, STUDIO_MARK } from "../../content/content-import.ts";
 import { documentHash, loadCourseDocument } from "../../content/course-document.ts";
@@ -300,4 +300,60 @@ export async function republishVersion(
   });
   if (result.published) contentChanged();
   return { ...summaryOf(result.version), changes: result.changes };
+}
+
+/**
+ * Records who reviewed a published version and when (decision 0058). The review covers that version's
+ * content, so its day may not be before the version was published (UTC) nor after today; recording it
+ * again replaces it. Every instance's catalogue reloads, and the pages of that version show it.
+ */
+export async function recordReview(
+  db: Db,
+  user: CurrentUser,
+  courseId: string,
+  version: number,
+  input: RecordReview,
+  now = new Date(),
+) {
+  const review = await db.transaction().execute(async (trx) => {
+    await lockCourse(trx, courseId);
+    const row = await trx
+      .selectFrom("courseVersion")
+      .select("publishedAt")
+      .where("courseId", "=", courseId)
+      .where("version", "=", version)
+      .executeTakeFirst();
+    if (!row) throw notFound(`Version ${version} of this course does not exist.`);
+    const published = new Date(row.publishedAt).toISOString().slice(0, 10);
+    if (input.reviewedOn < published)
+      throw new AppError(
+        422,
+        `The review date ${input.reviewedOn} is before version ${version} was published (${published}): a review covers only content that existed when it was made.`,
+      );
+    const today = now.toISOString().slice(0, 10);
+    if (input.reviewedOn > today) throw new AppError(422, `The review date ${input.reviewedOn} is in the future.`);
+    const values = { courseId, version, ...input, recordedBy: user.id, recordedAt: now.toISOString() };
+    await trx
+      .insertInto("courseReview")
+      .values(values)
+      .onConflict((oc) =>
+        oc.columns(["courseId", "version"]).doUpdateSet({
+          reviewerName: input.reviewerName,
+          credential: input.credential,
+          reviewedOn: input.reviewedOn,
+          recordedBy: user.id,
+          recordedAt: values.recordedAt,
+        }),
+      )
+      .execute();
+    await recordAudit(trx, user, "course.review", courseId, { version, ...input });
+    await announceContentChange(
+      trx,
+      `${STUDIO_MARK}review:${courseId}@${version}:${values.recordedAt}`,
+      values.recordedAt,
+    );
+    return { courseId, version, ...input };
+  });
+  contentChanged();
+  return review;
 }
