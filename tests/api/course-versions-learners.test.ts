@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "#server/app.ts";
 import { type Database, openDatabase } from "#server/db/database.ts";
+import { rollUpItemResponses } from "#server/db/item-response-tally.ts";
 import { formatLongDate } from "#shared/format.ts";
 import type { Quiz } from "#shared/schemas/learning.ts";
 import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
@@ -260,6 +261,56 @@ describe(`learners across versions (${testEngine})`, () => {
     });
     expect(graded.json()).toMatchObject({ passed: true, score: 100 });
     expect((await page(inProgress)).modules[1].state).toBe("complete");
+
+    // Item statistics are per item and version: each version's bank, and only its attempts.
+    const betaResponses = async (version?: number) => {
+      const res = await request(
+        t.app,
+        "GET",
+        `/api/admin/item-statistics?courseId=${COURSE}${version ? `&version=${version}` : ""}`,
+        { cookie: admin.cookie },
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const stats = res.json() as {
+        version: number;
+        versions: number[];
+        items: {
+          assessment: string;
+          questionId: string;
+          responses: number;
+          options: { id: string; correct: boolean }[];
+        }[];
+      };
+      const beta = stats.items.filter((i) => i.assessment === "beta");
+      const q1Key = beta.find((i) => i.questionId === "q1")?.options.find((o) => o.correct)?.id;
+      return {
+        version: stats.version,
+        versions: stats.versions,
+        responses: beta.reduce((n, i) => n + i.responses, 0),
+        q1Key,
+      };
+    };
+    const perVersion = async () => ({
+      latest: await betaResponses(),
+      v1: await betaResponses(1),
+      v2: await betaResponses(2),
+      v3: await betaResponses(3),
+    });
+    // Version 1: two attempts (in progress, finished) of 5 questions; 2: the retake; 3: the attempt after the move.
+    const expected = {
+      latest: { version: 3, versions: [1, 2, 3], responses: 5, q1Key: "b" },
+      v1: { version: 1, versions: [1, 2, 3], responses: 10, q1Key: "a" },
+      v2: { version: 2, versions: [1, 2, 3], responses: 5, q1Key: "a" },
+      v3: { version: 3, versions: [1, 2, 3], responses: 5, q1Key: "b" },
+    };
+    expect(await perVersion()).toEqual(expected);
+    // The same once the rollup has moved the attempts into the running sums.
+    expect(await rollUpItemResponses(db())).toBeGreaterThan(0);
+    expect(await perVersion()).toEqual(expected);
+    expect(
+      (await request(t.app, "GET", `/api/admin/item-statistics?courseId=${COURSE}&version=9`, { cookie: admin.cookie }))
+        .statusCode,
+    ).toBe(404);
 
     // The learner who finished stays on version 2 and keeps the certificate, which still cites version 1.
     expect(await page(finished)).toMatchObject({

@@ -221,6 +221,18 @@ describe(`upgrading a database of today's schema (${testEngine})`, () => {
         })
         .execute();
       await db
+        .insertInto("itemResponseTally")
+        .values({
+          courseId: "fixture-basics",
+          assessmentId: "alpha",
+          questionId: `q-${userId}`,
+          optionId: "a",
+          responses: 3,
+          sumScore: 240,
+          sumSquares: 19200,
+        })
+        .execute();
+      await db
         .insertInto("courseProgress")
         .values({
           id: `p-${userId}`,
@@ -269,7 +281,16 @@ describe(`upgrading a database of today's schema (${testEngine})`, () => {
         })
         .execute();
     }
-    const tables = ["course", "courseModule", "lesson", "quiz", "courseExam", "enrollment", "courseProgress"] as const;
+    const tables = [
+      "course",
+      "courseModule",
+      "lesson",
+      "quiz",
+      "courseExam",
+      "enrollment",
+      "courseProgress",
+      "itemResponseTally",
+    ] as const;
     const snapshot = async () => {
       const all: Record<string, unknown[]> = {};
       for (const table of [...tables, ...VERSIONED_LEARNER_TABLES])
@@ -299,6 +320,9 @@ describe(`upgrading a database of today's schema (${testEngine})`, () => {
     expect(
       new Set((await db.selectFrom("enrollment").select("courseLine").execute()).map((e) => e.courseLine)),
     ).toEqual(new Set([1]));
+    // The item statistics' running sums so far are version 1's.
+    const tallies = await db.selectFrom("itemResponseTally").select("courseVersion").execute();
+    expect(tallies.map((r) => r.courseVersion)).toEqual([1, 1, 1]);
     const versions = await db.selectFrom("courseVersion").select(["courseId", "version", "document"]).execute();
     expect(versions.map((v) => [v.courseId, v.version, v.document]).sort()).toEqual(
       content.courses.map((c) => [c.id, 1, null]).sort(),

@@ -646,6 +646,7 @@ export interface paths {
       parameters: {
         query: {
           courseId: string;
+          version?: number;
         };
       };
       responses: {
@@ -672,6 +673,8 @@ export interface paths {
                   responses: number;
                 })[];
               minResponses: number;
+              version: number;
+              versions: number[];
             };
           };
         };
@@ -683,6 +686,7 @@ export interface paths {
       parameters: {
         query: {
           courseId: string;
+          version?: number;
         };
       };
       responses: {

@@ -13,6 +13,7 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 interface AttemptAnswers {
   courseId: string;
+  courseVersion: number;
   moduleId: string;
   score: number;
   answers: string;
@@ -40,11 +41,12 @@ async function applyToTally(trx: Db, attempts: AttemptAnswers[], sign: 1 | -1) {
     const answers = JSON.parse(attempt.answers) as Record<string, unknown>;
     for (const [questionId, optionId] of Object.entries(answers)) {
       if (typeof optionId !== "string") continue;
-      const key = JSON.stringify([attempt.courseId, attempt.moduleId, questionId, optionId]);
+      const key = JSON.stringify([attempt.courseId, attempt.courseVersion, attempt.moduleId, questionId, optionId]);
       let group = groups.get(key);
       if (!group) {
         group = {
           courseId: attempt.courseId,
+          courseVersion: attempt.courseVersion,
           assessmentId: attempt.moduleId,
           questionId,
           optionId,
@@ -67,7 +69,7 @@ async function applyToTally(trx: Db, attempts: AttemptAnswers[], sign: 1 | -1) {
       .insertInto("itemResponseTally")
       .values(rows.slice(start, start + UPSERT_CHUNK))
       .onConflict((oc) =>
-        oc.columns(["courseId", "assessmentId", "questionId", "optionId"]).doUpdateSet((eb) => ({
+        oc.columns(["courseId", "courseVersion", "assessmentId", "questionId", "optionId"]).doUpdateSet((eb) => ({
           responses: eb("itemResponseTally.responses", "+", eb.ref("excluded.responses")),
           sumScore: eb("itemResponseTally.sumScore", "+", eb.ref("excluded.sumScore")),
           sumSquares: eb("itemResponseTally.sumSquares", "+", eb.ref("excluded.sumSquares")),
@@ -96,7 +98,7 @@ export async function rollUpItemResponses(db: Kysely<DB>, batch = ROLLUP_BATCH):
         .set({ tallied: 1 })
         .where(UNTALLIED)
         .where("id", "in", chosen)
-        .returning(["courseId", "moduleId", "score", "answers"])
+        .returning(["courseId", "courseVersion", "moduleId", "score", "answers"])
         .execute();
       await applyToTally(trx, attempts, 1);
       return attempts.length;
@@ -111,7 +113,7 @@ export async function eraseQuizAttempts(trx: Transaction<DB>, userId: string) {
   const erased = await trx
     .deleteFrom("quizAttempt")
     .where("userId", "=", userId)
-    .returning(["courseId", "moduleId", "score", "answers", "tallied"])
+    .returning(["courseId", "courseVersion", "moduleId", "score", "answers", "tallied"])
     .execute();
   await applyToTally(
     trx,
@@ -121,10 +123,10 @@ export async function eraseQuizAttempts(trx: Transaction<DB>, userId: string) {
 }
 
 /**
- * Every item's option sums for a course: the tally plus the attempts not yet in it, in one statement
- * (one snapshot), so a rollup committing meanwhile neither doubles nor drops an attempt.
+ * Every item's option sums for one version of a course: the tally plus the attempts not yet in it, in
+ * one statement (one snapshot), so a rollup committing meanwhile neither doubles nor drops an attempt.
  */
-export async function courseOptionSums(db: Kysely<DB>, courseId: string): Promise<OptionSums[]> {
+export async function courseOptionSums(db: Kysely<DB>, courseId: string, version: number): Promise<OptionSums[]> {
   const answers =
     engineOf(db) === "postgres"
       ? sql`cross join lateral jsonb_each_text(a.answers::jsonb) as j`
@@ -134,11 +136,11 @@ export async function courseOptionSums(db: Kysely<DB>, courseId: string): Promis
            sum(n) as n, sum("sumScore") as "sumScore", sum("sumSquares") as "sumSquares"
       from (
         select "assessmentId", "questionId", "optionId", responses as n, "sumScore", "sumSquares"
-          from "itemResponseTally" where "courseId" = ${courseId}
+          from "itemResponseTally" where "courseId" = ${courseId} and "courseVersion" = ${version}
         union all
         select a."moduleId", j.key, j.value, count(*), sum(a.score), sum(a.score * a.score)
           from "quizAttempt" a ${answers}
-         where a."courseId" = ${courseId} and a.tallied = 0
+         where a."courseId" = ${courseId} and a."courseVersion" = ${version} and a.tallied = 0
          group by a."moduleId", j.key, j.value
       ) as sums
      group by "assessmentId", "questionId", "optionId"`.execute(db);

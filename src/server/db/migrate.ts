@@ -33,6 +33,7 @@ import * as m035courseStaff from "./migrations/035-course-staff.ts";
 import * as m036courseVersions from "./migrations/036-course-versions.ts";
 import * as m042questions from "./migrations/042-questions.ts";
 import * as m044courseReview from "./migrations/044-course-review.ts";
+import * as m045itemStatisticsPerVersion from "./migrations/045-item-statistics-per-version.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   "034-continuing-education": m034continuingEducation,
   "042-questions": m042questions,
   "044-course-review": m044courseReview,
+  "045-item-statistics-per-version": m045itemStatisticsPerVersion,
   "033-account-erasure": m033accountErasure,
 };
 

@@ -284,6 +284,8 @@ export interface QuizAttemptTable {
 /** Item statistics' running sums per option of each item (db/item-response-tally.ts, decision 0039). */
 export interface ItemResponseTallyTable {
   courseId: string;
+  /** The course version of the attempts summed here (decision 0055): statistics are per item and version. */
+  courseVersion: number;
   /** A module id, or the final exam's id. */
   assessmentId: string;
   questionId: string;

@@ -35,8 +35,16 @@ export type ItemStatistic = z.infer<typeof itemStatisticSchema>;
 
 export const itemStatisticsSchema = z.object({
   minResponses: z.number().int(),
+  /** The course version these statistics are of (docs/decisions/0055): its banks, its attempts only. */
+  version: z.number().int(),
+  /** Every published version of the course, for the filter. */
+  versions: z.array(z.number().int()),
   items: z.array(itemStatisticSchema),
 });
 export type ItemStatistics = z.infer<typeof itemStatisticsSchema>;
 
-export const itemStatisticsQuerySchema = z.strictObject({ courseId: z.string().min(1).max(100) });
+export const itemStatisticsQuerySchema = z.strictObject({
+  courseId: z.string().min(1).max(100),
+  /** A published version of the course; the latest when not given. */
+  version: z.coerce.number().int().min(1).max(100_000).optional(),
+});

@@ -135,10 +135,20 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
       async (request) =>
         grantExtraAttempt(db, await catalogue.get(), await actor(request), request.params.id, request.body),
     );
+    /** The version of the course the statistics are asked of (the latest by default), and every version. */
+    const versionOf = async (query: { courseId: string; version?: number | undefined }) => {
+      const current = await catalogue.get();
+      const versions = (current.versions.get(query.courseId) ?? []).map((v) => v.version);
+      const course =
+        query.version === undefined
+          ? current.byId.get(query.courseId)
+          : await catalogue.version(query.courseId, query.version);
+      return [course, versions] as const;
+    };
     app.get(
       "/api/admin/item-statistics",
       { schema: { querystring: itemStatisticsQuerySchema, response: { 200: itemStatisticsSchema } } },
-      async (request) => itemStatistics(db, await catalogue.course(request.query.courseId)),
+      async (request) => itemStatistics(db, ...(await versionOf(request.query))),
     );
     app.get(
       "/api/admin/item-statistics.csv",
@@ -149,7 +159,7 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const stats = await itemStatistics(db, await catalogue.course(request.query.courseId));
+        const stats = await itemStatistics(db, ...(await versionOf(request.query)));
         return reply
           .type("text/csv; charset=utf-8")
           .header("content-disposition", `attachment; filename="item-statistics-${request.query.courseId}.csv"`)

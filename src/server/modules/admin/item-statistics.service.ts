@@ -36,11 +36,19 @@ export function itemFigures(n: number, n1: number, sum: number, sumSquares: numb
   return { difficulty: p, discrimination: ((m1 - m0) / Math.sqrt(variance)) * Math.sqrt(p * (1 - p)) };
 }
 
-export async function itemStatistics(db: Kysely<DB>, course: CatalogueCourse | undefined): Promise<ItemStatistics> {
-  if (!course) throw notFound("Course not found.");
+/**
+ * Statistics of each item of one version of a course (decision 0055): that version's banks, and only
+ * the attempts made on it, so an edited bank's figures start afresh with its version.
+ */
+export async function itemStatistics(
+  db: Kysely<DB>,
+  course: CatalogueCourse | undefined,
+  versions: number[] = [],
+): Promise<ItemStatistics> {
+  if (!course) throw notFound("Course or version not found.");
   // Per item and option: responses, and the sum and sum of squares of their attempts' scores, over
-  // every stored attempt (the rollup's tally plus the attempts it has not reached yet).
-  const rows = await courseOptionSums(db, course.card.id);
+  // every stored attempt on this version (the rollup's tally plus the attempts it has not reached yet).
+  const rows = await courseOptionSums(db, course.card.id, course.version);
   const byItem = new Map<string, OptionSums[]>();
   for (const row of rows) {
     const key = `${row.assessmentId}\u0000${row.questionId}`;
@@ -87,7 +95,7 @@ export async function itemStatistics(db: Kysely<DB>, course: CatalogueCourse | u
       });
     }
   }
-  return { minResponses: ITEM_MIN_RESPONSES, items };
+  return { minResponses: ITEM_MIN_RESPONSES, version: course.version, versions, items };
 }
 
 const csvCell = (value: string | number | null) => {
