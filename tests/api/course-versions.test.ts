@@ -230,7 +230,8 @@ describe(`upgrading a database of today's schema (${testEngine})`, () => {
           responses: 3,
           sumScore: 240,
           sumSquares: 19200,
-        })
+          // Today's schema has no courseVersion column in the tally yet (migration 045 adds it).
+        } as never)
         .execute();
       await db
         .insertInto("courseProgress")
