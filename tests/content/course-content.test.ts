@@ -252,9 +252,9 @@ const bareSourceLinks = (markdown: string) => {
  * specific page, DOI or PMID, and replacing the rest is work in progress (decision 0058).
  */
 const BARE_SOURCE_CEILING: Record<string, number> = {
-  "nutrition-coach": 49,
-  "functional-nutrition": 55,
-  "integrative-health": 64,
+  "nutrition-coach": 27,
+  "functional-nutrition": 35,
+  "integrative-health": 52,
   "business-practitioners": 43,
 };
 
