@@ -104,6 +104,29 @@ describe("the backing rule", () => {
   });
 });
 
+describe("titles and descriptions", () => {
+  it("say Certificate of Completion, not Certification, wherever the spec's exact words do not fix it", () => {
+    for (const file of [
+      "index.html",
+      "src/client/lib/use-document-meta.ts",
+      "src/client/features/landing/landing-page.tsx",
+      "src/server/modules/site/page-meta.ts",
+    ]) {
+      const source = readFileSync(file, "utf8");
+      expect(source, file).toContain("Certificate of Completion");
+      expect(source, file).not.toMatch(
+        /\bcertification (courses|online)\b|Certification Online|Certification courses/i,
+      );
+    }
+    // The catalogue keeps the spec's heading; its page title and description do not repeat it.
+    const catalogue = readFileSync("src/client/features/catalogue/catalogue-page.tsx", "utf8");
+    expect(catalogue).toContain(">Holistic Wellness Coach Certification Programs<");
+    expect(catalogue).toContain("title: `Holistic Wellness Coach Courses with a Certificate of Completion");
+    for (const course of loadContent().courses)
+      expect(course.course.seo.title, course.id).not.toMatch(/certification/i);
+  });
+});
+
 describe("the directory", () => {
   it('invites the public to find a coach who holds a Certificate of Completion, never a "certified practitioner"', () => {
     for (const file of [

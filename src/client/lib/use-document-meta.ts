@@ -2,7 +2,7 @@ import { useEffect } from "react";
 
 /** The site-wide description, for pages without one of their own (matches index.html). */
 export const DEFAULT_DESCRIPTION =
-  "Online certification courses for wellness and holistic-health coaches: nutrition coaching, functional nutrition, integrative health and practice business skills.";
+  "Online courses for wellness and holistic-health coaches, each with a Certificate of Completion: nutrition coaching, functional nutrition, integrative health and practice business skills.";
 
 function setMeta(name: string, content: string | undefined) {
   let tag = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
