@@ -46,6 +46,11 @@ const settingsSchema = z.object({
   MAIL_FROM: z.string().min(3).default(`${BRAND_NAME} <no-reply@localhost>`),
   MAIL_OUTBOX_DIR: z.string().min(1).default("data/outbox"),
   ADMIN_EMAILS: emailList,
+  /**
+   * `off` only for local development: staff roles then work without a second factor, and actions that
+   * move money or credentials ask to re-confirm only accounts that have one (docs/decisions/0054).
+   */
+  STAFF_SECOND_FACTOR: z.enum(["on", "off"]).default("on"),
   STORE_URL: optionalUrl,
   PRACTITIONER_APP_URL: optionalUrl,
   MARKETPLACE_URL: optionalUrl,
@@ -189,6 +194,8 @@ export interface Config {
   mailFrom: string;
   mailOutboxDir: string;
   adminEmails: string[];
+  /** Staff roles need a passkey or two-factor (decision 0054); false only with STAFF_SECOND_FACTOR=off. */
+  staffSecondFactor: boolean;
   storeUrl?: string;
   practitionerAppUrl?: string;
   marketplaceUrl?: string;
@@ -338,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     mailFrom: s.MAIL_FROM,
     mailOutboxDir: resolve(s.MAIL_OUTBOX_DIR),
     adminEmails: s.ADMIN_EMAILS,
+    staffSecondFactor: s.STAFF_SECOND_FACTOR === "on",
     storeUrl: s.STORE_URL,
     practitionerAppUrl: s.PRACTITIONER_APP_URL,
     marketplaceUrl: s.MARKETPLACE_URL,

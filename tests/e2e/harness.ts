@@ -90,6 +90,8 @@ export function useE2E(
         AUTH_SECRET: "e2e-secret-that-is-long-enough-for-better-auth",
         DATABASE_URL: e2e.testDb.url,
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        // As in the API tests: the rule is turned on by the tests about it (decision 0054).
+        STAFF_SECOND_FACTOR: "off",
         ...options.env,
       },
       e2e.testDb.dir,

@@ -53,6 +53,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       PAYMENTS_RECONCILE_SECONDS: "0",
       // Tests that seed past days run the analytics rollup themselves, after seeding.
       ANALYTICS_ROLLUP_MINUTES: "0",
+      // Staff tests grant roles without a second factor; the tests of that rule turn it on (decision 0054).
+      STAFF_SECOND_FACTOR: "off",
       ...options.env,
     },
     testDb.dir,

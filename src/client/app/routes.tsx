@@ -3,6 +3,7 @@ import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { Footer } from "#client/components/layout/footer.tsx";
 import { Header } from "#client/components/layout/header.tsx";
 import { RouteFocus } from "#client/components/layout/route-focus.tsx";
+import { SecondFactorNotice } from "#client/components/layout/second-factor-notice.tsx";
 import { Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { type LessonSlots, LessonSlotsContext } from "#client/lib/lesson-slots.tsx";
@@ -113,6 +114,7 @@ function Layout() {
       <RouteFocus />
       {/* At least a screen tall, so the footer starts below the fold and does not jump when a page arrives. */}
       <main id="main" tabIndex={-1} className="min-h-screen flex-1">
+        <SecondFactorNotice />
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>

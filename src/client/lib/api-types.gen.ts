@@ -1353,6 +1353,8 @@ export interface paths {
               nameOrder: "given-first" | "family-first";
               /** @enum {string} */
               role: "learner" | "assessor" | "instructor" | "admin";
+              /** @enum {string} */
+              roleOnHold?: "assessor" | "instructor" | "admin";
             }) | null;
           };
         };
@@ -2777,6 +2779,8 @@ export interface paths {
               nameOrder: "given-first" | "family-first";
               /** @enum {string} */
               role: "learner" | "assessor" | "instructor" | "admin";
+              /** @enum {string} */
+              roleOnHold?: "assessor" | "instructor" | "admin";
             };
           };
         };

@@ -1,5 +1,6 @@
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import type { Kysely } from "kysely";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#shared/format.ts";
@@ -131,6 +132,16 @@ export function createAuth({ config, db, engine, background, counters, onAddress
     // Reset requests arrive through our own route (plugins/auth.ts), which answers before the work.
     disabledPaths: ["/update-user", "/request-password-reset"],
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    plugins: [
+      // TOTP from an authenticator app, ten single-use backup codes (stored encrypted), a device
+      // trusted for 30 days on request (decision 0054). Codes are also counted per account and refused
+      // when reused by the bridge (plugins/auth.ts), whichever instance receives them.
+      twoFactor({
+        issuer: BRAND_NAME,
+        backupCodeOptions: { amount: 10, length: 10 },
+        trustDeviceMaxAge: 30 * 24 * 60 * 60,
+      }),
+    ],
     rateLimit: {
       enabled: true,
       // Per client address. With Redis, in the shared counters (the database while Redis is away);
@@ -142,6 +153,8 @@ export function createAuth({ config, db, engine, background, counters, onAddress
         "/sign-in/email": { window: 60, max: 10 },
         "/sign-up/email": { window: 60, max: 10 },
         "/reset-password": { window: 60, max: 10 },
+        // Codes per client address as passwords are (the plugin's own rule is 3 per 10 seconds).
+        "/two-factor/*": { window: 60, max: 10 },
       },
     },
     advanced: {

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { preparedQuery } from "../db/fast-paths.ts";
 import type { DB } from "../db/schema.ts";
 
@@ -18,7 +18,12 @@ export const selectSessionUser = (db: Kysely<DB>, token: string) =>
       "user.lastName",
       "user.nameOrder",
       "user.role",
+      "user.twoFactorEnabled",
       "session.expiresAt",
+      "session.id as sessionId",
+      "session.secondFactorAt",
+      // A passkey counts as a second factor (decision 0054): true or 1 when the account has one.
+      sql<boolean | number>`exists (select 1 from passkey where passkey."userId" = "user".id)`.as("hasPasskey"),
     ])
     .where("session.token", "=", token)
     // A session of an erased account opens nothing, whichever instance reads it (decision 0051).
@@ -73,8 +78,13 @@ export function createSessionLookup(db: Kysely<DB>, secret: string, secure: bool
   );
 }
 
-function verifiedToken(secret: string, secure: boolean) {
-  const name = secure ? `__Secure-${COOKIE}` : COOKIE;
+/** The value of a cookie Better Auth signed (`value.signature`), checked; null when absent or forged. */
+export function signedCookieReader(secret: string, secure: boolean, cookie: string) {
+  return verifiedToken(secret, secure, cookie);
+}
+
+function verifiedToken(secret: string, secure: boolean, cookie = COOKIE) {
+  const name = secure ? `__Secure-${cookie}` : cookie;
   // Cookie values whose signature checked out, and their token: a signature is valid or not for good
   // (same secret, same token), so the HMAC runs once per cookie. The session row is still read on
   // every request, so signing out, a reset or a revocation ends access at once.

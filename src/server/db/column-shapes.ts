@@ -29,6 +29,9 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "passed",
   "isCompleted",
   "active",
+  "twoFactorEnabled",
+  "verified",
+  "backedUp",
 ]);
 
 /** Puts a row from either engine into the app's shapes, in place. */

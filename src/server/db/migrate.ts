@@ -31,6 +31,7 @@ import * as m034continuingEducation from "./migrations/034-continuing-education.
 import * as m034practicalPassRule from "./migrations/034-practical-pass-rule.ts";
 import * as m035courseStaff from "./migrations/035-course-staff.ts";
 import * as m036courseVersions from "./migrations/036-course-versions.ts";
+import * as m037secondFactors from "./migrations/037-second-factors.ts";
 import * as m042questions from "./migrations/042-questions.ts";
 import * as m044courseReview from "./migrations/044-course-review.ts";
 import * as m045itemStatisticsPerVersion from "./migrations/045-item-statistics-per-version.ts";
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   "044-course-review": m044courseReview,
   "045-item-statistics-per-version": m045itemStatisticsPerVersion,
   "033-account-erasure": m033accountErasure,
+  "037-second-factors": m037secondFactors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

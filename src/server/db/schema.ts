@@ -23,6 +23,8 @@ export interface UserTable {
   updatedAt: Timestamp;
   /** Set by the account's erasure (decision 0051); every write that belongs to the account checks it. */
   erasedAt: Timestamp | null;
+  /** Better Auth's two-factor plugin: TOTP confirmed (docs/decisions/0054). */
+  twoFactorEnabled: Generated<boolean>;
 }
 export interface SessionTable {
   id: string;
@@ -33,6 +35,32 @@ export interface SessionTable {
   ipAddress: string | null;
   userAgent: string | null;
   userId: string;
+  /** When this session last confirmed a second factor or a passkey (decision 0054). */
+  secondFactorAt: Timestamp | null;
+}
+/** Better Auth's two-factor plugin: secret and backup codes, encrypted with the auth secret. */
+export interface TwoFactorTable {
+  id: string;
+  secret: string;
+  backupCodes: string;
+  userId: string;
+  verified: Generated<boolean>;
+  failedVerificationCount: Generated<number>;
+  lockedUntil: Timestamp | null;
+}
+/** Better Auth's passkey plugin: one WebAuthn credential. */
+export interface PasskeyTable {
+  id: string;
+  name: string | null;
+  publicKey: string;
+  userId: string;
+  credentialID: string;
+  counter: number;
+  deviceType: string;
+  backedUp: boolean;
+  transports: string | null;
+  createdAt: Timestamp | null;
+  aaguid: string | null;
 }
 export interface AccountTable {
   id: string;
@@ -631,6 +659,8 @@ export interface DB {
   account: AccountTable;
   verification: VerificationTable;
   rateLimit: RateLimitTable;
+  twoFactor: TwoFactorTable;
+  passkey: PasskeyTable;
   course: CourseTable;
   courseModule: ModuleTable;
   lesson: LessonTable;

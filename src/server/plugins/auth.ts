@@ -7,16 +7,28 @@ import {
   type CurrentUser,
   passwordResetRequestedSchema,
   passwordResetRequestSchema,
+  type Role,
+  SECOND_FACTOR_REQUIRED,
+  STEP_UP_MAX_AGE_MS,
+  STEP_UP_REQUIRED,
   type StaffRole,
   staffRoleSchema,
 } from "#shared/schemas/auth.ts";
 import { type Auth, CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { captureAuthFailure } from "../auth/auth-failures.ts";
+import {
+  beginCodeAttempt,
+  CODE_PATHS,
+  CODE_REUSED_MESSAGE,
+  codeLockedMessage,
+  markSecondFactor,
+  pendingSignIn,
+} from "../auth/code-guard.ts";
 import { createSessionLookup, liveSession, type SessionUserRow } from "../auth/session-cookie.ts";
 import type { Config } from "../config.ts";
 import { isDatabaseBusy, isDatabaseUnavailable } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
-import { forbidden, unauthorized } from "../errors.ts";
+import { AppError, forbidden, unauthorized } from "../errors.ts";
 import {
   accountLockedMessage,
   clearFailedSignIns,
@@ -26,6 +38,10 @@ import {
 } from "../limits/sign-in-lockout.ts";
 
 declare module "fastify" {
+  interface FastifyContextConfig {
+    /** An action that moves money or credentials: a fresh second factor or passkey first (decision 0054). */
+    stepUp?: boolean;
+  }
   interface FastifyInstance {
     refreshSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
@@ -43,6 +59,18 @@ declare module "fastify" {
     adoptSession(row: SessionUserRow | undefined): Promise<CurrentUser | null>;
   }
 }
+
+/** What a request's session says about second factors, beside the user it resolved to. */
+interface SessionFacts {
+  sessionId: string;
+  /** When the session last confirmed a second factor or passkey; null when it never did. */
+  secondFactorAt: string | null;
+  /** The account has two-factor or a passkey. */
+  hasSecondFactor: boolean;
+  /** Step-up applies (always with a second factor; without one only while staff need one). */
+  stepUpApplies: boolean;
+}
+const sessionFacts = new WeakMap<CurrentUser, SessionFacts>();
 
 const STAFF_ROLES: ReadonlySet<string> = new Set(staffRoleSchema.options);
 const isStaffRole = (role: string): role is StaffRole => STAFF_ROLES.has(role);
@@ -62,15 +90,27 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     if (!u) return null;
     // A listed e-mail is admin only once its owner has proved it (verification link): signing up first grants nothing.
     const listed = adminEmails.has(u.email.toLowerCase()) && u.emailVerified;
-    const role = u.role === "admin" || listed ? "admin" : isStaffRole(u.role) ? u.role : "learner";
-    return {
+    const held: Role = u.role === "admin" || listed ? "admin" : isStaffRole(u.role) ? u.role : "learner";
+    // Staff without a passkey or two-factor get a learner's rights, whatever granted the role
+    // (decision 0054): every staff route checks `role`, so none of them opens.
+    const hasSecondFactor = Boolean(u.twoFactorEnabled) || Boolean(u.hasPasskey);
+    const roleOnHold = held !== "learner" && config.staffSecondFactor && !hasSecondFactor ? held : undefined;
+    const user: CurrentUser = {
       id: u.id,
       email: u.email,
       firstName: u.firstName,
       lastName: u.lastName,
       nameOrder: u.nameOrder,
-      role,
-    } satisfies CurrentUser;
+      role: roleOnHold ? "learner" : held,
+      ...(roleOnHold ? { roleOnHold } : {}),
+    };
+    sessionFacts.set(user, {
+      sessionId: u.sessionId,
+      secondFactorAt: u.secondFactorAt === null ? null : new Date(u.secondFactorAt).toISOString(),
+      hasSecondFactor,
+      stepUpApplies: hasSecondFactor || config.staffSecondFactor,
+    });
+    return user;
   };
 
   app.decorateRequest("currentUser", function (this: FastifyRequest) {
@@ -83,6 +123,11 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   app.decorateRequest("adoptSession", function (this: FastifyRequest, row: SessionUserRow | undefined) {
     this._currentUser ??= Promise.resolve(toCurrentUser(liveSession(row)));
     return this._currentUser;
+  });
+
+  // After the route's own access check (an onRequest hook or the schema), before its handler.
+  app.addHook("preHandler", async (request) => {
+    if (request.routeOptions.config.stepUp) requireStepUp(await requireUser(request));
   });
 
   /** Better Auth's full session check, which also extends an active session; used once per page load. */
@@ -135,8 +180,52 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     return reply.send(text || null);
   }
 
+  const pendingSignInUser = pendingSignIn(db, config.authSecret, config.appUrl.startsWith("https://"));
+
+  /** The session token a successful Better Auth answer carries (sign-in, code accepted), if any. */
+  async function tokenOf(response: Response): Promise<string | null> {
+    try {
+      const body: unknown = await response.clone().json();
+      return isRecord(body) && typeof body.token === "string" ? body.token : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A TOTP or backup code: counted per account and refused when replayed, before Better Auth checks it. */
+  async function forwardCode(request: FastifyRequest, reply: FastifyReply, path: string) {
+    const body = request.body;
+    const code = isRecord(body) && typeof body.code === "string" ? body.code.trim() : "";
+    const userId = (await request.currentUser())?.id ?? (await pendingSignInUser(request.headers.cookie));
+    if (!userId || code === "" || code.length > 64) return sendAuthResponse(reply, await callBetterAuth(request));
+    const attempt = await beginCodeAttempt(app.deps.counters, userId, path, code);
+    if (attempt.lockedForMs > 0) {
+      return reply
+        .status(429)
+        .header("retry-after", String(Math.ceil(attempt.lockedForMs / 1000)))
+        .send({ message: codeLockedMessage(attempt.lockedForMs), code: "CODE_LOCKED" });
+    }
+    if (attempt.reused) return reply.status(401).send({ message: CODE_REUSED_MESSAGE, code: "CODE_REUSED" });
+    let response: Response;
+    try {
+      response = await callBetterAuth(request);
+    } catch (error) {
+      await attempt.release();
+      throw error;
+    }
+    if (response.status === 401) await attempt.failed();
+    else if (response.ok) {
+      await attempt.succeeded();
+      const token = await tokenOf(response);
+      if (token) await markSecondFactor(db, token);
+    } else await attempt.release();
+    return sendAuthResponse(reply, response);
+  }
+
   async function forwardToBetterAuth(request: FastifyRequest, reply: FastifyReply) {
     const params: unknown = request.params;
+    const path = isRecord(params) && typeof params["*"] === "string" ? params["*"] : "";
+    if (request.method === "POST" && CODE_PATHS.has(path)) return forwardCode(request, reply, path);
     const email = isRecord(params) && params["*"] === "sign-in/email" ? emailOf(request.body) : null;
     if (!email) return sendAuthResponse(reply, await callBetterAuth(request));
     // Guesses per account, counted in the shared counters (Redis or the database) whatever address or
@@ -250,4 +339,29 @@ export async function requireInstructor(request: FastifyRequest): Promise<Curren
   const user = await requireUser(request);
   if (user.role !== "instructor" && user.role !== "admin") throw forbidden("Instructors only.");
   return user;
+}
+
+/**
+ * The actions that move money or credentials (decision 0054): the session must have confirmed a
+ * second factor or passkey within the last 10 minutes, else 403 with `code: STEP_UP_REQUIRED`, which
+ * the client turns into a prompt. A stolen session cookie alone never passes: the confirmation needs
+ * the code or the passkey.
+ */
+export function requireStepUp(user: CurrentUser): void {
+  const facts = sessionFacts.get(user);
+  if (!facts?.stepUpApplies) return;
+  if (!facts.hasSecondFactor)
+    throw new AppError(403, "Set up two-factor sign-in or a passkey first (Profile → Security).", {
+      code: SECOND_FACTOR_REQUIRED,
+    });
+  const at = facts.secondFactorAt === null ? 0 : Date.parse(facts.secondFactorAt);
+  if (Date.now() - at > STEP_UP_MAX_AGE_MS)
+    throw new AppError(403, "Confirm it is you: enter a code from your authenticator app or use a passkey.", {
+      code: STEP_UP_REQUIRED,
+    });
+}
+
+/** The request's session id (the session list marks it as current). */
+export function sessionIdOf(user: CurrentUser): string | undefined {
+  return sessionFacts.get(user)?.sessionId;
 }

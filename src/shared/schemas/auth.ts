@@ -17,6 +17,11 @@ export const currentUserSchema = z.object({
   lastName: z.string(),
   nameOrder: nameOrderSchema,
   role: roleSchema,
+  /**
+   * A staff role the account holds but may use only once it has a passkey or two-factor sign-in
+   * (docs/decisions/0054); until then `role` is learner. Absent otherwise.
+   */
+  roleOnHold: roleSchema.exclude(["learner"]).optional(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 /** GET /api/auth/user: the signed-in user, or null for a visitor. */
@@ -62,3 +67,10 @@ export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 
 /** Its one answer, the same for every address, known or not. */
 export const passwordResetRequestedSchema = z.object({ status: z.literal(true), message: z.string() });
+
+/** The code the server answers (403) when an action needs a fresh second factor or passkey. */
+export const STEP_UP_REQUIRED = "STEP_UP_REQUIRED";
+/** The code (403) for a staff route used by staff whose second factor is not set up yet. */
+export const SECOND_FACTOR_REQUIRED = "SECOND_FACTOR_REQUIRED";
+/** How long a second-factor or passkey confirmation lets the actions that move money or credentials through. */
+export const STEP_UP_MAX_AGE_MS = 10 * 60 * 1000;

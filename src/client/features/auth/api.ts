@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { api, dataOf } from "#client/lib/api-client.ts";
 import { authCall, authClient } from "#client/lib/auth-client.ts";
+import { authPost, cleanCode } from "#client/lib/second-factor.ts";
 import type { PasswordResetInput, PasswordResetRequest, SignInInput, SignUpInput } from "#shared/schemas/auth.ts";
 
 /**
@@ -8,7 +9,25 @@ import type { PasswordResetInput, PasswordResetRequest, SignInInput, SignUpInput
  * signed-in user is sent on from /login at once, which unmounts the page.
  */
 export const useSignIn = () =>
-  useMutation({ mutationFn: (input: SignInInput) => authCall(authClient.signIn.email(input)) });
+  useMutation({
+    mutationFn: async (input: SignInInput): Promise<{ codeNeeded: boolean }> => {
+      const answer = await authClient.signIn.email(input);
+      await authCall(Promise.resolve(answer));
+      // Two-factor on: the password was right, a code or backup code comes next (decision 0054).
+      const data: unknown = answer.data;
+      return { codeNeeded: typeof data === "object" && data !== null && "twoFactorRedirect" in data };
+    },
+  });
+
+/** The second step of a two-factor sign-in: a code from the app, or a backup code. */
+export const useSecondFactor = () =>
+  useMutation({
+    mutationFn: ({ code, backup, trustDevice }: { code: string; backup: boolean; trustDevice: boolean }) =>
+      authPost(backup ? "two-factor/verify-backup-code" : "two-factor/verify-totp", {
+        code: cleanCode(code),
+        ...(backup ? {} : { trustDevice }),
+      }),
+  });
 
 /**
  * Creates the account, which is signed in at once. The user is read again only when the page

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Tabs } from "radix-ui";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
@@ -14,7 +14,7 @@ import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { MIN_PASSWORD_LENGTH } from "#shared/format.ts";
 import { signInInputSchema, signUpInputSchema } from "#shared/schemas/auth.ts";
-import { useRequestPasswordReset, useSignIn, useSignUp } from "./api.ts";
+import { useRequestPasswordReset, useSecondFactor, useSignIn, useSignUp } from "./api.ts";
 
 const providerMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
 
@@ -23,20 +23,94 @@ function safeNext(next: string | null): string {
   return next?.startsWith("/") && !next.startsWith("//") ? next : paths.home;
 }
 
+/** After a right password, for an account with two-factor on: a code from the app or a backup code. */
+function CodeStep({ onDone }: { onDone: () => Promise<void> }) {
+  const [backup, setBackup] = useState(false);
+  const [trustDevice, setTrustDevice] = useState(false);
+  const [code, setCode] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const verify = useSecondFactor();
+  const focusCode = () => document.getElementById("sign-in-code")?.focus();
+  useEffect(focusCode, []);
+  const errorId = "sign-in-code-error";
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!code.trim()) {
+      setProblem(backup ? "Enter one of your backup codes." : "Enter the 6-digit code from your app.");
+      focusCode();
+      return;
+    }
+    verify.mutate(
+      { code, backup, trustDevice },
+      {
+        onSuccess: onDone,
+        onError: (failure) => {
+          setProblem(providerMessage(failure) ?? "That code did not work. Try again.");
+          focusCode();
+        },
+      },
+    );
+  };
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate aria-labelledby="code-step-heading">
+      <h2 id="code-step-heading" className="text-lg font-semibold">
+        {backup ? "Enter a backup code" : "Enter the code from your authenticator app"}
+      </h2>
+      <FormError id={errorId} message={problem} />
+      <TextField
+        id="sign-in-code"
+        name="code"
+        label={backup ? "Backup code" : "6-digit code"}
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        inputMode={backup ? "text" : "numeric"}
+        autoComplete="one-time-code"
+        errorId={problem ? errorId : undefined}
+      />
+      {!backup && (
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={trustDevice} onChange={(e) => setTrustDevice(e.target.checked)} />
+          Trust this device for 30 days
+        </label>
+      )}
+      <Button type="submit" className="w-full" disabled={verify.isPending || verify.isSuccess}>
+        {verify.isPending || verify.isSuccess ? "Checking..." : "Continue"}
+      </Button>
+      <button
+        type="button"
+        className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline"
+        onClick={() => {
+          setBackup(!backup);
+          setProblem(null);
+          setCode("");
+          focusCode();
+        }}
+      >
+        {backup ? "Use a code from the app instead" : "Use a backup code instead"}
+      </button>
+    </form>
+  );
+}
+
 function SignInForm() {
   const toast = useToast();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const [codeNeeded, setCodeNeeded] = useState(false);
+  const signedIn = async () => {
+    toast({ title: "Welcome back!", description: "You've successfully signed in to your account." });
+    await refreshCurrentUser();
+    navigate(safeNext(params.get("next")), { replace: true });
+  };
   const form = useForm({ resolver: zodResolver(signInInputSchema), defaultValues: { email: "", password: "" } });
   const error = useFormErrors(form);
   const signIn = useSignIn();
   const reset = useRequestPasswordReset();
   const submit = form.handleSubmit((input) =>
     signIn.mutate(input, {
-      onSuccess: async () => {
-        toast({ title: "Welcome back!", description: "You've successfully signed in to your account." });
-        await refreshCurrentUser();
-        navigate(safeNext(params.get("next")), { replace: true });
+      onSuccess: async ({ codeNeeded }) => {
+        if (codeNeeded) setCodeNeeded(true);
+        else await signedIn();
       },
       onError: (failure) => {
         const description = providerMessage(failure) ?? "Please check your credentials and try again.";
@@ -47,7 +121,7 @@ function SignInForm() {
   );
 
   // Busy until the page is left for the next one.
-  const signingIn = signIn.isPending || signIn.isSuccess;
+  const signingIn = signIn.isPending || (signIn.isSuccess && !codeNeeded);
 
   const forgot = () => {
     const email = form.getValues("email").trim();
@@ -68,6 +142,7 @@ function SignInForm() {
     });
   };
 
+  if (codeNeeded) return <CodeStep onDone={signedIn} />;
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
       <FormError id={error.errorId} message={error.message} />

@@ -13,6 +13,7 @@ import { profileInputSchema } from "#shared/schemas/certificates.ts";
 import { useUpdateProfile } from "./api.ts";
 import { NameOrderField } from "./name-order-field.tsx";
 import { PractitionerListingForm } from "./practitioner-listing-form.tsx";
+import { TwoFactorSection } from "./two-factor-section.tsx";
 import { YourData } from "./your-data.tsx";
 
 /** The profile field a server message is about, so focus lands where the fix is. */
@@ -99,6 +100,7 @@ export default function ProfilePage() {
           </Button>
         </form>
       </Card>
+      <TwoFactorSection />
       <PractitionerListingForm />
       <YourData />
     </PageContainer>

@@ -1,4 +1,5 @@
 import type { EmailTemplate } from "../email-template.ts";
+import { accountSecurity } from "./account-security.tsx";
 import { certificateReminder } from "./certificate-reminder.tsx";
 import { certificateRenewed } from "./certificate-renewed.tsx";
 import { existingAccountSignUp } from "./existing-account-sign-up.tsx";
@@ -19,6 +20,7 @@ export const emailTemplates = {
   "reset-password": resetPassword,
   "existing-account-sign-up": existingAccountSignUp,
   "sign-in-paused": signInPaused,
+  "account-security": accountSecurity,
   "certificate-reminder": certificateReminder,
   "certificate-renewed": certificateRenewed,
   "practical-feedback": practicalFeedback,

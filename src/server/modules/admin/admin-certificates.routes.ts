@@ -53,6 +53,7 @@ export function adminCertificatesRoutes(catalogue: CourseCatalogue): FastifyPlug
     app.post(
       "/api/admin/certificates/:certificateId/extend",
       {
+        config: { stepUp: true },
         schema: {
           params: certificateParamsSchema,
           body: extendCertificateInputSchema,

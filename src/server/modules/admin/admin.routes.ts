@@ -86,7 +86,7 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     );
     app.post(
       "/api/admin/coupons",
-      { schema: { body: createCouponInputSchema, response: { 200: adminCouponSchema } } },
+      { config: { stepUp: true }, schema: { body: createCouponInputSchema, response: { 200: adminCouponSchema } } },
       async (request) => adminCreateCoupon(db, await catalogue.get(), await actor(request), request.body),
     );
     app.post(
@@ -105,7 +105,10 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     );
     app.post(
       "/api/admin/orders/:id/refund",
-      { schema: { params: idParamsSchema, body: emptyBodySchema, response: { 200: refundedOrderSchema } } },
+      {
+        config: { stepUp: true },
+        schema: { params: idParamsSchema, body: emptyBodySchema, response: { 200: refundedOrderSchema } },
+      },
       async (request) => refundOrder({ db, provider: payments }, await actor(request), request.params.id),
     );
 
@@ -169,7 +172,10 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     );
     app.put(
       "/api/admin/learners/:id/role",
-      { schema: { params: idParamsSchema, body: roleInputSchema, response: { 200: roleChangeSchema } } },
+      {
+        config: { stepUp: true },
+        schema: { params: idParamsSchema, body: roleInputSchema, response: { 200: roleChangeSchema } },
+      },
       async (request) => setStaffRole(db, await actor(request), request.params.id, request.body.role),
     );
     app.get(
@@ -179,12 +185,13 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     );
     app.post(
       "/api/admin/course-staff",
-      { schema: { body: courseStaffInputSchema, response: { 200: courseStaffSchema } } },
+      { config: { stepUp: true }, schema: { body: courseStaffInputSchema, response: { 200: courseStaffSchema } } },
       async (request) => assignCourseStaff(db, catalogue, await actor(request), request.body),
     );
     app.delete(
       "/api/admin/course-staff/:userId/:courseId/:role",
       {
+        config: { stepUp: true },
         schema: { params: courseStaffParamsSchema, body: emptyBodySchema, response: { 200: courseStaffRemovedSchema } },
       },
       async (request) => unassignCourseStaff(db, await actor(request), request.params),
@@ -197,6 +204,7 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
     app.post(
       "/api/admin/certificates/:certificateId/revoke",
       {
+        config: { stepUp: true },
         schema: {
           params: certificateParamsSchema,
           body: revokeCertificateInputSchema,

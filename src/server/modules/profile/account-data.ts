@@ -158,6 +158,8 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
     for (const table of [
       "session",
       "account",
+      "twoFactor",
+      "passkey",
       "practicalSubmission",
       "practicalGrant",
       "courseStaff",
@@ -193,6 +195,7 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
         lastName: "",
         image: null,
         role: "learner",
+        twoFactorEnabled: false,
         updatedAt: new Date().toISOString(),
         erasedAt: new Date().toISOString(),
       })

@@ -84,6 +84,7 @@ export const studioRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/studio/courses/:courseId/publish",
     {
+      config: { stepUp: true },
       schema: {
         params: studioCourseParamsSchema,
         body: publishSchema,
@@ -117,6 +118,7 @@ export const studioRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/studio/courses/:courseId/versions/:version/republish",
     {
+      config: { stepUp: true },
       schema: {
         params: studioVersionParamsSchema,
         body: republishSchema,

@@ -1,0 +1,39 @@
+import { STEP_UP_REQUIRED } from "#shared/schemas/auth.ts";
+import { ApiError } from "./api-client.ts";
+
+/**
+ * Better Auth's two-factor endpoints (docs/decisions/0054), called as the browser's own requests so
+ * the session and challenge cookies go along. A refusal throws the ApiError every other call throws.
+ */
+export async function authPost<T>(path: string, body?: object): Promise<T> {
+  const response = await fetch(`/api/auth/${path}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: body ? { "content-type": "application/json" } : {},
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new ApiError(response.status, text, `${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+/** The server asked for a fresh second factor before this action (403 STEP_UP_REQUIRED). */
+export function needsStepUp(failure: unknown): boolean {
+  if (!(failure instanceof ApiError) || failure.status !== 403) return false;
+  try {
+    return (JSON.parse(failure.body) as { code?: unknown }).code === STEP_UP_REQUIRED;
+  } catch {
+    return false;
+  }
+}
+
+/** A code typed with spaces or dashes as apps show it: TOTP codes are six digits, backup codes keep their dash. */
+export const cleanCode = (code: string) => code.trim().replace(/\s+/g, "");
+
+/** The account's two-factor state, from Better Auth's session (its plugin adds the field). */
+export async function twoFactorEnabled(): Promise<boolean> {
+  const response = await fetch("/api/auth/get-session", { credentials: "same-origin" });
+  if (!response.ok) return false;
+  const body = (await response.json()) as { user?: { twoFactorEnabled?: boolean } } | null;
+  return body?.user?.twoFactorEnabled === true;
+}

@@ -1,0 +1,342 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STEP_UP_MAX_AGE_MS } from "#shared/schemas/auth.ts";
+import { authenticatorFor, turnOnTwoFactor, withCookies } from "../setup/second-factor.ts";
+import {
+  buyInSandbox,
+  createTestApp,
+  request,
+  signUpUser,
+  TEST_ORIGIN,
+  type TestApp,
+  type TestUser,
+  verifyEmail,
+} from "../setup/test-app.ts";
+import { requireRedisOrSkip, uniqueRedisPrefix } from "../setup/test-redis.ts";
+
+// Two-factor sign-in, the staff rule and re-confirmation (docs/decisions/0054), with the rule on as in
+// production (the other API tests run with STAFF_SECOND_FACTOR=off).
+let t: TestApp;
+let address = 0;
+beforeAll(async () => {
+  t = await createTestApp({ env: { STAFF_SECOND_FACTOR: "on", ADMIN_EMAILS: "listed-head@academy.example" } });
+});
+afterAll(() => t.close());
+
+const db = () => t.testDb.database.db;
+
+/** Each call from its own client address, so the per-address limits stay out of the per-account tests. */
+function post(app: TestApp, url: string, cookie: string, payload?: unknown, remoteAddress?: string) {
+  address++;
+  return app.app.inject({
+    method: "POST",
+    url,
+    remoteAddress: remoteAddress ?? `198.51.100.${address % 250}`,
+    headers: { origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}) },
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+}
+const me = async (cookie: string) => (await request(t.app, "GET", "/api/auth/user", { cookie })).json();
+
+/** Password first: the answer asks for the code and opens no session yet; its cookie carries the challenge. */
+async function signInWithPassword(app: TestApp, user: TestUser) {
+  const res = await post(app, "/api/auth/sign-in/email", "", { email: user.email, password: user.password });
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toMatchObject({ twoFactorRedirect: true });
+  return withCookies("", res);
+}
+
+describe("two-factor sign-in with an authenticator app", () => {
+  it("set up with a first code, then sign-in asks for a code after the password", async () => {
+    const user = await signUpUser(t.app);
+    const enabled = await post(t, "/api/auth/two-factor/enable", user.cookie, { password: user.password });
+    expect(enabled.statusCode).toBe(200);
+    const { totpURI, backupCodes } = enabled.json();
+    expect(totpURI).toMatch(/^otpauth:\/\/totp\/Holistic%20Wellness%20Academy:/);
+    expect(backupCodes).toHaveLength(10);
+    expect(new Set(backupCodes).size).toBe(10);
+    // Not on before the first code: the password alone still signs in.
+    const before = await post(t, "/api/auth/sign-in/email", "", { email: user.email, password: user.password });
+    expect(before.json().twoFactorRedirect).toBeUndefined();
+    const app = authenticatorFor(totpURI);
+    const wrongFirst = await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: "000000" });
+    expect(wrongFirst.statusCode).toBe(401);
+    const first = await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: await app.code() });
+    expect(first.statusCode).toBe(200);
+
+    const pending = await signInWithPassword(t, user);
+    expect(await me(pending)).toBeNull();
+    const wrong = await post(t, "/api/auth/two-factor/verify-totp", pending, { code: "123456" });
+    expect(wrong.statusCode).toBe(401);
+    const right = await post(t, "/api/auth/two-factor/verify-totp", pending, { code: await app.code(1) });
+    expect(right.statusCode).toBe(200);
+    expect(await me(withCookies(pending, right))).toMatchObject({ email: user.email });
+  });
+
+  it("refuses a code that was already accepted (replay), at sign-in and at re-confirmation", async () => {
+    const user = await signUpUser(t.app);
+    const app = await turnOnTwoFactor(t, user);
+    const code = await app.code(-1);
+    const pending = await signInWithPassword(t, user);
+    expect((await post(t, "/api/auth/two-factor/verify-totp", pending, { code })).statusCode).toBe(200);
+    const again = await signInWithPassword(t, user);
+    const replay = await post(t, "/api/auth/two-factor/verify-totp", again, { code });
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json().code).toBe("CODE_REUSED");
+    expect(await me(withCookies(again, replay))).toBeNull();
+    // The session's own re-confirmation refuses it too; a fresh code passes.
+    expect((await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code })).json().code).toBe("CODE_REUSED");
+    expect((await post(t, "/api/auth/two-factor/verify-totp", again, { code: await app.code(1) })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it("two requests with the same code at once: exactly one is accepted", async () => {
+    const user = await signUpUser(t.app);
+    const app = await turnOnTwoFactor(t, user);
+    const code = await app.code(1);
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map(() => post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code })),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 401, 401, 401]);
+  });
+
+  it("backup codes: each signs in once, a used one is refused, and after the tenth none is left", async () => {
+    const user = await signUpUser(t.app);
+    const app = await turnOnTwoFactor(t, user);
+    const [first, ...rest] = app.backupCodes;
+    const pending = await signInWithPassword(t, user);
+    const used = await post(t, "/api/auth/two-factor/verify-backup-code", pending, { code: first });
+    expect(used.statusCode).toBe(200);
+    expect(await me(withCookies(pending, used))).toMatchObject({ email: user.email });
+    const reuse = await post(t, "/api/auth/two-factor/verify-backup-code", await signInWithPassword(t, user), {
+      code: first,
+    });
+    expect(reuse.statusCode).toBe(401);
+    // The other nine, through the session (as a re-confirmation would), each once.
+    for (const code of rest)
+      expect((await post(t, "/api/auth/two-factor/verify-backup-code", user.cookie, { code })).statusCode).toBe(200);
+    for (const code of [first, rest[0], rest[8]])
+      expect((await post(t, "/api/auth/two-factor/verify-backup-code", user.cookie, { code })).statusCode).toBe(401);
+    // The app's codes still work.
+    expect(
+      (await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: await app.code(1) })).statusCode,
+    ).toBe(200);
+  });
+
+  it("trusting the device skips the code at the next sign-in from it, not from another browser", async () => {
+    const user = await signUpUser(t.app);
+    const app = await turnOnTwoFactor(t, user);
+    const pending = await signInWithPassword(t, user);
+    const trusted = await post(t, "/api/auth/two-factor/verify-totp", pending, {
+      code: await app.code(-1),
+      trustDevice: true,
+    });
+    expect(trusted.statusCode).toBe(200);
+    const device = withCookies(pending, trusted);
+    expect(device).toMatch(/trust_device=/);
+    const next = await post(t, "/api/auth/sign-in/email", device, { email: user.email, password: user.password });
+    expect(next.json().twoFactorRedirect).toBeUndefined();
+    expect(await me(withCookies(device, next))).toMatchObject({ email: user.email });
+    await signInWithPassword(t, user);
+  });
+});
+
+describe("wrong codes are limited as passwords are", () => {
+  async function guessing(app: TestApp) {
+    const user = await signUpUser(app.app);
+    const authenticator = await turnOnTwoFactor(app, user);
+    // Ten wrong codes are checked (each from its own address), the eleventh request is not: even the
+    // right code waits.
+    for (let i = 1; i <= 10; i++) {
+      const wrong = await post(app, "/api/auth/two-factor/verify-totp", user.cookie, { code: String(100000 + i) });
+      expect(wrong.statusCode).toBe(401);
+    }
+    const locked = await post(app, "/api/auth/two-factor/verify-totp", user.cookie, {
+      code: await authenticator.code(1),
+    });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().code).toBe("CODE_LOCKED");
+    expect(Number(locked.headers["retry-after"])).toBeGreaterThan(0);
+    // A pending sign-in to the same account is locked too.
+    const pending = await signInWithPassword(app, user);
+    expect((await post(app, "/api/auth/two-factor/verify-totp", pending, { code: "999999" })).statusCode).toBe(429);
+  }
+
+  it("ten wrong codes for one account lock its codes (database counters)", () => guessing(t));
+
+  it("nine wrong codes and a right one: accepted, and the count starts again", async () => {
+    const user = await signUpUser(t.app);
+    const app = await turnOnTwoFactor(t, user);
+    for (let i = 1; i <= 9; i++)
+      await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: String(200000 + i) });
+    expect(
+      (await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: await app.code(1) })).statusCode,
+    ).toBe(200);
+    for (let i = 1; i <= 10; i++)
+      expect(
+        (await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: String(300000 + i) })).statusCode,
+      ).toBe(401);
+  });
+
+  it("one client address sending codes: the eleventh in a minute is refused", async () => {
+    const user = await signUpUser(t.app);
+    await turnOnTwoFactor(t, user);
+    const other = await signUpUser(t.app);
+    const otherApp = await turnOnTwoFactor(t, other);
+    const from = "203.0.113.77";
+    for (let i = 1; i <= 10; i++)
+      expect(
+        (await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: String(400000 + i) }, from)).statusCode,
+      ).toBe(401);
+    const eleventh = await post(
+      t,
+      "/api/auth/two-factor/verify-totp",
+      other.cookie,
+      { code: await otherApp.code(1) },
+      from,
+    );
+    expect(eleventh.statusCode).toBe(429);
+  });
+
+  it("ten wrong codes lock the account on Redis too", async () => {
+    if (!(await requireRedisOrSkip("two-factor.test.ts"))) return;
+    const redisApp = await createTestApp({
+      env: { STAFF_SECOND_FACTOR: "on", REDIS_URL: "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: uniqueRedisPrefix() },
+    });
+    try {
+      await guessing(redisApp);
+    } finally {
+      await redisApp.close();
+    }
+  });
+});
+
+describe("staff need a second factor", () => {
+  const staffRoute = (cookie: string) => request(t.app, "GET", "/api/admin/orders", { cookie });
+
+  it("an admin without one has a learner's rights until two-factor is on", async () => {
+    const admin = await signUpUser(t.app);
+    await db().updateTable("user").set({ role: "admin" }).where("id", "=", admin.id).execute();
+    expect(await me(admin.cookie)).toMatchObject({ role: "learner", roleOnHold: "admin" });
+    expect((await staffRoute(admin.cookie)).statusCode).toBe(403);
+    await turnOnTwoFactor(t, admin);
+    const now = await me(admin.cookie);
+    expect(now.role).toBe("admin");
+    expect(now.roleOnHold).toBeUndefined();
+    expect((await staffRoute(admin.cookie)).statusCode).toBe(200);
+  });
+
+  it("an ADMIN_EMAILS address follows the same rule", async () => {
+    const head = await signUpUser(t.app, { email: "listed-head@academy.example" });
+    await verifyEmail(t, head);
+    expect(await me(head.cookie)).toMatchObject({ role: "learner", roleOnHold: "admin" });
+    expect((await staffRoute(head.cookie)).statusCode).toBe(403);
+    await turnOnTwoFactor(t, head);
+    expect((await staffRoute(head.cookie)).statusCode).toBe(200);
+  });
+
+  it("an instructor and an assessor without one are refused their routes", async () => {
+    for (const role of ["instructor", "assessor"] as const) {
+      const staff = await signUpUser(t.app);
+      await db().updateTable("user").set({ role }).where("id", "=", staff.id).execute();
+      expect(await me(staff.cookie)).toMatchObject({ role: "learner", roleOnHold: role });
+      const url = role === "instructor" ? "/api/studio/courses" : "/api/review/queue";
+      expect((await request(t.app, "GET", url, { cookie: staff.cookie })).statusCode).toBe(403);
+    }
+  });
+});
+
+describe("re-confirmation before money and credential actions", () => {
+  async function adminWithOrder() {
+    const admin = await signUpUser(t.app);
+    await db().updateTable("user").set({ role: "admin" }).where("id", "=", admin.id).execute();
+    const app = await turnOnTwoFactor(t, admin);
+    const buyer = await signUpUser(t.app);
+    await buyInSandbox(t, buyer, "fixture-basics");
+    const order = await db()
+      .selectFrom("order")
+      .select("id")
+      .where("userId", "=", buyer.id)
+      .where("status", "=", "paid")
+      .executeTakeFirstOrThrow();
+    return { admin, app, order };
+  }
+  const confirmedAgo = (cookie: string, ms: number) =>
+    db()
+      .updateTable("session")
+      .set({ secondFactorAt: new Date(Date.now() - ms).toISOString() })
+      .where("token", "=", decodeURIComponent(/session_token=([^;.]+)/.exec(cookie)?.[1] ?? ""))
+      .execute();
+  const refund = (cookie: string, id: string) => post(t, `/api/admin/orders/${id}/refund`, cookie);
+
+  it("a refund 10 minutes after the last code asks again, and goes through after a fresh code", async () => {
+    const { admin, app, order } = await adminWithOrder();
+    await confirmedAgo(admin.cookie, STEP_UP_MAX_AGE_MS + 5_000);
+    const asked = await refund(admin.cookie, order.id);
+    expect(asked.statusCode).toBe(403);
+    expect(asked.json().code).toBe("STEP_UP_REQUIRED");
+    const confirmed = await post(t, "/api/auth/two-factor/verify-totp", admin.cookie, { code: await app.code(1) });
+    expect(confirmed.statusCode).toBe(200);
+    const done = await refund(withCookies(admin.cookie, confirmed), order.id);
+    expect(done.statusCode).toBe(200);
+  });
+
+  it("a confirmation just inside 10 minutes still counts", async () => {
+    const { admin, order } = await adminWithOrder();
+    await confirmedAgo(admin.cookie, STEP_UP_MAX_AGE_MS - 5_000);
+    expect((await refund(admin.cookie, order.id)).statusCode).toBe(200);
+  });
+
+  it("a stolen session cookie cannot re-confirm: wrong codes leave the action refused", async () => {
+    const { admin, order } = await adminWithOrder();
+    await confirmedAgo(admin.cookie, STEP_UP_MAX_AGE_MS + 1_000);
+    const stolen = admin.cookie;
+    for (const code of ["000000", "123456", "654321"])
+      expect((await post(t, "/api/auth/two-factor/verify-totp", stolen, { code })).statusCode).toBe(401);
+    const refused = await refund(stolen, order.id);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe("STEP_UP_REQUIRED");
+    // The backup codes of another account do not help either.
+    const other = await signUpUser(t.app);
+    const otherApp = await turnOnTwoFactor(t, other);
+    const foreign = await post(t, "/api/auth/two-factor/verify-backup-code", stolen, { code: otherApp.backupCodes[0] });
+    expect(foreign.statusCode).toBe(401);
+    expect((await refund(stolen, order.id)).statusCode).toBe(403);
+  });
+
+  it("every action that moves money or credentials asks for it", async () => {
+    const { admin } = await adminWithOrder();
+    await confirmedAgo(admin.cookie, STEP_UP_MAX_AGE_MS + 1_000);
+    const learner = await signUpUser(t.app);
+    const calls = [
+      request(t.app, "PUT", `/api/admin/learners/${learner.id}/role`, {
+        cookie: admin.cookie,
+        payload: { role: "assessor" },
+      }),
+      request(t.app, "POST", "/api/admin/coupons", {
+        cookie: admin.cookie,
+        payload: { code: "STEPUP10", percentOff: 10 },
+      }),
+      request(t.app, "POST", "/api/admin/course-staff", {
+        cookie: admin.cookie,
+        payload: { userId: learner.id, courseId: "fixture-basics", role: "assessor" },
+      }),
+      request(t.app, "POST", "/api/admin/certificates/HWA-AAAAAAAAAAAAAAAA/revoke", {
+        cookie: admin.cookie,
+        payload: { reason: "Issued in error" },
+      }),
+      request(t.app, "POST", "/api/admin/certificates/HWA-AAAAAAAAAAAAAAAA/extend", {
+        cookie: admin.cookie,
+        payload: { until: "2030-01-01", reason: "Extended for the test" },
+      }),
+      request(t.app, "POST", "/api/studio/courses/fixture-basics/versions/1/republish", { cookie: admin.cookie }),
+      request(t.app, "POST", "/api/studio/courses/fixture-basics/publish", {
+        cookie: admin.cookie,
+        payload: { baseRevision: 0, note: "A note", kind: "minor" },
+      }),
+    ];
+    for (const res of await Promise.all(calls)) {
+      expect([res.statusCode, res.json().code]).toEqual([403, "STEP_UP_REQUIRED"]);
+    }
+  });
+});
