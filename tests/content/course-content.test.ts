@@ -252,10 +252,10 @@ const bareSourceLinks = (markdown: string) => {
  * specific page, DOI or PMID, and replacing the rest is work in progress (decision 0058).
  */
 const BARE_SOURCE_CEILING: Record<string, number> = {
-  "nutrition-coach": 24,
-  "functional-nutrition": 32,
-  "integrative-health": 51,
-  "business-practitioners": 41,
+  "nutrition-coach": 21,
+  "functional-nutrition": 24,
+  "integrative-health": 39,
+  "business-practitioners": 33,
 };
 
 describe.each(FULL.map((c) => [c.id]))("%s sources", (courseId) => {
