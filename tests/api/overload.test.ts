@@ -169,3 +169,40 @@ describe("Better Auth's own log lines", () => {
     await expect.poll(() => logged("auth: User not found").map((line) => line.level)).toEqual([40]);
   });
 });
+
+/** Keeps the event loop busy for `ms` in one stretch, as loading and compiling a server does. */
+function blockTheLoop(ms: number) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // busy, on purpose
+  }
+}
+
+describe("shedding on the event loop's delay", () => {
+  let busy: TestApp;
+  let base = "";
+  beforeAll(async () => {
+    busy = await createTestApp({ env: { OVERLOAD_EVENT_LOOP_DELAY_MS: "50" } });
+    // A cold start: the loop hardly turns between loading the app and opening the listener.
+    blockTheLoop(1500);
+    await busy.app.listen({ port: 0, host: "127.0.0.1" });
+    base = `http://127.0.0.1:${(busy.app.server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => busy?.close());
+
+  it("a cold instance answers its first requests instead of shedding them, and sheds once its loop really lags", async () => {
+    const first = await Promise.all(Array.from({ length: 5 }, () => fetch(`${base}/api/courses`)));
+    expect(first.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+
+    // Past the start's samples, a loop busy in stretches for longer than two samples is overload.
+    await new Promise((done) => setTimeout(done, 2100));
+    for (let i = 0; i < 20; i++) {
+      blockTheLoop(150);
+      await new Promise((done) => setImmediate(done));
+    }
+    const lagging = await fetch(`${base}/api/courses`);
+    expect(lagging.status).toBe(503);
+    expect(lagging.headers.get("retry-after")).toBe("2");
+    expect(((await lagging.json()) as { message: string }).message).toMatch(OVERLOADED);
+  }, 30_000);
+});

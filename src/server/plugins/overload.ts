@@ -9,6 +9,8 @@ import { OVERLOADED_MESSAGE, RETRY_AFTER } from "./errors.ts";
 const QUEUE_CHECK_MS = 100;
 /** A line about refused requests at most this often, with how many were refused since the last one. */
 const LOG_EVERY_MS = 1000;
+/** How often under-pressure averages the event loop's delay. */
+const LOOP_SAMPLE_MS = 1000;
 
 /**
  * Load is shed early (decision 0049): while the oldest request waiting for a database connection has
@@ -21,8 +23,15 @@ export async function registerOverloadShedding(app: FastifyInstance, config: Con
   if (!queueWaitMs && !eventLoopDelayMs) return;
   let refused = 0;
   let loggedAt = 0;
+  // The samples taken before and just after the listener opens cover the start itself (loading,
+  // compiling routes: a loop that hardly turns, read as a delay of seconds or Infinity), not load:
+  // a cold instance would shed its first requests. The loop's delay counts from the second sample on.
+  let loopDelayCountsFrom = Number.POSITIVE_INFINITY;
+  app.addHook("onListen", async () => {
+    loopDelayCountsFrom = Date.now() + 2 * LOOP_SAMPLE_MS;
+  });
   await app.register(underPressure, {
-    ...(eventLoopDelayMs ? { maxEventLoopDelay: eventLoopDelayMs } : {}),
+    ...(eventLoopDelayMs ? { maxEventLoopDelay: eventLoopDelayMs, sampleInterval: LOOP_SAMPLE_MS } : {}),
     ...(queueWaitMs && database.engine === "postgres"
       ? { healthCheck: async () => database.oldestWaitMs() < queueWaitMs, healthCheckInterval: QUEUE_CHECK_MS }
       : {}),
@@ -30,6 +39,7 @@ export async function registerOverloadShedding(app: FastifyInstance, config: Con
     pressureHandler: async (request, reply, type, value) => {
       // Liveness stays true: an overloaded process needs no restart.
       if (request.url === "/healthz") return;
+      if (type === "eventLoopDelay" && Date.now() < loopDelayCountsFrom) return;
       refused++;
       const now = Date.now();
       if (now - loggedAt >= LOG_EVERY_MS) {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
 import QRCode from "qrcode";
@@ -8,7 +8,8 @@ import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import { createTagger } from "./certificate-pdf-tags.ts";
 
-const fontFile = (file: string) => fileURLToPath(new URL(`../../../../assets/fonts/${file}`, import.meta.url));
+// From the working folder, like the content and the built client: the compiled server lives elsewhere.
+const fontFile = (file: string) => resolve("assets/fonts", file);
 
 // Noto covers Latin, Greek and Cyrillic in one face; Chinese and Japanese, Korean (Noto Sans SC has no Hangul),
 // Arabic and Hebrew have their own (assets/fonts, OFL). Names are bold in every script.
