@@ -25,7 +25,10 @@ function stale(output, sources) {
 
 if (cluster.isPrimary) {
   const shared = ["src/shared", "package.json"];
-  if (stale("dist/client/index.html", ["src/client", "index.html", ...shared]) || !existsSync("dist/server/entry-server.js")) {
+  if (
+    stale("dist/client/index.html", ["src/client", "index.html", ...shared]) ||
+    !existsSync("dist/server/entry-server.js")
+  ) {
     console.log("Building the web app...");
     const result = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
     if (result.status !== 0) process.exit(result.status ?? 1);

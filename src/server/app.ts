@@ -23,6 +23,7 @@ import { rollUpItemResponses } from "./db/item-response-tally.ts";
 import { createInvalidation, type Invalidation } from "./invalidation/invalidation.ts";
 import { createDatabaseJobRunner } from "./jobs/database-job-runner.ts";
 import type { JobLog, JobRunner } from "./jobs/job-runner.ts";
+import { createOneOffJobs, type OneOffJobs } from "./jobs/one-off-jobs.ts";
 import { pruneExpiredRows } from "./jobs/prune.ts";
 import { type HitCounter, sharedHitCounter } from "./limits/hit-counter.ts";
 import { rateLimitStore } from "./limits/rate-limit-store.ts";
@@ -72,6 +73,7 @@ import { plainTextValidatorCompiler } from "./plugins/validation.ts";
 import { connectRedis, type SharedRedis } from "./redis/shared-redis.ts";
 import { batchedStdout, LazyRequestLogger } from "./request-log.ts";
 import type { FileStorage } from "./storage/file-storage.ts";
+import { removeStoredFiles, removeStoredFilesWith } from "./storage/remove-stored-files.ts";
 import { storageFor } from "./storage/storage.ts";
 
 export interface AppDeps {
@@ -105,6 +107,8 @@ declare module "fastify" {
       catalogue: CourseCatalogue;
       payments: PaymentProvider | null;
       jobs: JobRunner;
+      /** Work one event causes, queued in its transaction with `trigger` (jobs/one-off-jobs.ts, decision 0059). */
+      oneOffJobs: OneOffJobs;
       background: Background;
       storage: FileStorage;
       /** Rate limits, lockouts, mail caps: Redis when configured, else (and while it is away) the database. */
@@ -205,6 +209,8 @@ export async function buildApp({
   const catalogue = new CourseCatalogue(database.db);
   const payments = createPaymentProvider(config, database.db);
   const jobs = createJobs(app.log);
+  const oneOffJobs = createOneOffJobs(database.db, app.log);
+  oneOffJobs.handle(removeStoredFiles, removeStoredFilesWith(storage));
   app.decorate("deps", {
     config,
     database,
@@ -213,6 +219,7 @@ export async function buildApp({
     catalogue,
     payments,
     jobs,
+    oneOffJobs,
     background,
     storage,
     counters,
@@ -241,6 +248,8 @@ export async function buildApp({
   jobs.every("prune-expired-rows", 60 * 60 * 1000, () => pruneExpiredRows(database.db));
   // Every message the academy sends is an outbox row (mail/outbox.ts, decision 0050); this job sends them.
   jobs.every("email-outbox", 1000, () => sendDueEmails({ db: database.db, mailer: mail, log: app.log }));
+  // Work one event causes (trigger), run once each; handlers are registered above and by the plugins.
+  jobs.every("one-off-jobs", 1000, () => oneOffJobs.runDue());
   // The item statistics' running sums take in new attempts every 10 s (decision 0039), so the part the
   // read still adds up live stays small even while many learners submit.
   jobs.every("item-response-rollup", 10 * 1000, () => rollUpItemResponses(database.db));

@@ -138,7 +138,9 @@ describe("an erasure racing the account's own writes", () => {
       }),
     );
     for (const user of learners) expect(await rowsOf(user.id)).toMatchObject({ submissions: 0, progress: 0 });
-    // Files written by a refused upload are removed; those of an upload that won are removed by the erasure.
+    // Files written by a refused upload are removed; those of an upload that won are removed by the
+    // erasure: both through a one-off job, run here rather than waiting for the app's next turn.
+    await Promise.all([t.app.deps.oneOffJobs.runDue(), second.app.deps.oneOffJobs.runDue()]);
     const left = storedFiles().filter((f) => !filesBefore.has(f));
     const onRecord = new Set(
       (await db().selectFrom("practicalFile").select("storageKey").execute()).map((f) => f.storageKey.split("/")[1]),

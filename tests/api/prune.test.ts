@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pruneExpiredRows } from "#server/jobs/prune.ts";
+import { ONE_OFF_JOBS_KEPT_MS, pruneExpiredRows } from "#server/jobs/prune.ts";
 import { createTestApp, signUpUser, type TestApp } from "../setup/test-app.ts";
 
 // Job, hit-counter, rate-limit, token and session tables must not grow without bound: the hourly
@@ -60,8 +60,35 @@ describe("pruning", () => {
       })
       .execute();
 
+    // One-off jobs: finished exactly at the line stays, a moment past it goes; a queued one always stays.
+    const job = (id: string, status: "done" | "failed" | "queued", finishedAt: number | null) => ({
+      id,
+      name: "prune-probe",
+      key: null,
+      payload: "{}",
+      status,
+      runAt: iso(now - 40 * DAY),
+      lastError: null,
+      createdAt: iso(now - 40 * DAY),
+      finishedAt: finishedAt === null ? null : iso(finishedAt),
+    });
+    await db
+      .insertInto("oneOffJob")
+      .values([
+        job("job-done-old", "done", now - ONE_OFF_JOBS_KEPT_MS - 1),
+        job("job-failed-old", "failed", now - ONE_OFF_JOBS_KEPT_MS - 1),
+        job("job-at-line", "done", now - ONE_OFF_JOBS_KEPT_MS),
+        job("job-queued", "queued", null),
+      ])
+      .execute();
+
     const pruned = await pruneExpiredRows(db, now);
-    expect(pruned).toEqual({ hitCounters: 1, rateLimits: 1, verifications: 1, sessions: 1 });
+    expect(pruned).toEqual({ hitCounters: 1, rateLimits: 1, verifications: 1, sessions: 1, oneOffJobs: 2 });
+    expect(
+      (await db.selectFrom("oneOffJob").select("id").where("name", "=", "prune-probe").orderBy("id").execute()).map(
+        (r) => r.id,
+      ),
+    ).toEqual(["job-at-line", "job-queued"]);
 
     expect((await db.selectFrom("hitCounter").select("key").execute()).map((r) => r.key)).toContain("open-window");
     expect((await db.selectFrom("hitCounter").select("key").execute()).map((r) => r.key)).not.toContain("old-window");
@@ -77,6 +104,7 @@ describe("pruning", () => {
       rateLimits: 0,
       verifications: 0,
       sessions: 0,
+      oneOffJobs: 0,
     });
   });
 });

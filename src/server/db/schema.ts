@@ -460,6 +460,23 @@ export interface OrderTable {
 }
 /** A receipt to mail for an order's payment or refund; sent once (claimedAt, then sentAt). */
 /** One message the academy sends (mail/outbox.ts, decision 0050). */
+/** A piece of work one event causes, run once by the `one-off-jobs` turn (jobs/one-off-jobs.ts). */
+export interface OneOffJobTable {
+  id: string;
+  /** The job definition's name (`defineJob`). */
+  name: string;
+  /** Makes work that several paths may cause one row. */
+  key: string | null;
+  /** The definition's payload, JSON. */
+  payload: string;
+  status: "queued" | "running" | "done" | "failed";
+  attempts: Generated<number>;
+  runAt: Timestamp;
+  lastError: string | null;
+  createdAt: Timestamp;
+  finishedAt: Timestamp | null;
+}
+
 export interface OutboxEmailTable {
   id: string;
   /** Makes a message several paths may cause one row (e.g. `receipt:{orderId}:payment`). */
@@ -690,6 +707,7 @@ export interface DB {
   certificateNameChange: CertificateNameChangeTable;
   certificateReminder: CertificateReminderTable;
   outboxEmail: OutboxEmailTable;
+  oneOffJob: OneOffJobTable;
   certificateRenewal: CertificateRenewalTable;
   emailOptOut: EmailOptOutTable;
   coupon: CouponTable;

@@ -11,11 +11,14 @@ export interface Pruned {
   rateLimits: number;
   verifications: number;
   sessions: number;
+  oneOffJobs: number;
 }
+/** A finished one-off job stays this long, for the record of what ran (and why one failed). */
+export const ONE_OFF_JOBS_KEPT_MS = 30 * DAY_MS;
 
 /**
  * Rows that only grow unless something removes them: ended rate-limit windows (ours and Better Auth's),
- * expired verification and reset tokens and expired sessions. Run hourly by
+ * expired verification and reset tokens, expired sessions, and one-off jobs finished a month ago. Run hourly by
  * one instance; each is one indexed-or-small DELETE.
  */
 export async function pruneExpiredRows(db: Kysely<DB>, now = Date.now()): Promise<Pruned> {
@@ -31,5 +34,12 @@ export async function pruneExpiredRows(db: Kysely<DB>, now = Date.now()): Promis
     ),
     verifications: count(await db.deleteFrom("verification").where("expiresAt", "<", nowIso).executeTakeFirst()),
     sessions: count(await db.deleteFrom("session").where("expiresAt", "<", nowIso).executeTakeFirst()),
+    oneOffJobs: count(
+      await db
+        .deleteFrom("oneOffJob")
+        .where("status", "in", ["done", "failed"])
+        .where("finishedAt", "<", new Date(now - ONE_OFF_JOBS_KEPT_MS).toISOString())
+        .executeTakeFirst(),
+    ),
   };
 }

@@ -15,8 +15,10 @@ import {
   submissionParamsSchema,
 } from "#shared/schemas/practical.ts";
 import { AppError, badRequest, errorField, forbidden, notFound } from "../../errors.ts";
+import { trigger } from "../../jobs/one-off-jobs.ts";
 import { requireAssessor, requireUser } from "../../plugins/auth.ts";
 import { FileMissingError, type FileStorage } from "../../storage/file-storage.ts";
+import { removeStoredFiles } from "../../storage/remove-stored-files.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { servedCourseFor } from "../progress/learner-state.ts";
@@ -132,7 +134,14 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
           const { text } = await readSubmission(request, maxFileBytes, storage, stored);
           return await recordSubmission(deps, user, course, allowed, { text, files: stored });
         } catch (error) {
-          await Promise.all(stored.map((f) => storage.remove(f.storageKey).catch(() => {})));
+          // What was stored before the refusal goes, retried until storage lets it go (decision 0059).
+          if (stored.length > 0)
+            await trigger(deps.db, removeStoredFiles, { keys: stored.map((f) => f.storageKey) }).catch((failure) =>
+              request.log.error(
+                { err: failure, storageKeys: stored.map((f) => f.storageKey) },
+                "refused upload's files not queued for removal",
+              ),
+            );
           throw error;
         }
       },

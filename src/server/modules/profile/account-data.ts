@@ -4,8 +4,9 @@ import { AccountErasedError, lockAccountForErasure } from "../../db/account-lock
 import { eraseQuizAttempts } from "../../db/item-response-tally.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
+import { trigger } from "../../jobs/one-off-jobs.ts";
 import { deleteAccountEmails } from "../../mail/outbox.ts";
-import type { FileStorage } from "../../storage/file-storage.ts";
+import { removeStoredFiles } from "../../storage/remove-stored-files.ts";
 
 /** The tables whose rows belong to one learner through a `userId` column. */
 type UserTable = { [T in keyof DB & string]: DB[T] extends { userId: unknown } ? T : never }[keyof DB & string];
@@ -127,8 +128,7 @@ export const WRONG_PASSWORD = "That password is not right. Your account was not 
  * user row stays as an anonymous shell because certificates (the public verify page) and orders
  * (accounting records) point at it, marked erased (`erasedAt`, decision 0051).
  */
-export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage }, userId: string, password: string) {
-  const { db } = deps;
+export async function deleteAccount(db: Kysely<DB>, userId: string, password: string) {
   const credential = await db
     .selectFrom("account")
     .select("password")
@@ -141,7 +141,7 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
   // One decision every other write respects (decision 0051): under the account's lock, the files on
   // record are read, every row deleted and the account marked erased. A write that committed first is
   // removed here; one that comes later finds the mark in its own transaction and is refused.
-  const files = await db.transaction().execute(async (trx) => {
+  await db.transaction().execute(async (trx) => {
     const locked = await lockAccountForErasure(trx, userId);
     if (!locked || locked.erasedAt) throw new AccountErasedError();
     const user = await trx.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirstOrThrow();
@@ -201,9 +201,7 @@ export async function deleteAccount(deps: { db: Kysely<DB>; storage: FileStorage
       })
       .where("id", "=", userId)
       .execute();
-    return stored;
+    // The files go once the rows' removal commits, retried until storage lets them go (decision 0059).
+    if (stored.length > 0) await trigger(trx, removeStoredFiles, { keys: stored.map((f) => f.storageKey) });
   });
-  // The rows are gone; a stored file that could not be removed is named so it can be removed by hand.
-  const removed = await Promise.allSettled(files.map((f) => deps.storage.remove(f.storageKey)));
-  return { filesNotRemoved: files.filter((_, i) => removed[i]?.status === "rejected").map((f) => f.storageKey) };
 }

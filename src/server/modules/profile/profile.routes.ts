@@ -58,19 +58,10 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await requireUser(request);
-      const { filesNotRemoved } = await deleteAccount(
-        { db, storage: app.deps.storage },
-        user.id,
-        request.body.password,
-      );
+      await deleteAccount(db, user.id, request.body.password);
       request.log.info({ userId: user.id }, "account deleted");
       // Its answers may have stood in a lesson's common questions.
       await app.deps.invalidation.publish(COMMON_QUESTIONS_TOPIC);
-      if (filesNotRemoved.length > 0)
-        request.log.error(
-          { userId: user.id, storageKeys: filesNotRemoved },
-          "stored files of a deleted account could not be removed: remove them by hand",
-        );
       return { message: "Your account has been deleted." };
     },
   );
