@@ -6,10 +6,11 @@ import { build } from "esbuild";
 export const SERVER_ENTRY = "src/server/main.ts";
 export const SERVER_BUNDLE = "dist/app/main.js";
 
-export async function buildServer() {
+/** Bundles the server into `outfile`, which must sit inside the project so its packages resolve. */
+export async function buildServer(outfile = SERVER_BUNDLE) {
   await build({
     entryPoints: [SERVER_ENTRY],
-    outfile: SERVER_BUNDLE,
+    outfile,
     bundle: true,
     platform: "node",
     format: "esm",

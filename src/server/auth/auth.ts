@@ -15,7 +15,7 @@ import { type Engine, isDatabaseBusy, isDatabaseUnavailable } from "../db/databa
 import type { DB } from "../db/schema.ts";
 import { authRateLimitStorage } from "../limits/auth-rate-limit-storage.ts";
 import type { HitCounter } from "../limits/hit-counter.ts";
-import { enqueueEmail } from "../mail/outbox.ts";
+import { enqueueEmailAfterAnswer } from "../mail/outbox.ts";
 import { endAccessOpenedBeforeProof, markAddressVerified } from "./address-proof.ts";
 import { recordAuthFailure } from "./auth-failures.ts";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./common-passwords.ts";
@@ -95,7 +95,7 @@ export function createAuth({ config, db, engine, background, counters, onAddress
       async sendResetPassword({ user, url }) {
         // One inbox is not flooded: at most 3 reset mails an hour per account, whoever asks.
         if (await mailCapReached(counters, `reset-mail:${user.id}`)) return;
-        await enqueueEmail(db, {
+        await enqueueEmailAfterAnswer(db, {
           to: user.email,
           userId: user.id,
           template: "reset-password",
@@ -116,7 +116,13 @@ export function createAuth({ config, db, engine, background, counters, onAddress
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       async sendVerificationEmail({ user, url }) {
-        await enqueueEmail(db, { to: user.email, userId: user.id, template: "verify-email", data: { url }, link: url });
+        await enqueueEmailAfterAnswer(db, {
+          to: user.email,
+          userId: user.id,
+          template: "verify-email",
+          data: { url },
+          link: url,
+        });
       },
       // Runs once, when the link turns an unverified address verified, before Better Auth signs the
       // link's opener in with a new session.
@@ -238,7 +244,7 @@ export function createAuth({ config, db, engine, background, counters, onAddress
       (async () => {
         if (await mailCapReached(counters, `existing-sign-up-mail:${owner}`)) return;
         const signInUrl = `${config.appUrl}/login`;
-        await enqueueEmail(db, {
+        await enqueueEmailAfterAnswer(db, {
           to: owner,
           userId,
           template: "existing-account-sign-up",

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Kysely, Updateable } from "kysely";
+import { isDatabaseUnavailable } from "../db/database.ts";
 import type { DB, OutboxEmailTable } from "../db/schema.ts";
 import type { Mailer } from "./mailer.ts";
 import {
@@ -77,6 +79,29 @@ export async function enqueueEmail<Name extends EmailTemplateName>(
     .onConflict((oc) => oc.column("key").doNothing())
     .executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Waits before each new try of a message queued after its answer: 0.25 s doubling, about 30 s in all. */
+const AFTER_ANSWER_WAITS_MS = [250, 500, 1000, 2000, 4000, 8000, 16000];
+
+/**
+ * For a message queued after its request was answered (Better Auth's mail runs in the background):
+ * a database that is briefly away (a failover, terminated connections) is waited out, about 30 s,
+ * instead of losing a message whose request was already told it succeeded.
+ */
+export async function enqueueEmailAfterAnswer<Name extends EmailTemplateName>(
+  db: Kysely<DB>,
+  message: EmailMessage<Name>,
+): Promise<boolean> {
+  for (const wait of AFTER_ANSWER_WAITS_MS) {
+    try {
+      return await enqueueEmail(db, message);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      await sleep(wait);
+    }
+  }
+  return enqueueEmail(db, message);
 }
 
 export interface OutboxDeps {
