@@ -1,4 +1,5 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { engineOf } from "../database.ts";
 import { columnTypes } from "./types.ts";
 
 /**
@@ -11,9 +12,13 @@ import { columnTypes } from "./types.ts";
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const t = columnTypes(db);
+  // A boolean default as each engine writes it (the shapes compiler binds booleans as 1 and 0).
+  const pg = engineOf(db) === "postgres";
+  const no = sql.raw(pg ? "false" : "0");
+  const yes = sql.raw(pg ? "true" : "1");
   await db.schema
     .alterTable("user")
-    .addColumn("twoFactorEnabled", t.boolean, (c) => c.notNull().defaultTo(false))
+    .addColumn("twoFactorEnabled", t.boolean, (c) => c.notNull().defaultTo(no))
     .execute();
   await db.schema.alterTable("session").addColumn("secondFactorAt", t.timestamp).execute();
   await db.schema
@@ -22,7 +27,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("secret", "text", (c) => c.notNull())
     .addColumn("backupCodes", "text", (c) => c.notNull())
     .addColumn("userId", "text", (c) => c.notNull().references("user.id").onDelete("cascade"))
-    .addColumn("verified", t.boolean, (c) => c.notNull().defaultTo(true))
+    .addColumn("verified", t.boolean, (c) => c.notNull().defaultTo(yes))
     .addColumn("failedVerificationCount", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("lockedUntil", t.timestamp)
     .execute();
