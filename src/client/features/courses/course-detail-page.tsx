@@ -15,6 +15,7 @@ import { BRAND_NAME, PASS_MARK, PURCHASING_UNAVAILABLE } from "#shared/constants
 import { formatLongDate, formatPrice, formatStudyTime } from "#shared/format.ts";
 import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
 import { resumeStep } from "./course-outline.ts";
+import { NewerVersionNotice } from "./newer-version-notice.tsx";
 
 const stateBadge: Record<ModuleState, { label: string; className: string }> = {
   locked: { label: "Locked", className: "bg-slate-100 text-slate-700" },
@@ -382,6 +383,7 @@ export default function CourseDetailPage() {
             <p className="mt-2">{course.titleNotice}</p>
           </section>
         )}
+        <NewerVersionNotice course={course} />
         <CertificationBanner course={course} />
 
         {course.enrolled && !course.comingSoon && (
