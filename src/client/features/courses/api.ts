@@ -26,19 +26,3 @@ export function useCompleteLesson(courseId: string) {
       ]),
   });
 }
-
-/**
- * Moves the learner to the course's latest version (a bodiless POST); the course, its lessons and My
- * Learning are read again, as the new version counts them.
- */
-export function useMoveToLatest(courseId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => dataOf(api.POST("/api/courses/{courseId}/move-to-latest", { params: { path: { courseId } } })),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.courses.detail(courseId) }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.myLearning() }),
-      ]),
-  });
-}

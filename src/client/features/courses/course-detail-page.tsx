@@ -1,4 +1,5 @@
 import { Award, CheckCircle2, Circle, ClipboardCheck, FileCheck2, GraduationCap, Lock, PlayCircle } from "lucide-react";
+import { lazy, Suspense, useRef } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { LevelBadge } from "#client/components/ui/level-badge.tsx";
@@ -15,7 +16,6 @@ import { BRAND_NAME, PASS_MARK, PURCHASING_UNAVAILABLE } from "#shared/constants
 import { formatLongDate, formatPrice, formatStudyTime } from "#shared/format.ts";
 import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
 import { resumeStep } from "./course-outline.ts";
-import { NewerVersionNotice } from "./newer-version-notice.tsx";
 
 const stateBadge: Record<ModuleState, { label: string; className: string }> = {
   locked: { label: "Locked", className: "bg-slate-100 text-slate-700" },
@@ -273,10 +273,18 @@ function CourseSkeleton() {
   );
 }
 
+/** Only learners on an older version need it (its dialog is not in the page's first load). */
+const NewerVersionNotice = lazy(() =>
+  import("./newer-version-notice.tsx").then((m) => ({ default: m.NewerVersionNotice })),
+);
+
 export default function CourseDetailPage() {
   const { courseId = "" } = useParams();
   const { data: course, isPending, isError } = useCourse(courseId);
   const purchasing = usePurchasing();
+  // Once shown, the notice stays mounted: after the move it holds the focused message saying so.
+  const versionNotice = useRef(false);
+  if (course?.move) versionNotice.current = true;
   useDocumentMeta(
     course
       ? { title: course.seo.title, description: course.seo.description, keywords: course.seo.keywords }
@@ -383,7 +391,11 @@ export default function CourseDetailPage() {
             <p className="mt-2">{course.titleNotice}</p>
           </section>
         )}
-        <NewerVersionNotice course={course} />
+        {versionNotice.current && (
+          <Suspense fallback={null}>
+            <NewerVersionNotice course={course} />
+          </Suspense>
+        )}
         <CertificationBanner course={course} />
 
         {course.enrolled && !course.comingSoon && (

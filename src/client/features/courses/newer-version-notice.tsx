@@ -1,11 +1,28 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import { ConfirmDialog } from "#client/components/ui/confirm-dialog.tsx";
 import { Card } from "#client/components/ui/misc.tsx";
-import { refusal } from "#client/lib/api-client.ts";
+import { api, dataOf, refusal } from "#client/lib/api-client.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
 import { formatLongDate } from "#shared/format.ts";
 import type { CourseDetail } from "#shared/schemas/courses.ts";
-import { useMoveToLatest } from "./api.ts";
+
+/**
+ * Moves the learner to the course's latest version (a bodiless POST); the course, its lessons and My
+ * Learning are read again, as the new version counts them.
+ */
+function useMoveToLatest(courseId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => dataOf(api.POST("/api/courses/{courseId}/move-to-latest", { params: { path: { courseId } } })),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.courses.detail(courseId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.myLearning() }),
+      ]),
+  });
+}
 
 /** A list in words: "a", "a and b", "a, b and c". */
 const inWords = (items: string[]) =>
