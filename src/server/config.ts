@@ -98,6 +98,8 @@ const settingsSchema = z.object({
   PRACTICAL_MAX_FILE_MB: z.coerce.number().min(0.1).max(200).default(20),
   /** What the course page promises as the wait for an assessor's review, in days. */
   PRACTICAL_REVIEW_DAYS: z.coerce.number().min(0.5).max(60).default(5),
+  /** Share of first marks (0-1) also marked blind by a second assessor; borderline ones always are. */
+  PRACTICAL_DOUBLE_MARK_SHARE: z.coerce.number().min(0).max(1).default(0.1),
   /** Where uploaded practical files are kept (the folder storage); default data/uploads. */
   UPLOADS_DIR: z.string().optional(),
   /** Set: uploaded files go to this bucket of an S3-compatible object store instead of the folder. */
@@ -211,7 +213,7 @@ export interface Config {
   /** Academy-wide attempt rules; a course may set its own in course.json. */
   assessment: AssessmentDefaults;
   dataDir: string;
-  practical: { maxFileBytes: number; expectedReviewDays: number };
+  practical: { maxFileBytes: number; expectedReviewDays: number; doubleMarkShare: number };
   /** Where uploaded files go (decision 0039): a folder by default, an S3-compatible bucket when S3_BUCKET is set. */
   storage: StorageConfig;
   payments: PaymentsConfig;
@@ -366,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     practical: {
       maxFileBytes: Math.round(s.PRACTICAL_MAX_FILE_MB * 1024 * 1024),
       expectedReviewDays: s.PRACTICAL_REVIEW_DAYS,
+      doubleMarkShare: s.PRACTICAL_DOUBLE_MARK_SHARE,
     },
     storage: storageConfig(s, dataDir),
     payments: paymentsConfig(s),

@@ -129,6 +129,7 @@ describe("who may see what", () => {
       // fixture-basics states 6 study hours and no approving body: no CE hours are claimed.
       ceHours: null,
       creditStatement: "Estimated study time: 6 hours. Not approved for continuing-education credit.",
+      assessmentStatement: null,
       courseVersion: {
         version: 1,
         publishedAt: expect.any(String),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coursesStaffedBy, isCourseStaff } from "#server/modules/staff/course-staff.ts";
 import type { CourseStaff } from "#shared/schemas/staff.ts";
+import { COACH_QUALIFICATIONS } from "../setup/practical.ts";
 import { createTestApp, request, signUpUser, type TestApp, type TestUser, verifyEmail } from "../setup/test-app.ts";
 
 let t: TestApp;
@@ -25,6 +26,9 @@ const roleOf = async (user: TestUser) =>
 async function staffMember(role: "assessor" | "instructor") {
   const user = await signUpUser(t.app);
   expect((await put(`/api/admin/learners/${user.id}/role`, admin.cookie, { role })).statusCode).toBe(200);
+  // An assessor is assigned only with their qualifications on record (docs/decisions/0053).
+  if (role === "assessor")
+    expect((await put("/api/review/profile", user.cookie, COACH_QUALIFICATIONS)).statusCode).toBe(200);
   return user;
 }
 

@@ -301,6 +301,9 @@ describe(`upgrading a database of today's schema (${testEngine})`, () => {
             courseLine: _l,
             version: _cv,
             ceApproval: _ce,
+            // 039's red-flag confirmation and marking stage (new columns, null on every old row).
+            redFlagConfirmedAt: _rf,
+            markingStage: _ms,
             ...rest
           } = row as Record<string, unknown>;
           return rest;

@@ -6,7 +6,7 @@ import { type Database, openDatabase } from "#server/db/database.ts";
 import { reconcilePayments } from "#server/modules/checkout/reconciliation.ts";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
 import { completeCourse } from "../setup/assessments.ts";
-import { SAMPLE_FILES, submitPractical } from "../setup/practical.ts";
+import { CONFIRMATIONS, SAMPLE_FILES, submitPractical } from "../setup/practical.ts";
 import {
   cookieFrom,
   createTestApp,
@@ -128,7 +128,8 @@ describe("an erasure racing the account's own writes", () => {
       learners.map(async (user, i) => {
         const [a, b] = i % 2 ? [t.app, second.app] : [second.app, t.app];
         const [upload, erased] = await Promise.all([
-          submitPractical(a, user.cookie, COURSE, { text: "My session notes.", consent: "yes" }, [
+          submitPractical(a, user.cookie, COURSE, { text: "My session notes.", ...CONFIRMATIONS }, [
+            { name: "session.mp3", data: SAMPLE_FILES.mp3, type: "audio/mpeg" },
             { name: "notes.txt", data: SAMPLE_FILES.text, type: "text/plain" },
           ]),
           erase(b, user),

@@ -3,7 +3,7 @@ import type { LearnerPractical, ReviewQueue, ReviewSubmission } from "#shared/sc
 import { completeCourse } from "../setup/assessments.ts";
 import { type FakeS3, startFakeS3 } from "../setup/fake-s3.ts";
 import { nth } from "../setup/must.ts";
-import { mailSubjectsTo, SAMPLE_FILES, submitPractical } from "../setup/practical.ts";
+import { CONFIRMATIONS, mailSubjectsTo, makeLiveAssessor, SAMPLE_FILES, submitPractical } from "../setup/practical.ts";
 import {
   createTestApp,
   enrol,
@@ -34,7 +34,7 @@ const post = (url: string, cookie: string | undefined, payload: unknown = {}) =>
 const put = (url: string, cookie: string | undefined, payload: unknown) =>
   request(t.app, "PUT", url, { cookie, payload });
 
-const CONSENT = { consent: "yes" };
+const CONSENT = CONFIRMATIONS;
 const PASSING = [
   { criterionId: "listening", points: 4, comment: "Accurate, frequent reflections." },
   { criterionId: "scope", points: 6, comment: "Stayed in scope and referred clearly." },
@@ -48,14 +48,22 @@ beforeAll(async () => {
   s3 = await startFakeS3([BUCKET]);
   t = await createTestApp({
     practical: true,
-    env: { ADMIN_EMAILS: "chief@academy.example", PRACTICAL_MAX_FILE_MB: "0.1", ...s3.env(BUCKET) },
+    env: {
+      ADMIN_EMAILS: "chief@academy.example",
+      PRACTICAL_MAX_FILE_MB: "0.1",
+      // Only borderline marks are double-marked here: which ones is then known.
+      PRACTICAL_DOUBLE_MARK_SHARE: "0",
+      ...s3.env(BUCKET),
+    },
   });
   admin = await signUpUser(t.app, { email: "chief@academy.example" });
   await verifyEmail(t, admin);
   assessorA = await signUpUser(t.app, { firstName: "Ada", lastName: "Assessor" });
   assessorB = await signUpUser(t.app, { firstName: "Bea", lastName: "Assessor" });
-  for (const a of [assessorA, assessorB])
+  for (const a of [assessorA, assessorB]) {
     expect((await put(`/api/admin/learners/${a.id}/role`, admin.cookie, { role: "assessor" })).statusCode).toBe(200);
+    await makeLiveAssessor(t.app, admin.cookie, a);
+  }
 });
 afterAll(async () => {
   await t?.close();
@@ -72,6 +80,7 @@ async function learnerReadyForPractical(names: { firstName: string; lastName: st
 
 async function submitWork(user: TestUser, text = "My coaching conversation, anonymised.") {
   const res = await submitPractical(t.app, user.cookie, COURSE, { text, ...CONSENT }, [
+    { name: "session.mp3", data: SAMPLE_FILES.mp3, type: "audio/mpeg" },
     { name: "transcript.txt", data: SAMPLE_FILES.text, type: "text/plain" },
   ]);
   expect(res.statusCode, res.body).toBe(200);
@@ -80,13 +89,21 @@ async function submitWork(user: TestUser, text = "My coaching conversation, anon
 
 const latestNumber = (p: LearnerPractical) => p.submissions.at(-1)!.number;
 
+/** One assessor's mark; when it is drawn for a second mark (every borderline one is), the other assessor agrees blind. */
 async function review(assessor: TestUser, number: number, decision: "pass" | "resubmit", scores = PASSING) {
-  expect((await post(`/api/review/submissions/${number}/claim`, assessor.cookie)).statusCode).toBe(200);
-  return post(`/api/review/submissions/${number}/review`, assessor.cookie, {
-    scores,
-    feedback: decision === "pass" ? "Well done." : "Please revise the scope section.",
-    decision,
-  });
+  const mark = async (who: TestUser) => {
+    expect((await post(`/api/review/submissions/${number}/claim`, who.cookie)).statusCode).toBe(200);
+    return post(`/api/review/submissions/${number}/review`, who.cookie, {
+      scores,
+      feedback: decision === "pass" ? "Well done." : "Please revise the scope section.",
+      decision,
+    });
+  };
+  const first = await mark(assessor);
+  if (first.statusCode !== 200 || (first.json() as ReviewSubmission).review) return first;
+  expect((first.json() as ReviewSubmission).stage).toBe("second");
+  await mark(assessor === assessorA ? assessorB : assessorA);
+  return get(`/api/review/submissions/${number}`, assessor.cookie);
 }
 
 describe("the practical loop", () => {
@@ -199,7 +216,10 @@ describe("the practical loop", () => {
     for (const body of [JSON.stringify(queue), claimed.body])
       for (const secret of ["Rosalind", "Rarename", "Quentin", "Queueworth", second.email, second.id])
         expect(body).not.toContain(secret);
-    expect(nth((claimed.json() as ReviewSubmission).files, 0).name).toBe(`submission-${n2}-file-1.txt`);
+    expect((claimed.json() as ReviewSubmission).files.map((f) => f.name)).toEqual([
+      `submission-${n2}-file-1.mp3`,
+      `submission-${n2}-file-2.txt`,
+    ]);
   });
 
   it("exports the learner's review and feedback without naming the assessor who gave it", async () => {
@@ -220,6 +240,7 @@ describe("the practical loop", () => {
     expect((await put(`/api/admin/learners/${leaving.id}/role`, admin.cookie, { role: "assessor" })).statusCode).toBe(
       200,
     );
+    await makeLiveAssessor(t.app, admin.cookie, leaving);
     const user = await learnerReadyForPractical({ firstName: "Held", lastName: "Learner" });
     const number = latestNumber(await submitWork(user));
     expect((await post(`/api/review/submissions/${number}/claim`, leaving.cookie)).statusCode).toBe(200);
@@ -255,6 +276,8 @@ describe("the practical loop", () => {
       decision: "pass",
     });
     expect(won.statusCode).toBe(200);
+    // At the line on every criterion: borderline, so it waits for a blind second mark.
+    expect((won.json() as ReviewSubmission).stage).toBe("second");
     const twice = await post(`/api/review/submissions/${number}/review`, winner.cookie, {
       scores: PASSING,
       feedback: "Again",
@@ -292,7 +315,11 @@ describe("the practical loop", () => {
     }
     const atTheLine = await pass(PASSING);
     expect(atTheLine.statusCode, atTheLine.body).toBe(200);
-    expect((atTheLine.json() as ReviewSubmission).review).toMatchObject({
+    // At the line: borderline, so the learner waits for a blind second mark; it agrees, and the first mark is the result.
+    expect((atTheLine.json() as ReviewSubmission).review).toBeNull();
+    expect((await get(`/api/practical/${COURSE}`, user.cookie)).json()).toMatchObject({ state: "waiting" });
+    const second = await review(assessorB, number, "pass");
+    expect((second.json() as ReviewSubmission).review).toMatchObject({
       decision: "pass",
       points: 10,
       maxPoints: 10,
@@ -386,6 +413,7 @@ describe("the practical loop", () => {
     const pdf = Buffer.concat([SAMPLE_FILES.pdf, Buffer.from(`% ${owner.id}\n`)]);
     const sent = await submitPractical(t.app, owner.cookie, COURSE, { text: "With a file", ...CONSENT }, [
       { name: "my plan.pdf", data: pdf },
+      { name: "session.mp3", data: SAMPLE_FILES.mp3 },
     ]);
     const file = nth(nth((sent.json() as LearnerPractical).submissions, 0).files, 0);
     expect(bucketObjects().filter(([, data]) => data.equals(pdf))).toHaveLength(1);

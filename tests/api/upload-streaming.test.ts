@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOT_ENROLLED } from "#server/modules/courses/course-access.ts";
 import type { LearnerPractical } from "#shared/schemas/practical.ts";
 import { completeCourse } from "../setup/assessments.ts";
+import { SAMPLE_FILES } from "../setup/practical.ts";
 import { createTestApp, enrol, signUpUser, TEST_ORIGIN, type TestApp } from "../setup/test-app.ts";
 
 // Uploads over a real socket (decision 0051): who may submit is decided before the body is read, and
@@ -23,12 +24,20 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const BOUNDARY = "----streamed-upload";
+// The confirmations, the text, a short recording (the course scores a conversation), then the large file's head.
 const head = (size: number) =>
-  Buffer.from(
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="consent"\r\n\r\nyes\r\n` +
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="text"\r\n\r\nMy session, recorded.\r\n` +
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="session.txt"\r\nContent-Type: text/plain\r\n\r\n`,
-  ).subarray(0, size);
+  Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="consent"\r\n\r\nyes\r\n` +
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="redFlag"\r\n\r\nyes\r\n` +
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="text"\r\n\r\nMy session, recorded.\r\n` +
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="recording.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`,
+    ),
+    SAMPLE_FILES.mp3,
+    Buffer.from(
+      `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="session.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
+  ]).subarray(0, size);
 const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
 
 /** Opens an upload of `fileBytes` bytes of text; the caller writes the body. */
@@ -96,7 +105,7 @@ describe("practical uploads", () => {
     clearInterval(sampler);
     expect(res.status, res.body).toBe(200);
     const practical = JSON.parse(res.body) as LearnerPractical;
-    const [file] = practical.submissions.at(-1)?.files ?? [];
+    const file = practical.submissions.at(-1)?.files.find((f) => f.name === "session.txt");
     expect(file).toMatchObject({ name: "session.txt", contentType: "text/plain", size: fileBytes });
     const stored = await t.testDb.database.db
       .selectFrom("practicalFile")

@@ -402,6 +402,9 @@ const CRITICAL_CRITERIA: Record<string, string[]> = {
   "business-practitioners": ["agreement-scope"],
 };
 
+/** The practicals whose criteria score a live conversation: a recording is the evidence (docs/decisions/0053). */
+const COACHING_PRACTICALS = new Set(["nutrition-coach", "integrative-health"]);
+
 describe.each(FULL.map((c) => [c.id]))("%s practical skills assessment", (courseId) => {
   const course = byId.get(courseId)!;
 
@@ -435,6 +438,37 @@ describe.each(FULL.map((c) => [c.id]))("%s practical skills assessment", (course
     for (const c of critical) expect(course.practical!.briefMarkdown).toContain(`"${c.title}"`);
     expect(course.practical!.briefMarkdown).toMatch(/You pass when every criterion is at least Competent/);
     expect(course.practical!.briefMarkdown).not.toMatch(/70% of the/);
+  });
+
+  it("says what to do on a real red flag: stop, the referral or crisis steps, submit nothing", () => {
+    const steps = course.practical!.redFlagSteps;
+    for (const flag of [/suicidal thoughts/, /purging/, /blood in the stool/, /chest pain/])
+      expect(steps).toMatch(flag);
+    expect(steps).toMatch(/stop the exercise/);
+    expect(steps).toMatch(/988/);
+    expect(steps).toMatch(/(Submit|Put) nothing/);
+  });
+
+  it("asks for a recording where the criteria score a live conversation, and says what the assessor hears", () => {
+    const practical = course.practical!;
+    expect(practical.evidence ?? "written").toBe(COACHING_PRACTICALS.has(courseId) ? "recording" : "written");
+    if (!COACHING_PRACTICALS.has(courseId)) return;
+    expect(practical.briefMarkdown).toMatch(/What your assessor will hear/);
+    expect(practical.briefMarkdown).toMatch(/voice identifies a person/);
+    expect(practical.briefMarkdown).toMatch(/consent/);
+    expect(practical.briefMarkdown).not.toMatch(/recording or a transcript/);
+    expect(practical.assessorRequirements).toMatch(/motivational interviewing/);
+  });
+
+  it("ships calibration exemplars spanning fail, borderline and strong, with agreed scores and a rationale", () => {
+    const { exemplars, criteria } = course.practical!;
+    expect(exemplars.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(exemplars.map((e) => e.band))).toEqual(new Set(["fail", "borderline", "strong"]));
+    for (const e of exemplars) {
+      expect(e.scores.map((x) => x.criterionId)).toEqual(criteria.map((c) => c.id));
+      expect(words(e.rationale), e.id).toBeGreaterThanOrEqual(20);
+    }
+    expect(course.practical!.assessorRequirements).toMatch(/credential/);
   });
 
   it("scores nothing against a superseded Dietary Guidelines pattern", () => {

@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { ASSESSED_BY_TEXT } from "#shared/schemas/practical.ts";
 import { answerKey } from "../setup/assessments.ts";
-import { SAMPLE_FILES } from "../setup/practical.ts";
+import { COACH_QUALIFICATIONS, fixtureExemplars, SAMPLE_FILES } from "../setup/practical.ts";
 import { PRACTICAL_FIXTURE_CONTENT } from "../setup/test-app.ts";
+import { tabTo } from "./focus.ts";
 import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E({ content: PRACTICAL_FIXTURE_CONTENT });
 const COURSE = "fixture-practical";
 
 describe("the practical in the browser", () => {
-  it("a learner submits work with a file, an assessor claims and scores it by number, the learner is told and gets the certificate", async () => {
+  it("a learner submits a recorded session; a new assessor calibrates on the exemplars and reviews it by keyboard; a blind second mark agrees; the learner sees one result and the certificate", async () => {
     const password = "calm-river-42";
     const learner = { firstName: "Pia", lastName: "Quintero", email: `pia-${Date.now()}@example.com`, password };
     const assessor = { firstName: "Asa", lastName: "Assessor", email: `asa-${Date.now()}@example.com`, password };
@@ -44,63 +46,220 @@ describe("the practical in the browser", () => {
     await expectAccessible(page, "practical page");
     await page.getByRole("button", { name: "Submit Practical" }).click();
     await page.getByRole("alert").getByText("Confirm that you have anonymised").waitFor();
+    await page.getByText("If a volunteer discloses a real red flag").waitFor();
     await page.getByLabel("Your written work").fill("Coach and volunteer talked about afternoon energy.");
     await page
       .getByLabel(/^Files/)
       .setInputFiles({ name: "transcript.txt", mimeType: "text/plain", buffer: SAMPLE_FILES.text });
     await page.getByLabel(/I have anonymised/).check();
+    await page.getByLabel(/No real red flag came up/).check();
+    // A transcript alone is refused: the recording is the evidence.
+    await page.getByRole("button", { name: "Submit Practical" }).click();
+    await page.getByRole("alert").getByText("Attach the audio or video recording of the session").waitFor();
+    await page.getByLabel(/^Files/).setInputFiles([
+      { name: "session.mp3", mimeType: "audio/mpeg", buffer: SAMPLE_FILES.mp3 },
+      { name: "transcript.txt", mimeType: "text/plain", buffer: SAMPLE_FILES.text },
+    ]);
     await page.getByRole("button", { name: "Submit Practical" }).click();
     await toastText(page).getByText("Practical Submitted").waitFor();
     await page.getByTestId("practical-state").getByText("Submitted: waiting for an assessor").waitFor();
-    await page.getByRole("link", { name: "transcript.txt" }).waitFor();
+    await page.getByRole("link", { name: "session.mp3" }).waitFor();
 
-    // The assessor: the queue shows a number, never the name.
+    // A new assessor: records their qualifications, is assigned, and sees no live work before calibrating.
     const review = await e2e.newPage();
     await signUpInBrowser(review, assessor);
-    await e2e.testDb.database.db
-      .updateTable("user")
-      .set({ role: "assessor" })
-      .where("email", "=", assessor.email)
-      .execute();
+    const db = e2e.testDb.database.db;
+    await db.updateTable("user").set({ role: "assessor" }).where("email", "=", assessor.email).execute();
+    const assessorId = (
+      await db.selectFrom("user").select("id").where("email", "=", assessor.email).executeTakeFirstOrThrow()
+    ).id;
     await review.reload();
     await review.getByRole("link", { name: "Reviews" }).click();
+    await review.getByText("Nothing is waiting for review on your calibrated courses").waitFor();
+    await review.getByRole("link", { name: "Qualifications and Calibration" }).first().click();
+    await review.getByRole("heading", { name: "Qualifications and Calibration" }).waitFor();
+    await review.getByLabel("Credential", { exact: true }).fill(COACH_QUALIFICATIONS.credential);
+    await review.getByLabel("Awarding body").fill(COACH_QUALIFICATIONS.awardingBody);
+    await review.getByLabel("Credential number").fill(COACH_QUALIFICATIONS.credentialNumber);
+    await review.getByLabel("Coaching training (optional)").fill(COACH_QUALIFICATIONS.coachingTraining);
+    await review.getByRole("button", { name: "Save Qualifications" }).click();
+    await toastText(review).getByText("Qualifications Saved").waitFor();
+    // An admin assigns the course (the Learners page's Assign form).
+    await db
+      .insertInto("courseStaff")
+      .values({
+        userId: assessorId,
+        courseId: COURSE,
+        role: "assessor",
+        assignedBy: "admin@example.com",
+        createdAt: new Date().toISOString(),
+      })
+      .execute();
+    await review.reload();
+    const card = review.getByTestId(`calibration-${COURSE}`);
+    await card.getByText("Not calibrated yet").waitFor();
+    await expectAccessible(review, "calibration page");
+
+    // Calibration: each exemplar scored in the review form, at the agreed levels.
+    const exemplars = fixtureExemplars();
+    for (const [i, exemplar] of exemplars.entries()) {
+      await review.goto(`/review/calibration/${COURSE}/${exemplar.id}`);
+      await review.getByRole("heading", { name: `Calibration exemplar ${i + 1}` }).waitFor();
+      for (const s of exemplar.scores) {
+        const title = s.criterionId === "listening" ? "Listening" : "Scope of practice";
+        await review
+          .getByRole("group", { name: title })
+          .getByLabel(new RegExp(`\\(${s.points}\\)`))
+          .check();
+        await review.getByLabel(`Comment on ${title}`).fill("Scored against the descriptors.");
+      }
+      await review.getByLabel("Overall feedback for the learner").fill("Calibration.");
+      await review.getByLabel(exemplar.decision === "pass" ? "Pass" : "Resubmit", { exact: true }).check();
+      await review.getByRole("button", { name: "Send Scores" }).click();
+      await review.getByTestId("calibration-result").getByText(exemplar.rationale).waitFor();
+      if (i === 0) await expectAccessible(review, "calibration result");
+    }
+    await review.getByText("You are calibrated on this practical: its live queue is open.").waitFor();
+
+    // The live queue: a number, never the name; the recording plays in the browser's own player; keyboard only.
+    await review.goto("/review");
     const queue = review.getByTestId("review-queue");
     await queue.waitFor();
     expect(await queue.innerText()).not.toContain("Pia");
     await expectAccessible(review, "review queue");
-    await queue.getByRole("link", { name: /Open/ }).first().click();
-    await review.getByRole("button", { name: "Claim for Review" }).click();
+    await queue.getByRole("link", { name: /Open/ }).first().focus();
+    await review.keyboard.press("Enter");
+    const claim = review.getByRole("button", { name: "Claim for Review" });
+    await tabTo(review, claim, "the claim button", 40);
+    await review.keyboard.press("Enter");
     await review.getByRole("heading", { name: "Your review" }).waitFor();
     expect(await review.locator("main").innerText()).not.toContain("Quintero");
-    await review.getByRole("link", { name: /submission-\d+-file-1\.txt/ }).waitFor();
-    await review
-      .getByRole("group", { name: "Listening" })
-      .getByLabel(/Competent \(4\)/)
-      .check();
-    await review.getByLabel("Comment on Listening").fill("Frequent, accurate reflections.");
-    await review
-      .getByRole("group", { name: "Scope of practice" })
-      .getByLabel(/Competent \(6\)/)
-      .check();
-    await review.getByLabel("Comment on Scope of practice").fill("Stayed in scope throughout.");
-    await review.getByLabel("Overall feedback for the learner").fill("A warm, well-structured session.");
-    await review.getByLabel("Pass", { exact: true }).check();
+    const player = review.locator("audio[controls]");
+    await player.waitFor();
+    expect(await player.getAttribute("src")).toMatch(/^\/api\/practical-files\//);
+    await review.getByRole("link", { name: /submission-\d+-file-2\.txt/ }).waitFor();
+    // From the heading, Tab reaches the player (its controls take Space and the arrows), then the form.
+    await review.getByRole("heading", { name: /Submission #/ }).focus();
+    await tabTo(review, player, "the recording's player", 10);
+    const levels = async (group: string, steps: number) => {
+      const first = review.getByRole("group", { name: group }).getByRole("radio").first();
+      await tabTo(review, first, `the first level of ${group}`, 20);
+      await review.keyboard.press("Space");
+      for (let i = 0; i < steps; i++) await review.keyboard.press("ArrowDown");
+    };
+    await levels("Listening", 2);
+    await review.keyboard.press("Tab");
+    await review.keyboard.type("Frequent, accurate reflections.");
+    await levels("Scope of practice", 2);
+    await review.keyboard.press("Tab");
+    await review.keyboard.type("Stayed in scope throughout.");
+    await review.keyboard.press("Tab");
+    await review.keyboard.type("A warm, well-structured session.");
+    const pass = review.getByLabel("Pass", { exact: true });
+    await tabTo(review, review.getByLabel("Resubmit", { exact: true }), "the decision", 4);
+    await review.keyboard.press("ArrowUp");
+    expect(await pass.isChecked()).toBe(true);
+    expect(
+      await review
+        .getByRole("group", { name: "Listening" })
+        .getByLabel(/Competent \(4\)/)
+        .isChecked(),
+    ).toBe(true);
+    expect(
+      await review
+        .getByRole("group", { name: "Scope of practice" })
+        .getByLabel(/Competent \(6\)/)
+        .isChecked(),
+    ).toBe(true);
     await expectAccessible(review, "review form");
-    await review.getByRole("button", { name: "Send Review" }).click();
-    await toastText(review).getByText("Review Sent").waitFor();
-    await review.getByRole("heading", { name: "This submission's review" }).waitFor();
+    await tabTo(review, review.getByRole("button", { name: "Send Review" }), "Send Review", 4);
+    await review.keyboard.press("Enter");
+    // At the line on every criterion: borderline, so a second assessor marks it blind.
+    await toastText(review)
+      .getByText(/another assessor marks it next/)
+      .waitFor();
+    const number = Number(/#(\d+)/.exec(await review.getByRole("heading", { name: /Submission #/ }).innerText())?.[1]);
 
-    // The learner is told by e-mail and on the course page, and gets the certificate.
+    // The learner still waits: no result until the second mark.
+    await page.goto(`/course/${COURSE}`);
+    await page.getByTestId("practical-state").getByText("Submitted: waiting for an assessor").waitFor();
+
+    // A second calibrated assessor marks it blind through the same API, and agrees.
+    const second = await e2e.newPage();
+    const other = { firstName: "Bo", lastName: "Second", email: `bo-${Date.now()}@example.com`, password };
+    await signUpInBrowser(second, other);
+    await db.updateTable("user").set({ role: "assessor" }).where("email", "=", other.email).execute();
+    const otherId = (
+      await db.selectFrom("user").select("id").where("email", "=", other.email).executeTakeFirstOrThrow()
+    ).id;
+    await db
+      .insertInto("courseStaff")
+      .values({
+        userId: otherId,
+        courseId: COURSE,
+        role: "assessor",
+        assignedBy: "admin@example.com",
+        createdAt: new Date().toISOString(),
+      })
+      .execute();
+    const statuses2 = await second.evaluate(
+      async ({ course, exemplars, number, qualifications }) => {
+        const send = (method: string, url: string, body?: unknown) =>
+          fetch(url, {
+            method,
+            headers: body === undefined ? {} : { "content-type": "application/json" },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+        const out = [(await send("PUT", "/api/review/profile", qualifications)).status];
+        for (const e of exemplars)
+          out.push(
+            (
+              await send("POST", `/api/review/calibration/${course}/${e.id}`, {
+                scores: e.scores.map((s) => ({ ...s, comment: "As agreed." })),
+                feedback: "Calibration.",
+                decision: e.decision,
+              })
+            ).status,
+          );
+        const blind = (await (await send("GET", `/api/review/submissions/${number}`)).json()) as { marks: unknown[] };
+        out.push(blind.marks.length);
+        out.push((await send("POST", `/api/review/submissions/${number}/claim`)).status);
+        out.push(
+          (
+            await send("POST", `/api/review/submissions/${number}/review`, {
+              scores: [
+                { criterionId: "listening", points: 4, comment: "Accurate reflections." },
+                { criterionId: "scope", points: 6, comment: "In scope." },
+              ],
+              feedback: "Second mark.",
+              decision: "pass",
+            })
+          ).status,
+        );
+        return out;
+      },
+      { course: COURSE, exemplars, number, qualifications: COACH_QUALIFICATIONS },
+    );
+    expect(statuses2).toEqual([200, 200, 200, 200, 0, 200, 200]);
+
+    // The learner sees one result (the first mark), is told once, and gets the certificate that says how it was assessed.
     await expect
       .poll(() => e2e.inbox.some((m) => m.to.includes(learner.email) && /Practical assessment passed/.test(m.raw)))
       .toBe(true);
+    expect(e2e.inbox.filter((m) => m.to.includes(learner.email) && /Practical assessment/.test(m.raw))).toHaveLength(1);
     await page.goto(`/course/${COURSE}`);
     await page.getByTestId("practical-state").getByText("Passed").waitFor();
+    await page.goto(paths(COURSE));
+    await page.getByTestId("review").getByText("A warm, well-structured session.").waitFor();
+    expect(await page.getByTestId("review").count()).toBe(1);
+    expect(await page.locator("main").innerText()).not.toContain("Second mark.");
+    await page.getByTestId("assessed-by").getByText(ASSESSED_BY_TEXT).waitFor();
+    await page.goto(`/course/${COURSE}`);
     await page.getByText("Ready for Certification!").waitFor();
     await page.getByRole("button", { name: "Get Certificate" }).click();
     await page.getByRole("heading", { name: "Certificate of Completion" }).waitFor();
-    await page.goto(paths(COURSE));
-    await page.getByTestId("review").getByText("A warm, well-structured session.").waitFor();
+    await page.getByTestId("assessed-by").getByText(ASSESSED_BY_TEXT).waitFor();
+    expect(await page.locator("main").innerText()).not.toContain("Asa");
   });
 });
 

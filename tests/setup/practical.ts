@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { loadContent } from "#server/content/content-files.ts";
 import { deliverQueuedMail } from "./outbox.ts";
-import { TEST_ORIGIN, type TestApp } from "./test-app.ts";
+import { PRACTICAL_FIXTURE_CONTENT, TEST_ORIGIN, type TestApp } from "./test-app.ts";
 
 /** Files a practical submission may carry, by their real bytes. */
 export const SAMPLE_FILES = {
@@ -77,4 +78,51 @@ export async function mailSubjectsTo(t: TestApp, email: string): Promise<string[
     .map((file) => readFileSync(join(dir, file), "utf8").replace(/=\r?\n/g, ""))
     .filter((text) => text.includes(`To: ${email}`))
     .map((text) => /^Subject: (.*)$/m.exec(text)?.[1] ?? "");
+}
+
+/** What a learner confirms on every submission: the client anonymised, and no real red flag in the session. */
+export const CONFIRMATIONS = { consent: "yes", redFlag: "yes" };
+
+/** A profile with the qualifications a coaching practical asks for. */
+export const COACH_QUALIFICATIONS = {
+  credential: "National Board Certified Health & Wellness Coach",
+  awardingBody: "NBHWC",
+  credentialNumber: "HWC-20931",
+  coachingTraining: "Motivational interviewing, 40 hours (MINT trainer)",
+};
+
+/** The fixture practical's exemplars with their agreed scores, as the content files give them. */
+export function fixtureExemplars(courseId = "fixture-practical") {
+  const course = loadContent(PRACTICAL_FIXTURE_CONTENT).courses.find((c) => c.id === courseId);
+  return course?.practical?.exemplars ?? [];
+}
+
+/**
+ * Makes an assessor ready for live work on a course, the way the pages do it: records their
+ * qualifications, is assigned by the admin, and scores every exemplar at its agreed levels.
+ */
+export async function makeLiveAssessor(
+  app: FastifyInstance,
+  adminCookie: string,
+  assessor: { id: string; cookie: string },
+  courseId = "fixture-practical",
+) {
+  const send = (method: "PUT" | "POST", url: string, cookie: string, payload: unknown) =>
+    app.inject({ method, url, headers: { origin: TEST_ORIGIN, cookie }, payload: payload as object });
+  const profile = await send("PUT", "/api/review/profile", assessor.cookie, COACH_QUALIFICATIONS);
+  if (profile.statusCode !== 200) throw new Error(`profile: ${profile.body}`);
+  const assigned = await send("POST", "/api/admin/course-staff", adminCookie, {
+    userId: assessor.id,
+    courseId,
+    role: "assessor",
+  });
+  if (assigned.statusCode !== 200) throw new Error(`assign: ${assigned.body}`);
+  for (const e of fixtureExemplars(courseId)) {
+    const scored = await send("POST", `/api/review/calibration/${courseId}/${e.id}`, assessor.cookie, {
+      scores: e.scores.map((s) => ({ ...s, comment: "As agreed." })),
+      feedback: "Calibration.",
+      decision: e.decision,
+    });
+    if (scored.statusCode !== 200) throw new Error(`calibrate: ${scored.body}`);
+  }
 }

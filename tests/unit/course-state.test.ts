@@ -170,6 +170,10 @@ describe("completion", () => {
         criteria: [],
         passRule: { minimumLevel: "Competent", minPercent: null },
         requiredForCertificate,
+        evidence: "written",
+        assessorRequirements: "A coaching credential.",
+        redFlagSteps: "Stop and refer.",
+        exemplars: [],
       },
     });
     const examDone = records(ALL_LESSONS, ["alpha", "beta", FINAL_EXAM_ID]);

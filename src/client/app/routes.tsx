@@ -63,6 +63,9 @@ const AdminCertificatesPage = lazy(() => import("#client/features/admin/admin-ce
 const PracticalPage = lazy(() => import("#client/features/practical/practical-page.tsx"));
 const ReviewQueuePage = lazy(() => import("#client/features/practical/review-queue-page.tsx"));
 const ReviewPage = lazy(() => import("#client/features/practical/review-page.tsx"));
+const CalibrationPage = lazy(() => import("#client/features/practical/calibration-page.tsx"));
+const ExemplarPage = lazy(() => import("#client/features/practical/exemplar-page.tsx"));
+const AdminAgreementPage = lazy(() => import("#client/features/admin/admin-agreement-page.tsx"));
 const MyLearningPage = lazy(() => import("#client/features/learning/my-learning-page.tsx"));
 const CertificatePage = lazy(() => import("#client/features/certificates/certificate-page.tsx"));
 const CertificatesPage = lazy(() => import("#client/features/certificates/certificates-page.tsx"));
@@ -179,6 +182,8 @@ export function AppRoutes() {
         <Route path={routePatterns.practical} element={member(<PracticalPage />)} />
         <Route path={routePatterns.reviewQueue} element={member(<ReviewQueuePage />)} />
         <Route path={routePatterns.reviewSubmission} element={member(<ReviewPage />)} />
+        <Route path={routePatterns.reviewCalibration} element={member(<CalibrationPage />)} />
+        <Route path={routePatterns.reviewExemplar} element={member(<ExemplarPage />)} />
         <Route path={routePatterns.courseCertificate} element={member(<CertificatePage />)} />
         <Route path={routePatterns.verify} element={<Page page={VerifyPage} />} />
         <Route path={routePatterns.myLearning} element={member(<MyLearningPage />)} />
@@ -191,6 +196,7 @@ export function AppRoutes() {
         <Route path={routePatterns.adminLearners} element={member(<AdminLearnersPage />)} />
         <Route path={routePatterns.adminAudit} element={member(<AdminAuditPage />)} />
         <Route path={routePatterns.adminOutbox} element={member(<AdminOutboxPage />)} />
+        <Route path={routePatterns.adminAgreement} element={member(<AdminAgreementPage />)} />
         <Route path={routePatterns.adminCertificates} element={member(<AdminCertificatesPage />)} />
         <Route path={routePatterns.adminItemStatistics} element={member(<AdminItemStatisticsPage />)} />
         <Route path={routePatterns.profile} element={member(<ProfilePage />)} />

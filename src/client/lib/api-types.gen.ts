@@ -298,6 +298,38 @@ export interface paths {
       };
     };
   };
+  "/api/admin/assessor-agreement": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              doubleMarkShare: number;
+              rows: ({
+                  assessorEmail: string;
+                  assessorId: string;
+                  courseId: string;
+                  courseTitle: string;
+                  criteria: ({
+                      criterionId: string;
+                      exactAgreement: number | null;
+                      pairs: number;
+                      title: string;
+                      weightedKappa: number | null;
+                    })[];
+                  decisionAgreement: number | null;
+                  marks: number;
+                  medianReviewHours: number | null;
+                  pairs: number;
+                  sharePassed: number | null;
+                })[];
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/admin/audit": {
     get: {
       parameters: {
@@ -543,6 +575,12 @@ export interface paths {
                   email: string;
                   firstName: string;
                   lastName: string;
+                  qualifications: ({
+                    awardingBody: string;
+                    coachingTraining: string | null;
+                    credential: string;
+                    credentialNumber: string;
+                  }) | null;
                   /** @enum {string} */
                   role: "instructor" | "assessor";
                   userId: string;
@@ -575,6 +613,12 @@ export interface paths {
               email: string;
               firstName: string;
               lastName: string;
+              qualifications: ({
+                awardingBody: string;
+                coachingTraining: string | null;
+                credential: string;
+                credentialNumber: string;
+              }) | null;
               /** @enum {string} */
               role: "instructor" | "assessor";
               userId: string;
@@ -1397,6 +1441,7 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              assessmentStatement: string | null;
               canRenew: boolean;
               ceHours: number | null;
               certificateId: string;
@@ -1439,6 +1484,7 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              assessmentStatement: string | null;
               canRenew: boolean;
               ceHours: number | null;
               certificateId: string;
@@ -1476,6 +1522,7 @@ export interface paths {
         200: {
           content: {
             "application/json": ({
+                assessmentStatement: string | null;
                 canRenew: boolean;
                 ceHours: number | null;
                 certificateId: string;
@@ -1563,6 +1610,7 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              assessmentStatement: string | null;
               canRenew: boolean;
               ceHours: number | null;
               certificateId: string;
@@ -2590,6 +2638,7 @@ export interface paths {
                 maxTextChars: number;
               };
               rubric: {
+                assessorRequirements: string;
                 briefHtml: string;
                 criteria: {
                     critical: boolean;
@@ -2602,12 +2651,15 @@ export interface paths {
                       }[];
                     title: string;
                   }[];
+                /** @enum {string} */
+                evidence: "written" | "recording";
                 maxPoints: number;
                 passRule: {
                   minimumLevel: string;
                   minPercent: number | null;
                 };
                 passRuleText: string;
+                redFlagSteps: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
@@ -2667,6 +2719,7 @@ export interface paths {
                 maxTextChars: number;
               };
               rubric: {
+                assessorRequirements: string;
                 briefHtml: string;
                 criteria: {
                     critical: boolean;
@@ -2679,12 +2732,15 @@ export interface paths {
                       }[];
                     title: string;
                   }[];
+                /** @enum {string} */
+                evidence: "written" | "recording";
                 maxPoints: number;
                 passRule: {
                   minimumLevel: string;
                   minPercent: number | null;
                 };
                 passRuleText: string;
+                redFlagSteps: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
@@ -3718,6 +3774,242 @@ export interface paths {
       };
     };
   };
+  "/api/review/calibration": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              courses: ({
+                  assessorRequirements: string;
+                  calibrated: boolean;
+                  calibratedUntil: string | null;
+                  courseId: string;
+                  courseTitle: string;
+                  exemplars: ({
+                      id: string;
+                      number: number;
+                      result: ({
+                        /** @enum {string} */
+                        band: "fail" | "borderline" | "strong";
+                        criteria: {
+                            agreed: number;
+                            criterionId: string;
+                            mine: number;
+                            withinOne: boolean;
+                          }[];
+                        /** @enum {string} */
+                        decision: "pass" | "resubmit";
+                        rationale: string;
+                        scoredAt: string;
+                        withinOne: boolean;
+                      }) | null;
+                    })[];
+                  practicalTitle: string;
+                })[];
+              profile: ({
+                awardingBody: string;
+                coachingTraining: string | null;
+                credential: string;
+                credentialNumber: string;
+                updatedAt: string;
+              }) | null;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/review/calibration/{courseId}/{exemplarId}": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+          exemplarId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              calibrated: boolean;
+              courseId: string;
+              courseTitle: string;
+              exemplarId: string;
+              number: number;
+              result: ({
+                /** @enum {string} */
+                band: "fail" | "borderline" | "strong";
+                criteria: {
+                    agreed: number;
+                    criterionId: string;
+                    mine: number;
+                    withinOne: boolean;
+                  }[];
+                /** @enum {string} */
+                decision: "pass" | "resubmit";
+                rationale: string;
+                scoredAt: string;
+                withinOne: boolean;
+              }) | null;
+              rubric: {
+                assessorRequirements: string;
+                briefHtml: string;
+                criteria: {
+                    critical: boolean;
+                    description: string;
+                    id: string;
+                    levels: {
+                        descriptor: string;
+                        label: string;
+                        points: number;
+                      }[];
+                    title: string;
+                  }[];
+                /** @enum {string} */
+                evidence: "written" | "recording";
+                maxPoints: number;
+                passRule: {
+                  minimumLevel: string;
+                  minPercent: number | null;
+                };
+                passRuleText: string;
+                redFlagSteps: string;
+                requiredForCertificate: boolean;
+                title: string;
+              };
+              text: string;
+            };
+          };
+        };
+      };
+    };
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+          exemplarId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            decision: "pass" | "resubmit";
+            feedback: string;
+            scores: {
+                comment: string;
+                criterionId: string;
+                points: number;
+              }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              calibrated: boolean;
+              courseId: string;
+              courseTitle: string;
+              exemplarId: string;
+              number: number;
+              result: ({
+                /** @enum {string} */
+                band: "fail" | "borderline" | "strong";
+                criteria: {
+                    agreed: number;
+                    criterionId: string;
+                    mine: number;
+                    withinOne: boolean;
+                  }[];
+                /** @enum {string} */
+                decision: "pass" | "resubmit";
+                rationale: string;
+                scoredAt: string;
+                withinOne: boolean;
+              }) | null;
+              rubric: {
+                assessorRequirements: string;
+                briefHtml: string;
+                criteria: {
+                    critical: boolean;
+                    description: string;
+                    id: string;
+                    levels: {
+                        descriptor: string;
+                        label: string;
+                        points: number;
+                      }[];
+                    title: string;
+                  }[];
+                /** @enum {string} */
+                evidence: "written" | "recording";
+                maxPoints: number;
+                passRule: {
+                  minimumLevel: string;
+                  minPercent: number | null;
+                };
+                passRuleText: string;
+                redFlagSteps: string;
+                requiredForCertificate: boolean;
+                title: string;
+              };
+              text: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/review/profile": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": ({
+              awardingBody: string;
+              coachingTraining: string | null;
+              credential: string;
+              credentialNumber: string;
+              updatedAt: string;
+            }) | null;
+          };
+        };
+      };
+    };
+    put: {
+      requestBody: {
+        content: {
+          "application/json": {
+            awardingBody: string;
+            /** @default null */
+            coachingTraining?: string | null;
+            credential: string;
+            credentialNumber: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              awardingBody: string;
+              coachingTraining: string | null;
+              credential: string;
+              credentialNumber: string;
+              updatedAt: string;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/review/queue": {
     get: {
       responses: {
@@ -3732,6 +4024,8 @@ export interface paths {
                   courseId: string;
                   courseTitle: string;
                   number: number;
+                  /** @enum {string} */
+                  stage: "first" | "second" | "third";
                   /** @enum {string} */
                   status: "submitted" | "in-review";
                   submittedAt: string;
@@ -3779,6 +4073,20 @@ export interface paths {
                   name: string;
                   size: number;
                 }[];
+              marks: ({
+                  /** @enum {string} */
+                  decision: "pass" | "resubmit";
+                  feedback: string;
+                  maxPoints: number;
+                  points: number;
+                  reviewedAt: string;
+                  round: number;
+                  scores: {
+                      comment: string;
+                      criterionId: string;
+                      points: number;
+                    }[];
+                })[];
               number: number;
               review: ({
                 /** @enum {string} */
@@ -3794,6 +4102,7 @@ export interface paths {
                   }[];
               }) | null;
               rubric: {
+                assessorRequirements: string;
                 briefHtml: string;
                 criteria: {
                     critical: boolean;
@@ -3806,15 +4115,20 @@ export interface paths {
                       }[];
                     title: string;
                   }[];
+                /** @enum {string} */
+                evidence: "written" | "recording";
                 maxPoints: number;
                 passRule: {
                   minimumLevel: string;
                   minPercent: number | null;
                 };
                 passRuleText: string;
+                redFlagSteps: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
+              /** @enum {string} */
+              stage: "first" | "second" | "third";
               /** @enum {string} */
               status: "submitted" | "in-review" | "passed" | "resubmit";
               submittedAt: string;
@@ -3866,6 +4180,20 @@ export interface paths {
                   name: string;
                   size: number;
                 }[];
+              marks: ({
+                  /** @enum {string} */
+                  decision: "pass" | "resubmit";
+                  feedback: string;
+                  maxPoints: number;
+                  points: number;
+                  reviewedAt: string;
+                  round: number;
+                  scores: {
+                      comment: string;
+                      criterionId: string;
+                      points: number;
+                    }[];
+                })[];
               number: number;
               review: ({
                 /** @enum {string} */
@@ -3881,6 +4209,7 @@ export interface paths {
                   }[];
               }) | null;
               rubric: {
+                assessorRequirements: string;
                 briefHtml: string;
                 criteria: {
                     critical: boolean;
@@ -3893,15 +4222,20 @@ export interface paths {
                       }[];
                     title: string;
                   }[];
+                /** @enum {string} */
+                evidence: "written" | "recording";
                 maxPoints: number;
                 passRule: {
                   minimumLevel: string;
                   minPercent: number | null;
                 };
                 passRuleText: string;
+                redFlagSteps: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
+              /** @enum {string} */
+              stage: "first" | "second" | "third";
               /** @enum {string} */
               status: "submitted" | "in-review" | "passed" | "resubmit";
               submittedAt: string;
@@ -3953,6 +4287,20 @@ export interface paths {
                   name: string;
                   size: number;
                 }[];
+              marks: ({
+                  /** @enum {string} */
+                  decision: "pass" | "resubmit";
+                  feedback: string;
+                  maxPoints: number;
+                  points: number;
+                  reviewedAt: string;
+                  round: number;
+                  scores: {
+                      comment: string;
+                      criterionId: string;
+                      points: number;
+                    }[];
+                })[];
               number: number;
               review: ({
                 /** @enum {string} */
@@ -3968,6 +4316,7 @@ export interface paths {
                   }[];
               }) | null;
               rubric: {
+                assessorRequirements: string;
                 briefHtml: string;
                 criteria: {
                     critical: boolean;
@@ -3980,15 +4329,20 @@ export interface paths {
                       }[];
                     title: string;
                   }[];
+                /** @enum {string} */
+                evidence: "written" | "recording";
                 maxPoints: number;
                 passRule: {
                   minimumLevel: string;
                   minPercent: number | null;
                 };
                 passRuleText: string;
+                redFlagSteps: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
+              /** @enum {string} */
+              stage: "first" | "second" | "third";
               /** @enum {string} */
               status: "submitted" | "in-review" | "passed" | "resubmit";
               submittedAt: string;
@@ -4049,6 +4403,20 @@ export interface paths {
                   name: string;
                   size: number;
                 }[];
+              marks: ({
+                  /** @enum {string} */
+                  decision: "pass" | "resubmit";
+                  feedback: string;
+                  maxPoints: number;
+                  points: number;
+                  reviewedAt: string;
+                  round: number;
+                  scores: {
+                      comment: string;
+                      criterionId: string;
+                      points: number;
+                    }[];
+                })[];
               number: number;
               review: ({
                 /** @enum {string} */
@@ -4064,6 +4432,7 @@ export interface paths {
                   }[];
               }) | null;
               rubric: {
+                assessorRequirements: string;
                 briefHtml: string;
                 criteria: {
                     critical: boolean;
@@ -4076,15 +4445,20 @@ export interface paths {
                       }[];
                     title: string;
                   }[];
+                /** @enum {string} */
+                evidence: "written" | "recording";
                 maxPoints: number;
                 passRule: {
                   minimumLevel: string;
                   minPercent: number | null;
                 };
                 passRuleText: string;
+                redFlagSteps: string;
                 requiredForCertificate: boolean;
                 title: string;
               };
+              /** @enum {string} */
+              stage: "first" | "second" | "third";
               /** @enum {string} */
               status: "submitted" | "in-review" | "passed" | "resubmit";
               submittedAt: string;
@@ -4314,12 +4688,16 @@ export interface paths {
                       [key: string]: unknown;
                     } | null;
                   })[];
-                practical: {
+                practical: ({
                   body: string;
+                  /** @default null */
+                  exemplars: {
+                    [key: string]: unknown;
+                  } | null;
                   meta: {
                     [key: string]: unknown;
                   };
-                } | null;
+                }) | null;
               };
               problems: string[];
               revision: number;
@@ -4381,12 +4759,16 @@ export interface paths {
                       [key: string]: unknown;
                     } | null;
                   })[];
-                practical: {
+                practical: ({
                   body: string;
+                  /** @default null */
+                  exemplars: {
+                    [key: string]: unknown;
+                  } | null;
                   meta: {
                     [key: string]: unknown;
                   };
-                } | null;
+                }) | null;
               };
               problems: string[];
               revision: number;
@@ -4435,12 +4817,16 @@ export interface paths {
                     [key: string]: unknown;
                   } | null;
                 })[];
-              practical: {
+              practical: ({
                 body: string;
+                /** @default null */
+                exemplars?: {
+                  [key: string]: unknown;
+                } | null;
                 meta: {
                   [key: string]: unknown;
                 };
-              } | null;
+              }) | null;
             };
           };
         };
@@ -4481,12 +4867,16 @@ export interface paths {
                       [key: string]: unknown;
                     } | null;
                   })[];
-                practical: {
+                practical: ({
                   body: string;
+                  /** @default null */
+                  exemplars: {
+                    [key: string]: unknown;
+                  } | null;
                   meta: {
                     [key: string]: unknown;
                   };
-                } | null;
+                }) | null;
               };
               problems: string[];
               revision: number;
@@ -4530,12 +4920,16 @@ export interface paths {
                         [key: string]: unknown;
                       } | null;
                     })[];
-                  practical: {
+                  practical: ({
                     body: string;
+                    /** @default null */
+                    exemplars: {
+                      [key: string]: unknown;
+                    } | null;
                     meta: {
                       [key: string]: unknown;
                     };
-                  } | null;
+                  }) | null;
                 };
                 problems: string[];
                 revision: number;
@@ -4623,12 +5017,16 @@ export interface paths {
                         [key: string]: unknown;
                       } | null;
                     })[];
-                  practical: {
+                  practical: ({
                     body: string;
+                    /** @default null */
+                    exemplars: {
+                      [key: string]: unknown;
+                    } | null;
                     meta: {
                       [key: string]: unknown;
                     };
-                  } | null;
+                  }) | null;
                 };
                 problems: string[];
                 revision: number;
@@ -4717,12 +5115,16 @@ export interface paths {
                       [key: string]: unknown;
                     } | null;
                   })[];
-                practical: {
+                practical: ({
                   body: string;
+                  /** @default null */
+                  exemplars: {
+                    [key: string]: unknown;
+                  } | null;
                   meta: {
                     [key: string]: unknown;
                   };
-                } | null;
+                }) | null;
               }) | null;
               /** @enum {string} */
               kind: "major" | "minor";
@@ -4810,12 +5212,16 @@ export interface paths {
                         [key: string]: unknown;
                       } | null;
                     })[];
-                  practical: {
+                  practical: ({
                     body: string;
+                    /** @default null */
+                    exemplars: {
+                      [key: string]: unknown;
+                    } | null;
                     meta: {
                       [key: string]: unknown;
                     };
-                  } | null;
+                  }) | null;
                 };
                 problems: string[];
                 revision: number;
@@ -4927,6 +5333,7 @@ export interface paths {
         200: {
           content: {
             "application/json": {
+              assessmentStatement: string | null;
               ceHours: number | null;
               certificateId: string;
               completedAt: string;

@@ -4,7 +4,7 @@ import { join, relative, resolve } from "node:path";
 import { Marked } from "marked";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { passRuleProblems, type RuleRubric } from "#shared/practical-pass-rule.ts";
+import { evaluatePassRule, passRuleProblems, type RuleRubric } from "#shared/practical-pass-rule.ts";
 import { firstIssue } from "#shared/schemas/common.ts";
 import { levelSchema } from "#shared/schemas/courses.ts";
 import { messageOf } from "../errors.ts";
@@ -145,6 +145,15 @@ export const practicalFileSchema = z
   .strictObject({
     title: nonEmpty.max(200),
     requiredForCertificate: z.boolean(),
+    /**
+     * 'recording': the criteria score a live conversation, so a submission must carry an audio or
+     * video recording of it (docs/decisions/0053); 'written' (the default): written work only.
+     */
+    evidence: z.enum(["written", "recording"]).optional(),
+    /** What an assessor of this practical must hold, in words the admin and the assessor read. */
+    assessorRequirements: nonEmpty.max(1000),
+    /** What the learner does when a volunteer discloses a real red flag; the form asks them to confirm it. */
+    redFlagSteps: nonEmpty.max(2000),
     passRule: z.strictObject({
       minimumLevel: nonEmpty.max(60),
       minPercent: z.number().int().min(1).max(100).optional(),
@@ -200,9 +209,61 @@ export const ruleRubricOf = (practical: PracticalFile): RuleRubric => ({
 });
 
 export type PracticalFile = z.infer<typeof practicalFileSchema>;
+
+/** `practical-exemplars.yaml`: the calibration exemplars, each with its agreed scores and rationale. */
+export const exemplarsFileSchema = z.strictObject({
+  exemplars: z
+    .array(
+      z.strictObject({
+        id: z.string().regex(/^[a-z0-9-]+$/, "must be a slug"),
+        band: z.enum(["fail", "borderline", "strong"]),
+        text: nonEmpty.max(20_000),
+        scores: z.array(z.strictObject({ criterionId: nonEmpty.max(100), points: z.number().int() })).min(1),
+        decision: z.enum(["pass", "resubmit"]),
+        rationale: nonEmpty.max(5000),
+      }),
+    )
+    .min(3, "at least three exemplars (fail, borderline and strong)")
+    .max(12),
+});
+type ExemplarFile = z.infer<typeof exemplarsFileSchema>["exemplars"][number];
+
+/** The exemplars' problems against their rubric: each criterion scored once at one of its levels, the decision the pass rule gives, every band present. */
+export function exemplarProblems(practical: PracticalFile, exemplars: ExemplarFile[]): string[] {
+  const problems: string[] = [];
+  const rubric = ruleRubricOf(practical);
+  for (const band of ["fail", "borderline", "strong"] as const)
+    if (!exemplars.some((e) => e.band === band)) problems.push(`no '${band}' exemplar`);
+  const ids = new Set<string>();
+  for (const e of exemplars) {
+    if (ids.has(e.id)) problems.push(`duplicate exemplar id '${e.id}'`);
+    ids.add(e.id);
+    const byId = new Map(e.scores.map((s) => [s.criterionId, s.points]));
+    if (byId.size !== e.scores.length) problems.push(`${e.id}: a criterion is scored twice`);
+    for (const c of practical.criteria) {
+      const points = byId.get(c.id);
+      if (points === undefined) problems.push(`${e.id}: criterion '${c.id}' has no agreed score`);
+      else if (!c.levels.some((l) => l.points === points))
+        problems.push(`${e.id}: ${points} is not a level of '${c.id}'`);
+    }
+    for (const id of byId.keys())
+      if (!practical.criteria.some((c) => c.id === id)) problems.push(`${e.id}: '${id}' is not a criterion`);
+    if (problems.length) continue;
+    const meets = evaluatePassRule(rubric, byId).meets;
+    if (meets !== (e.decision === "pass"))
+      problems.push(
+        `${e.id}: the agreed scores ${meets ? "meet" : "do not meet"} the pass rule, but the decision is ${e.decision}`,
+      );
+    if (e.band === "strong" && !meets) problems.push(`${e.id}: a strong exemplar passes`);
+    if (e.band === "fail" && meets) problems.push(`${e.id}: a fail exemplar does not pass`);
+  }
+  return problems;
+}
+
 export interface LoadedPractical extends PracticalFile {
   briefMarkdown: string;
   briefHtml: string;
+  exemplars: ExemplarFile[];
 }
 export type ExamFile = z.infer<typeof examFileSchema>;
 
@@ -297,6 +358,9 @@ export function renderLessonBody(body: string, format: "md" | "html", media?: Me
   const html = format === "md" ? (markdown.parse(body) as string) : body;
   return sanitizeLessonHtml(html);
 }
+
+/** The calibration exemplars beside `practical.md` (docs/decisions/0053). */
+export const EXEMPLARS_FILE = "practical-exemplars.yaml";
 
 /** A Markdown file's YAML front matter and its trimmed body. */
 function readFrontMatter(root: string, file: string): { meta: unknown; body: string } {
@@ -455,12 +519,27 @@ export function loadCourseFolder(root: string, courseDir: string, courseId: stri
   if (existsSync(practicalPath)) {
     const { meta, body } = readFrontMatter(root, practicalPath);
     if (!body) fail(root, practicalPath, "body: the brief has no text");
+    const file = parseWith(root, practicalPath, practicalFileSchema, meta);
+    const exemplarsPath = join(courseDir, EXEMPLARS_FILE);
+    if (!existsSync(exemplarsPath))
+      fail(root, exemplarsPath, "file is missing (every practical ships its calibration exemplars)");
+    let exemplarsMeta: unknown;
+    try {
+      exemplarsMeta = parseYaml(readFileSync(exemplarsPath, "utf8"));
+    } catch (error) {
+      fail(root, exemplarsPath, `not valid YAML (${messageOf(error)})`);
+    }
+    const { exemplars } = parseWith(root, exemplarsPath, exemplarsFileSchema, exemplarsMeta);
+    const problems = exemplarProblems(file, exemplars);
+    if (problems[0]) fail(root, exemplarsPath, problems[0]);
     practical = {
-      ...parseWith(root, practicalPath, practicalFileSchema, meta),
+      ...file,
       briefMarkdown: body,
       briefHtml: renderLessonBody(body, "md", { courseId, courseDir }),
+      exemplars,
     };
     hash.update(relative(root, practicalPath)).update(readFileSync(practicalPath));
+    hash.update(relative(root, exemplarsPath)).update(readFileSync(exemplarsPath));
   }
   return { id: courseId, course, modules, exam, practical, dir: courseDir };
 }

@@ -5,7 +5,14 @@ import { join } from "node:path";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import type { CourseDocument } from "#shared/schemas/studio.ts";
 import { messageOf } from "../errors.ts";
-import { ContentError, DEFAULT_DRAW, type LoadedCourse, loadCourseFolder, ruleRubricOf } from "./content-files.ts";
+import {
+  ContentError,
+  DEFAULT_DRAW,
+  EXEMPLARS_FILE,
+  type LoadedCourse,
+  loadCourseFolder,
+  ruleRubricOf,
+} from "./content-files.ts";
 import { MEDIA_FOLDER } from "./lesson-media.ts";
 
 /**
@@ -36,6 +43,14 @@ function readJsonObject(file: string): Record<string, unknown> {
     return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
   } catch (error) {
     throw new ContentError(`${file}: invalid JSON (${messageOf(error)})`);
+  }
+}
+
+function readYamlObject(file: string): Record<string, unknown> {
+  try {
+    return (parseYaml(readFileSync(file, "utf8")) ?? {}) as Record<string, unknown>;
+  } catch (error) {
+    throw new ContentError(`${file}: invalid YAML (${messageOf(error)})`);
   }
 }
 
@@ -78,12 +93,18 @@ export function readCourseDocument(courseDir: string): { document: CourseDocumen
     }
   const examFile = join(courseDir, "exam.json");
   const practicalFile = join(courseDir, "practical.md");
+  const exemplarsFile = join(courseDir, EXEMPLARS_FILE);
   return {
     document: {
       course: readJsonObject(join(courseDir, "course.json")),
       modules,
       exam: existsSync(examFile) ? readJsonObject(examFile) : null,
-      practical: existsSync(practicalFile) ? readFrontMatterFile(practicalFile) : null,
+      practical: existsSync(practicalFile)
+        ? {
+            ...readFrontMatterFile(practicalFile),
+            exemplars: existsSync(exemplarsFile) ? readYamlObject(exemplarsFile) : null,
+          }
+        : null,
       media: mediaList,
     },
     media,
@@ -115,6 +136,8 @@ export function writeCourseDocument(document: CourseDocument, media: MediaBytes,
       join(courseDir, "practical.md"),
       frontMatterFile(document.practical.meta, document.practical.body, "\n"),
     );
+  if (document.practical?.exemplars)
+    writeFileSync(join(courseDir, EXEMPLARS_FILE), stringifyYaml(document.practical.exemplars, { lineWidth: 0 }));
   if (document.media.length > 0) {
     mkdirSync(join(courseDir, MEDIA_FOLDER), { recursive: true });
     for (const file of document.media) {
@@ -199,6 +222,10 @@ export interface ServedRows {
     criteria: string;
     passRule: string;
     requiredForCertificate: boolean;
+    evidence: "written" | "recording";
+    assessorRequirements: string;
+    redFlagSteps: string;
+    exemplars: string;
   } | null;
 }
 
@@ -287,6 +314,10 @@ export function servedRowsOf(
           criteria: JSON.stringify(ruleRubricOf(practical).criteria),
           passRule: JSON.stringify(ruleRubricOf(practical).passRule),
           requiredForCertificate: practical.requiredForCertificate,
+          evidence: practical.evidence ?? "written",
+          assessorRequirements: practical.assessorRequirements,
+          redFlagSteps: practical.redFlagSteps,
+          exemplars: JSON.stringify(practical.exemplars),
         }
       : null,
   };

@@ -61,7 +61,7 @@ export function practicalKey(rows: ServedRows) {
   const criteria = (
     JSON.parse(p.criteria) as { id: string; critical?: boolean; levels: { points: number; label: string }[] }[]
   ).map((c) => [c.id, c.critical ?? false, c.levels.map((l) => [l.points, l.label])]);
-  return JSON.stringify([criteria, p.passRule, p.requiredForCertificate]);
+  return JSON.stringify([criteria, p.passRule, p.requiredForCertificate, p.evidence ?? "written"]);
 }
 
 /**

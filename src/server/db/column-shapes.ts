@@ -32,6 +32,7 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "twoFactorEnabled",
   "verified",
   "backedUp",
+  "withinOne",
 ]);
 
 /** Puts a row from either engine into the app's shapes, in place. */

@@ -32,6 +32,7 @@ import * as m034practicalPassRule from "./migrations/034-practical-pass-rule.ts"
 import * as m035courseStaff from "./migrations/035-course-staff.ts";
 import * as m036courseVersions from "./migrations/036-course-versions.ts";
 import * as m037secondFactors from "./migrations/037-second-factors.ts";
+import * as m039assessors from "./migrations/039-assessors.ts";
 import * as m042questions from "./migrations/042-questions.ts";
 import * as m044courseReview from "./migrations/044-course-review.ts";
 import * as m045itemStatisticsPerVersion from "./migrations/045-item-statistics-per-version.ts";
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   "031-email-outbox": m031emailOutbox,
   "032-receipts-in-the-outbox": m032receiptsInTheOutbox,
   "034-continuing-education": m034continuingEducation,
+  "039-assessors": m039assessors,
   "042-questions": m042questions,
   "044-course-review": m044courseReview,
   "045-item-statistics-per-version": m045itemStatisticsPerVersion,

@@ -162,6 +162,11 @@ export interface CoursePracticalTable {
   criteria: string; // JSON PracticalCriterion[]
   passRule: string; // JSON PassRule (docs/decisions/0052)
   requiredForCertificate: boolean;
+  /** 'recording': an audio or video recording of the session is required (docs/decisions/0053). */
+  evidence: Generated<"written" | "recording">;
+  assessorRequirements: Generated<string>;
+  redFlagSteps: Generated<string>;
+  exemplars: Generated<string>; // JSON PracticalExemplar[]
 }
 export type PracticalStatus = "submitted" | "in-review" | "passed" | "resubmit";
 export interface PracticalSubmissionTable {
@@ -182,6 +187,8 @@ export interface PracticalSubmissionTable {
   points: number | null;
   maxPoints: number | null;
   courseVersion: Generated<number>;
+  redFlagConfirmedAt: Timestamp | null;
+  markingStage: "second" | "third" | null;
 }
 export interface PracticalFileTable {
   id: string;
@@ -216,6 +223,41 @@ export interface CourseReviewTable {
   reviewedOn: string;
   recordedBy: string;
   recordedAt: Timestamp;
+}
+/** An assessor's qualifications (docs/decisions/0053). */
+export interface AssessorProfileTable {
+  userId: string;
+  credential: string;
+  awardingBody: string;
+  credentialNumber: string;
+  coachingTraining: string | null;
+  updatedAt: Timestamp;
+}
+/** One calibration score of one exemplar by one assessor, under the rubric it was scored against. */
+export interface AssessorCalibrationTable {
+  id: Generated<number>;
+  userId: string;
+  courseId: string;
+  exemplarId: string;
+  rubricHash: string;
+  scores: string; // JSON [{ criterionId, points }]
+  withinOne: boolean;
+  scoredAt: Timestamp;
+}
+/** Every mark an assessor gives a submission: round 1 (first), 2 (blind second), 3 (deciding). */
+export interface PracticalMarkTable {
+  id: Generated<number>;
+  submissionId: number;
+  courseId: string;
+  round: number;
+  assessorId: string;
+  decision: "pass" | "resubmit";
+  scores: string; // JSON [{ criterionId, points, comment }]
+  feedback: string;
+  points: number;
+  maxPoints: number;
+  claimedAt: Timestamp;
+  markedAt: Timestamp;
 }
 export type VersionKind = "major" | "minor";
 /** One published version of a course, never changed once written (docs/decisions/0055). */
@@ -689,6 +731,9 @@ export interface DB {
   practicalGrant: PracticalGrantTable;
   courseStaff: CourseStaffTable;
   courseReview: CourseReviewTable;
+  assessorProfile: AssessorProfileTable;
+  assessorCalibration: AssessorCalibrationTable;
+  practicalMark: PracticalMarkTable;
   contentImport: ContentImportTable;
   courseVersion: CourseVersionTable;
   courseDraft: CourseDraftTable;

@@ -29,6 +29,8 @@ export const certificateSchema = z.object({
   ceHours: z.number().nullable(),
   /** What the certificate says about hours: the CE approval, or the estimated study time (decision 0052). */
   creditStatement: z.string().nullable(),
+  /** The practical assessed by a calibrated assessor against the published rubric (never a name); null otherwise. */
+  assessmentStatement: z.string().nullable(),
   lifecycle: certificateLifecycleSchema,
   /** Whether a recertification exam may renew it now (90 days before expiry to 1 year after). */
   canRenew: z.boolean(),
@@ -63,6 +65,7 @@ export const verificationSchema = z.object({
   issuer: z.string(),
   ceHours: z.number().nullable(),
   creditStatement: z.string().nullable(),
+  assessmentStatement: z.string().nullable(),
   /** The course version the certificate was earned on, and when that version was published (docs/decisions/0055). */
   courseVersion: z.object({
     version: z.number().int(),

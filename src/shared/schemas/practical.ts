@@ -15,7 +15,16 @@ export const PRACTICAL_FILE_TYPES = [
   "audio/ogg",
   "audio/webm",
   "audio/flac",
+  "video/mp4",
+  "video/webm",
+  "video/quicktime",
 ] as const;
+/** What the result page, the certificate and the verify page say of the assessment: never the assessor's name. */
+export const ASSESSED_BY_TEXT = "The practical was assessed by a calibrated assessor against the published rubric.";
+
+/** A recording an assessor can play: audio or video (docs/decisions/0053). */
+export const isRecording = (contentType: string) =>
+  contentType.startsWith("audio/") || contentType.startsWith("video/");
 
 export const practicalLevelSchema = z.object({ points: z.number().int(), label: z.string(), descriptor: z.string() });
 export const practicalCriterionSchema = z.object({
@@ -36,6 +45,12 @@ export const practicalRubricSchema = z.object({
   passRuleText: z.string(),
   requiredForCertificate: z.boolean(),
   maxPoints: z.number().int(),
+  /** 'recording': the submission must carry an audio or video recording of the session. */
+  evidence: z.enum(["written", "recording"]),
+  /** What an assessor of this practical must hold. */
+  assessorRequirements: z.string(),
+  /** What the learner does when a volunteer discloses a real red flag. */
+  redFlagSteps: z.string(),
 });
 export type PracticalRubric = z.infer<typeof practicalRubricSchema>;
 
@@ -106,6 +121,10 @@ export const practicalSubmissionFieldsSchema = z.strictObject({
     .trim()
     .max(PRACTICAL_MAX_TEXT, `Your written work is at most ${PRACTICAL_MAX_TEXT.toLocaleString("en-US")} characters.`),
   consent: z.literal("yes", { error: "Confirm that you have anonymised any client before submitting." }),
+  redFlag: z.literal("yes", {
+    error:
+      "Confirm that no real red flag came up in this session, or that you stopped and are submitting nothing from it.",
+  }),
 });
 
 export const practicalCourseParamsSchema = z.strictObject({ courseId: z.string().min(1).max(100) });
@@ -128,6 +147,8 @@ export const reviewQueueItemSchema = z.object({
   waitingHours: z.number().int(),
   status: z.enum(["submitted", "in-review"]),
   claimedByMe: z.boolean(),
+  /** first: a first mark; second: a blind second mark; third: the deciding mark after a disagreement. */
+  stage: z.enum(["first", "second", "third"]),
 });
 export const reviewQueueSchema = z.object({
   items: z.array(reviewQueueItemSchema),
@@ -150,6 +171,9 @@ export const reviewSubmissionSchema = z.object({
   /** Reviews of this learner's earlier attempts at the same practical, oldest first. */
   earlierReviews: z.array(practicalReviewSchema.extend({ attempt: z.number().int() })),
   review: practicalReviewSchema.nullable(),
+  stage: z.enum(["first", "second", "third"]),
+  /** The two marks that disagreed, for the deciding assessor only (a second mark is always blind). */
+  marks: z.array(practicalReviewSchema.extend({ round: z.number().int() })),
 });
 export type ReviewSubmission = z.infer<typeof reviewSubmissionSchema>;
 
@@ -181,3 +205,111 @@ export const grantableRoleSchema = z.enum(["learner", "assessor", "instructor"])
 export type GrantableRole = z.infer<typeof grantableRoleSchema>;
 export const roleInputSchema = z.strictObject({ role: grantableRoleSchema });
 export const roleChangeSchema = z.object({ userId: z.string(), role: grantableRoleSchema });
+
+/** An exemplar submission with its agreed scores and the rationale (docs/decisions/0053). */
+export const practicalExemplarSchema = z.object({
+  id: z.string(),
+  band: z.enum(["fail", "borderline", "strong"]),
+  text: z.string(),
+  scores: z.array(z.object({ criterionId: z.string(), points: z.number().int() })),
+  decision: z.enum(["pass", "resubmit"]),
+  rationale: z.string(),
+});
+export type PracticalExemplar = z.infer<typeof practicalExemplarSchema>;
+
+/** An assessor's qualifications; coaching training is needed for practicals that score a live conversation. */
+export const assessorProfileInputSchema = z.strictObject({
+  credential: z.string().trim().min(1, "Name your credential.").max(200),
+  awardingBody: z.string().trim().min(1, "Name the body that awarded it.").max(200),
+  credentialNumber: z.string().trim().min(1, "Give the credential's number.").max(100),
+  coachingTraining: z.string().trim().max(500).nullable().default(null),
+});
+export type AssessorProfileInput = z.input<typeof assessorProfileInputSchema>;
+export const assessorProfileSchema = z.object({
+  credential: z.string(),
+  awardingBody: z.string(),
+  credentialNumber: z.string(),
+  coachingTraining: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type AssessorProfile = z.infer<typeof assessorProfileSchema>;
+
+/** One exemplar's calibration result: the assessor's scores beside the agreed ones. */
+export const calibrationResultSchema = z.object({
+  scoredAt: z.string(),
+  withinOne: z.boolean(),
+  criteria: z.array(
+    z.object({ criterionId: z.string(), mine: z.number().int(), agreed: z.number().int(), withinOne: z.boolean() }),
+  ),
+  decision: z.enum(["pass", "resubmit"]),
+  rationale: z.string(),
+  band: z.enum(["fail", "borderline", "strong"]),
+});
+export const calibrationCourseSchema = z.object({
+  courseId: z.string(),
+  courseTitle: z.string(),
+  practicalTitle: z.string(),
+  assessorRequirements: z.string(),
+  /** Every exemplar scored within one level on every criterion, under this rubric, within a year. */
+  calibrated: z.boolean(),
+  /** When the calibration runs out (a year after its oldest score), while calibrated. */
+  calibratedUntil: z.string().nullable(),
+  exemplars: z.array(
+    z.object({ id: z.string(), number: z.number().int(), result: calibrationResultSchema.nullable() }),
+  ),
+});
+export const calibrationOverviewSchema = z.object({
+  profile: assessorProfileSchema.nullable(),
+  courses: z.array(calibrationCourseSchema),
+});
+export type CalibrationOverview = z.infer<typeof calibrationOverviewSchema>;
+export const calibrationParamsSchema = z.strictObject({
+  courseId: z.string().min(1).max(100),
+  exemplarId: z.string().min(1).max(100),
+});
+/** An exemplar as the assessor scores it: in the review page's shape, with the result once scored. */
+export const calibrationExemplarSchema = z.object({
+  courseId: z.string(),
+  courseTitle: z.string(),
+  exemplarId: z.string(),
+  number: z.number().int(),
+  text: z.string(),
+  rubric: practicalRubricSchema,
+  result: calibrationResultSchema.nullable(),
+  calibrated: z.boolean(),
+});
+export type CalibrationExemplar = z.infer<typeof calibrationExemplarSchema>;
+
+/** Agreement between the two blind marks, per practical and assessor (docs/decisions/0053). */
+export const agreementCriterionSchema = z.object({
+  criterionId: z.string(),
+  title: z.string(),
+  /** Double-marked submissions where both marks scored it. */
+  pairs: z.number().int(),
+  /** Share of pairs at exactly the same level (0-1), null with no pairs. */
+  exactAgreement: z.number().nullable(),
+  /** Quadratic-weighted Cohen's kappa over the levels, null when undefined (no pairs, or no spread). */
+  weightedKappa: z.number().nullable(),
+});
+export const agreementRowSchema = z.object({
+  courseId: z.string(),
+  courseTitle: z.string(),
+  assessorId: z.string(),
+  assessorEmail: z.string(),
+  /** Marks given (any round). */
+  marks: z.number().int(),
+  /** Of those, marks that passed (0-1). */
+  sharePassed: z.number().nullable(),
+  /** Median hours from claim to mark. */
+  medianReviewHours: z.number().nullable(),
+  /** Double-marked submissions this assessor marked. */
+  pairs: z.number().int(),
+  /** Share of pairs with the same decision. */
+  decisionAgreement: z.number().nullable(),
+  criteria: z.array(agreementCriterionSchema),
+});
+export const agreementReportSchema = z.object({
+  doubleMarkShare: z.number(),
+  rows: z.array(agreementRowSchema),
+});
+export type AgreementReport = z.infer<typeof agreementReportSchema>;

@@ -34,6 +34,15 @@ export const courseStaffSchema = z.object({
   /** The e-mail of the admin who assigned them. */
   assignedBy: z.string(),
   createdAt: z.string(),
+  /** An assessor's recorded qualifications (docs/decisions/0053); null for an instructor or none recorded. */
+  qualifications: z
+    .object({
+      credential: z.string(),
+      awardingBody: z.string(),
+      credentialNumber: z.string(),
+      coachingTraining: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type CourseStaff = z.infer<typeof courseStaffSchema>;
 export const courseStaffListSchema = z.object({ items: z.array(courseStaffSchema) });

@@ -30,7 +30,14 @@ export const courseDocumentSchema = z.strictObject({
   course: fileObject,
   modules: z.array(documentModuleSchema).max(100),
   exam: fileObject.nullable(),
-  practical: z.strictObject({ meta: fileObject, body }).nullable(),
+  practical: z
+    .strictObject({
+      meta: fileObject,
+      body,
+      /** practical-exemplars.yaml (docs/decisions/0053); null when the folder has none. */
+      exemplars: fileObject.nullable().default(null),
+    })
+    .nullable(),
   media: z.array(documentMediaSchema).max(1000),
 });
 export type CourseDocument = z.infer<typeof courseDocumentSchema>;

@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: "/admin/learners", label: "Learners" },
   { to: paths.adminCertificates, label: "Certificates" },
   { to: "/admin/item-statistics", label: "Item statistics" },
+  { to: paths.adminAgreement, label: "Assessor agreement" },
   { to: "/admin/audit", label: "Audit log" },
   { to: "/admin/outbox", label: "Outbox" },
 ];

@@ -222,3 +222,9 @@ export const useRetryOutboxEmail = () =>
     (id: string) => dataOf(api.POST("/api/admin/outbox/{id}/retry", { params: { path: { id } } })),
     ["outbox", "outboxMessage"],
   );
+
+export const useAssessorAgreement = () =>
+  useQuery({
+    queryKey: queryKeys.admin.agreement(),
+    queryFn: () => dataOf(api.GET("/api/admin/assessor-agreement")),
+  });

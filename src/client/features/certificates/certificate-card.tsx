@@ -36,6 +36,8 @@ export function CertificateDocument(props: {
   status: CertificateStatus;
   /** The certificate's words on hours: CE approval or estimated study time (decision 0052). */
   creditStatement?: string | null;
+  /** The practical assessed by a calibrated assessor against the published rubric (docs/decisions/0053). */
+  assessmentStatement?: string | null;
   /** h1 where the certificate is the page; h2 under the verify page's own h1. */
   headingLevel?: 1 | 2;
 }) {
@@ -58,6 +60,11 @@ export function CertificateDocument(props: {
         {props.creditStatement && (
           <p className="mt-1 text-sm text-muted" data-testid="ce-hours">
             {props.creditStatement}
+          </p>
+        )}
+        {props.assessmentStatement && (
+          <p className="mt-1 text-sm text-muted" data-testid="assessed-by">
+            {props.assessmentStatement}
           </p>
         )}
         {props.status !== "valid" && (

@@ -65,6 +65,7 @@ export default function CertificatePage() {
           certificateId={cert.certificateId}
           status={cert.status}
           creditStatement={cert.creditStatement}
+          assessmentStatement={cert.assessmentStatement}
         />
       </div>
       <div className="mt-6 flex flex-wrap gap-3">

@@ -118,6 +118,7 @@ export default function VerifyPage() {
           certificateId={data.certificateId}
           status={data.status}
           creditStatement={data.creditStatement}
+          assessmentStatement={data.assessmentStatement}
           headingLevel={2}
         />
       </div>

@@ -2,7 +2,13 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { api, apiUpload, dataOf } from "#client/lib/api-client.ts";
 import type { MutationConfig } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
-import type { LearnerPractical, ReviewInput, ReviewSubmission } from "#shared/schemas/practical.ts";
+import type {
+  AssessorProfileInput,
+  CalibrationExemplar,
+  LearnerPractical,
+  ReviewInput,
+  ReviewSubmission,
+} from "#shared/schemas/practical.ts";
 
 /** Sends the written work, the consent and the files as one multipart form. */
 export function useSubmitPractical(courseId: string, config: MutationConfig<LearnerPractical, FormData> = {}) {
@@ -69,3 +75,58 @@ export const useSubmitReview = (number: number, config: MutationConfig<ReviewSub
       dataOf(api.POST("/api/review/submissions/{number}/review", { params: { path: { number } }, body })),
     config,
   );
+
+export const useCalibration = () =>
+  useQuery({
+    queryKey: queryKeys.review.calibration(),
+    queryFn: () => dataOf(api.GET("/api/review/calibration")),
+  });
+
+export const useExemplar = (courseId: string, exemplarId: string) =>
+  useQuery({
+    queryKey: queryKeys.review.exemplar(courseId, exemplarId),
+    queryFn: () =>
+      dataOf(
+        api.GET("/api/review/calibration/{courseId}/{exemplarId}", { params: { path: { courseId, exemplarId } } }),
+      ),
+    retry: false,
+  });
+
+/** Scores an exemplar; answers it with the agreed scores and the rationale beside the assessor's. */
+export function useScoreExemplar(
+  courseId: string,
+  exemplarId: string,
+  config: MutationConfig<CalibrationExemplar, ReviewInput> = {},
+) {
+  const queryClient = useQueryClient();
+  const { onSuccess, ...rest } = config;
+  return useMutation({
+    ...rest,
+    mutationFn: (body: ReviewInput) =>
+      dataOf(
+        api.POST("/api/review/calibration/{courseId}/{exemplarId}", {
+          params: { path: { courseId, exemplarId } },
+          body,
+        }),
+      ),
+    onSuccess: async (data, ...args) => {
+      queryClient.setQueryData(queryKeys.review.exemplar(courseId, exemplarId), data);
+      await onSuccess?.(data, ...args);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.review.calibration(), exact: true });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.review.queue() });
+    },
+  });
+}
+
+export function useSaveAssessorProfile(config: MutationConfig<unknown, AssessorProfileInput> = {}) {
+  const queryClient = useQueryClient();
+  const { onSuccess, ...rest } = config;
+  return useMutation({
+    ...rest,
+    mutationFn: (body: AssessorProfileInput) => dataOf(api.PUT("/api/review/profile", { body })),
+    onSuccess: async (data, ...args) => {
+      await onSuccess?.(data, ...args);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.review.calibration(), exact: true });
+    },
+  });
+}

@@ -10,16 +10,17 @@ import { PRACTICAL_STATE_TEXT, reviewTimeText, usePractical } from "#client/lib/
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
-import type { LearnerPractical } from "#shared/schemas/practical.ts";
+import { ASSESSED_BY_TEXT, type LearnerPractical } from "#shared/schemas/practical.ts";
 import { useSubmitPractical } from "./api.ts";
 import { FileLinks } from "./file-links.tsx";
 import { ReviewView, RubricTable } from "./rubric.tsx";
 
-const ACCEPT = ".pdf,.txt,.mp3,.m4a,.wav,.ogg,.webm,.flac,application/pdf,text/plain,audio/*";
+const ACCEPT =
+  ".pdf,.txt,.mp3,.m4a,.wav,.ogg,.webm,.flac,.mp4,.mov,application/pdf,text/plain,audio/*,video/mp4,video/webm,video/quicktime";
 
 function SubmissionForm({ practical }: { practical: LearnerPractical }) {
   const toast = useToast();
-  const form = useFormError<"text" | "files" | "consent">();
+  const form = useFormError<"text" | "files" | "consent" | "redFlag">();
   const [text, setText] = useState("");
   const submit = useSubmitPractical(practical.courseId, {
     onSuccess: () => {
@@ -36,6 +37,19 @@ function SubmissionForm({ practical }: { practical: LearnerPractical }) {
     const files = data.getAll("files").filter((f): f is File => f instanceof File && f.size > 0);
     if (!data.get("consent"))
       return form.show("Confirm that you have anonymised any client before submitting.", "consent");
+    if (!data.get("redFlag"))
+      return form.show(
+        "Confirm that no real red flag came up in this session, or that you stopped and are submitting nothing from it.",
+        "redFlag",
+      );
+    const recording = files.some(
+      (f) => /^(audio|video)\//.test(f.type) || /\.(mp3|m4a|wav|ogg|webm|flac|mp4|mov)$/i.test(f.name),
+    );
+    if (practical.rubric.evidence === "recording" && !recording)
+      return form.show(
+        "Attach the audio or video recording of the session (a transcript may go beside it, never instead of it).",
+        "files",
+      );
     if (!text.trim() && files.length === 0)
       return form.show("Write your work in the text box or attach at least one file.", "text");
     if (files.length > limits.maxFiles) return form.show(`Attach at most ${limits.maxFiles} files.`, "files");
@@ -48,6 +62,7 @@ function SubmissionForm({ practical }: { practical: LearnerPractical }) {
   const textField = form.field("text");
   const filesField = form.field("files");
   const consentField = form.field("consent");
+  const redFlagField = form.field("redFlag");
   return (
     <Card className="mt-8 p-5">
       <h2 className="text-xl font-semibold">
@@ -80,16 +95,25 @@ function SubmissionForm({ practical }: { practical: LearnerPractical }) {
         </div>
         <div>
           <label htmlFor={filesField.id} className="mb-1 block text-sm font-medium">
-            Files (up to {limits.maxFiles}: PDF, plain text or audio, {Math.round(limits.maxFileBytes / 1048576)} MB
-            each)
+            Files (up to {limits.maxFiles}: PDF, plain text, audio or video, {Math.round(limits.maxFileBytes / 1048576)}{" "}
+            MB each)
           </label>
+          {practical.rubric.evidence === "recording" && (
+            <p id={`${filesField.id}-hint`} className="mb-1 text-sm text-muted">
+              Include the audio or video recording of the session: it is required. Your own transcript may go beside it.
+            </p>
+          )}
           <input
             id={filesField.id}
             name="files"
             type="file"
             multiple
             accept={ACCEPT}
-            aria-describedby={filesField.errorId}
+            aria-describedby={
+              [filesField.errorId, practical.rubric.evidence === "recording" ? `${filesField.id}-hint` : ""]
+                .filter(Boolean)
+                .join(" ") || undefined
+            }
             aria-invalid={!!filesField.errorId}
             className="block w-full text-sm"
           />
@@ -108,11 +132,48 @@ function SubmissionForm({ practical }: { practical: LearnerPractical }) {
             I have anonymised any client or volunteer: no names or details that identify them.
           </label>
         </div>
+        <div className="flex items-start gap-2">
+          <input
+            id={redFlagField.id}
+            name="redFlag"
+            type="checkbox"
+            value="yes"
+            aria-describedby={redFlagField.errorId}
+            aria-invalid={!!redFlagField.errorId}
+            className="mt-1 h-5 w-5"
+          />
+          <label htmlFor={redFlagField.id} className="text-sm">
+            No real red flag came up in this session; if one had, I would have stopped, followed the referral or crisis
+            steps above and submitted nothing from it.
+          </label>
+        </div>
         <Button type="submit" disabled={submit.isPending}>
           {submit.isPending ? "Submitting..." : "Submit Practical"}
         </Button>
       </form>
     </Card>
+  );
+}
+
+/** What to do when a volunteer discloses a real red flag: on every practical's page, above the form. */
+function RedFlagSteps({ steps }: { steps: string }) {
+  if (!steps) return null;
+  return (
+    <section aria-labelledby="red-flag-heading" className="mt-6 rounded-xl border-2 border-red-700 bg-red-50 p-4">
+      <h2 id="red-flag-heading" className="text-lg font-semibold text-red-900">
+        If a volunteer discloses a real red flag
+      </h2>
+      <p className="mt-1 text-sm">{steps}</p>
+    </section>
+  );
+}
+
+/** The learner's result says who assessed it in general terms: never the assessor's name. */
+export function AssessedBy() {
+  return (
+    <p className="mt-4 text-sm" data-testid="assessed-by">
+      {ASSESSED_BY_TEXT}
+    </p>
   );
 }
 
@@ -179,6 +240,8 @@ export default function PracticalPage() {
       </p>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the brief is sanitised with the lessons' allow-list on import. */}
       <article className="prose-lesson mt-6" dangerouslySetInnerHTML={{ __html: practical.rubric.briefHtml }} />
+      <RedFlagSteps steps={practical.rubric.redFlagSteps} />
+      {practical.state === "passed" && <AssessedBy />}
       {canSubmit && <SubmissionForm practical={practical} />}
       <Submissions practical={practical} />
       <RubricTable rubric={practical.rubric} />

@@ -15,6 +15,8 @@ export function waitingText(hours: number) {
   return days ? `${days} day${days === 1 ? "" : "s"} ${h}` : h;
 }
 
+const STAGE_TEXT = { first: "First", second: "Second (blind)", third: "Deciding" } as const;
+
 /** Submissions waiting for an assessor, oldest first. */
 export default function ReviewQueuePage() {
   useDocumentMeta({
@@ -27,15 +29,27 @@ export default function ReviewQueuePage() {
       <h1 className="text-3xl font-bold">Review Queue</h1>
       <p className="mt-2 text-muted">
         Practical submissions, oldest first. Learners are told to expect a review in about{" "}
-        {data?.expectedReviewDays ?? "a few"} days. Claim one to review it: no one else can then.
+        {data?.expectedReviewDays ?? "a few"} days. Claim one to review it: no one else can then. You see the courses
+        you are assigned to and calibrated on.
       </p>
+      <Link to={paths.reviewCalibration} className={buttonClasses("secondary", "sm", "mt-3")}>
+        Qualifications and Calibration
+      </Link>
       {isPending && <Skeleton className="mt-6 h-40" />}
       {isError && (
         <p role="alert" className="mt-6 text-red-800">
           {refusal(error, "The queue could not be loaded.")}
         </p>
       )}
-      {data && data.items.length === 0 && <p className="mt-6">Nothing is waiting for review.</p>}
+      {data && data.items.length === 0 && (
+        <p className="mt-6">
+          Nothing is waiting for review on your calibrated courses. New to a course? Score its exemplars on the{" "}
+          <Link to={paths.reviewCalibration} className="text-brand-700 underline">
+            calibration page
+          </Link>{" "}
+          first.
+        </p>
+      )}
       {data && data.items.length > 0 && (
         <table className="mt-6 w-full text-left text-sm" data-testid="review-queue">
           <thead>
@@ -44,6 +58,7 @@ export default function ReviewQueuePage() {
               <th className="p-2">Course</th>
               <th className="p-2">Attempt</th>
               <th className="p-2">Waiting</th>
+              <th className="p-2">Mark</th>
               <th className="p-2">Status</th>
               <th className="p-2">
                 <span className="sr-only">Action</span>
@@ -57,6 +72,7 @@ export default function ReviewQueuePage() {
                 <td className="p-2">{item.courseTitle}</td>
                 <td className="p-2">{item.attempt}</td>
                 <td className="p-2">{waitingText(item.waitingHours)}</td>
+                <td className="p-2">{STAGE_TEXT[item.stage]}</td>
                 <td className="p-2">
                   {item.status === "submitted" ? "Waiting" : item.claimedByMe ? "Claimed by you" : "Claimed"}
                 </td>

@@ -7,6 +7,7 @@ import { conflict, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { releaseClaimsOf } from "../practical/practical.repository.ts";
+import { findAssessorProfile, qualificationProblem } from "../staff/assessor-profile.ts";
 import { deleteCourseStaff, insertCourseStaff, listCourseStaff } from "../staff/course-staff.ts";
 
 const GRANT_ACTIONS: Record<StaffRole, { grant: string; revoke: string }> = {
@@ -59,7 +60,8 @@ export async function assignCourseStaff(
   actor: CurrentUser,
   input: CourseStaffInput,
 ): Promise<CourseStaff> {
-  if (!(await catalogue.course(input.courseId))) throw notFound("Course not found.");
+  const course = await catalogue.course(input.courseId);
+  if (!course) throw notFound("Course not found.");
   await db.transaction().execute(async (trx) => {
     const user = await trx
       .selectFrom("user")
@@ -70,6 +72,11 @@ export async function assignCourseStaff(
     if (user.role === "admin") throw conflict("Admins are staff of every course already.");
     if (user.role !== input.role)
       throw conflict(`This account is not an ${input.role}; grant the ${input.role} role first.`);
+    // Who may assess: the qualifications the course's practical asks for are on record (docs/decisions/0053).
+    if (input.role === "assessor") {
+      const problem = qualificationProblem(await findAssessorProfile(trx, input.userId), course.practical);
+      if (problem) throw conflict(problem);
+    }
     const added = await insertCourseStaff(trx, { ...input, assignedBy: actor.email });
     if (added)
       await recordAudit(trx, actor, `course-staff.${input.role}.assign`, user.email, { courseId: input.courseId });

@@ -65,6 +65,8 @@ export interface CertificatePdfData {
   versionLine?: string;
   /** What the certificate says about hours (decision 0052), printed under the dates; null: nothing. */
   creditStatement?: string | null;
+  /** The practical assessed by a calibrated assessor against the published rubric (docs/decisions/0053); null: nothing. */
+  assessmentStatement?: string | null;
   /** The signed Open Badges credential, embedded as a file attachment a wallet or verifier can take out. */
   credentialJson?: string;
 }
@@ -187,7 +189,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   // Fonts are cut down with HarfBuzz to the characters this certificate uses (pdf-lib's own
   // subsetter loses glyphs), so a CJK name adds kilobytes, not the 10 MB face.
   const used = new Set(
-    `${data.holderName}${data.courseTitle}${data.certificateId}${data.verifyUrl}${formatLongDate(data.completedAt)}${formatLongDate(data.expiresAt)}${data.creditStatement ?? ""}${data.versionLine ?? ""}${STATIC_TEXT}`,
+    `${data.holderName}${data.courseTitle}${data.certificateId}${data.verifyUrl}${formatLongDate(data.completedAt)}${formatLongDate(data.expiresAt)}${data.creditStatement ?? ""}${data.versionLine ?? ""}${data.assessmentStatement ?? ""}${STATIC_TEXT}`,
   );
   const font = async (key: FontKey) => {
     let f = fonts.get(key);
@@ -296,13 +298,13 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
       page.drawText(label, { x: column(i), y: 150, size: 9, font: regular, color: MUTED });
       page.drawText(value, { x: column(i), y: 134, size: 11, font: bold, color: INK });
     });
-  const credit = data.creditStatement;
+  const credit = [data.creditStatement, data.assessmentStatement].filter(Boolean).join(" ");
   if (credit) {
-    // Two lines at most, within the first two columns (the verify link and QR code are in the third).
-    const fit = fitLines(credit, (t) => regular.widthOfTextAtSize(t, 1), column(2) - column(0) - 16, 8, 6, 2);
+    // Three lines at most, within the first two columns (the verify link and QR code are in the third).
+    const fit = fitLines(credit, (t) => regular.widthOfTextAtSize(t, 1), column(2) - column(0) - 16, 8, 6, 3);
     await tags.mark("P", () =>
       fit.lines.forEach((line, i) => {
-        page.drawText(line, { x: column(0), y: 116 - i * 9, size: fit.size, font: regular, color: MUTED });
+        page.drawText(line, { x: column(0), y: 118 - i * 8, size: fit.size, font: regular, color: MUTED });
       }),
     );
   }

@@ -14,6 +14,7 @@ import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { servedCourseFor } from "../progress/learner-state.ts";
 import { renderCertificatePdf } from "./certificate-pdf.ts";
 import {
+  assessmentStatementOf,
   type CertificateRow,
   certificateStatus,
   creditsOf,
@@ -85,6 +86,7 @@ export function certificatesRoutes(catalogue: CourseCatalogue, credentialOf?: Cr
           verifyUrl: verifyUrl(config, row.certificateId),
           status: certificateStatus(row),
           creditStatement: creditsOf(earned).creditStatement,
+          assessmentStatement: await assessmentStatementOf(db, row.userId, row.courseId),
           credentialJson: credentialOf ? JSON.stringify(await credentialOf(row), null, 2) : undefined,
         });
         return reply

@@ -4,11 +4,13 @@ import { BRAND_NAME } from "#shared/constants.ts";
 import { creditStatement, formatLongDate, formatPersonName } from "#shared/format.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
+import { ASSESSED_BY_TEXT } from "#shared/schemas/practical.ts";
 import type { Config } from "../../config.ts";
 import type { CertificateTable, DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
 import type { Catalogue, CatalogueCourse, CourseCatalogue } from "../courses/course-catalogue.ts";
+import { passedByCalibratedAssessor } from "../practical/practical.repository.ts";
 import { computeCourseState, loadLearnerRecords, notCompleteMessage, recordsOn } from "../progress/learner-state.ts";
 import { recordCourseCompleted } from "../progress/progress.service.ts";
 import { canRenew, instantOf, lifecycleOf, renewalWindow } from "./certificate-lifecycle.ts";
@@ -83,11 +85,21 @@ export function creditsOf(course: CatalogueCourse | undefined) {
   };
 }
 
+/**
+ * What the certificate says of its practical (docs/decisions/0053): assessed by a calibrated assessor
+ * against the published rubric, only when the holder's passing submission was marked under calibration
+ * (every mark recorded since calibration began); never the assessor's name.
+ */
+export async function assessmentStatementOf(db: Kysely<DB>, userId: string, courseId: string) {
+  return (await passedByCalibratedAssessor(db, userId, courseId)) ? ASSESSED_BY_TEXT : null;
+}
+
 function toCertificate(
   row: CertificateRow,
   course: { title: string; ceHours: number | null; creditStatement: string | null },
   config: Config,
-  user?: CurrentUser,
+  user: CurrentUser | undefined,
+  assessmentStatement: string | null,
 ): Certificate {
   const facts = { expiresAt: instantOf(row.expiresAt), revokedAt: row.revokedAt };
   const window = renewalWindow(facts.expiresAt);
@@ -110,6 +122,7 @@ function toCertificate(
     nameDiffersFromProfile: !!user && !sameName(row, user),
     ceHours: course.ceHours,
     creditStatement: course.creditStatement,
+    assessmentStatement,
     lifecycle: lifecycleOf(facts),
     canRenew: canRenew(facts),
     renewalOpensAt: window.opensAt.toISOString(),
@@ -207,7 +220,13 @@ export async function issueCertificate(
       .execute();
     return currentCertificateQuery(trx, user.id, courseId).executeTakeFirstOrThrow();
   });
-  return toCertificate(row, { title: course.card.title, ...creditsOf(course) }, config, user);
+  return toCertificate(
+    row,
+    { title: course.card.title, ...creditsOf(course) },
+    config,
+    user,
+    await assessmentStatementOf(db, user.id, courseId),
+  );
 }
 
 export async function getOwnCertificate(
@@ -219,7 +238,13 @@ export async function getOwnCertificate(
 ): Promise<Certificate> {
   const row = await currentCertificateQuery(db, user.id, courseId).executeTakeFirst();
   if (!row) throw notFound(CERTIFICATE_NOT_FOUND);
-  return toCertificate(row, courseFacts(catalogue, courseId), config, user);
+  return toCertificate(
+    row,
+    courseFacts(catalogue, courseId),
+    config,
+    user,
+    await assessmentStatementOf(db, user.id, courseId),
+  );
 }
 
 /** One certificate per course (the unrevoked one, else the latest), in the order given. */
@@ -249,7 +274,17 @@ export async function listOwnCertificates(
     .where("userId", "=", user.id)
     .orderBy("completedAt", "desc")
     .execute();
-  return preferCurrentPerCourse(rows).map((r) => toCertificate(r, courseFacts(catalogue, r.courseId), config, user));
+  return Promise.all(
+    preferCurrentPerCourse(rows).map(async (r) =>
+      toCertificate(
+        r,
+        courseFacts(catalogue, r.courseId),
+        config,
+        user,
+        await assessmentStatementOf(db, user.id, r.courseId),
+      ),
+    ),
+  );
 }
 
 /** The owner's certificate by its public ID; anyone else gets the same 404 as for an unknown ID. */
@@ -295,6 +330,7 @@ export async function verifyCertificate(
     revokedReason: row.revokedAt ? row.revokedReason : null,
     issuer: BRAND_NAME,
     ...creditsOf(earned),
+    assessmentStatement: await assessmentStatementOf(db, row.userId, row.courseId),
     courseVersion: {
       version: row.courseVersion,
       publishedAt: earned?.version === row.courseVersion ? earned.publishedAt : null,

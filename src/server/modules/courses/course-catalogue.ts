@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { CeApproval } from "#shared/format.ts";
 import type { PassRule } from "#shared/practical-pass-rule.ts";
 import { type ContentReview, type CourseCard, courseCardSchema, type Level } from "#shared/schemas/courses.ts";
+import type { PracticalExemplar } from "#shared/schemas/practical.ts";
 import { onContentImported } from "../../content/content-import.ts";
 import type { ServedRows } from "../../content/course-document.ts";
 import { examKey, moduleKey, practicalKey } from "../../content/course-versions.ts";
@@ -99,6 +100,14 @@ export interface CoursePractical {
   criteria: PracticalCriterion[];
   passRule: PassRule;
   requiredForCertificate: boolean;
+  /** 'recording': a submission carries an audio or video recording of the session (docs/decisions/0053). */
+  evidence: "written" | "recording";
+  /** What an assessor of this practical must hold. */
+  assessorRequirements: string;
+  /** What to do when a volunteer discloses a real red flag. */
+  redFlagSteps: string;
+  /** Calibration exemplars with their agreed scores and rationale. */
+  exemplars: PracticalExemplar[];
 }
 export interface Catalogue {
   courses: CatalogueCourse[];
@@ -428,6 +437,11 @@ function courseFromRows(rows: ServedRows, versions: VersionStamp[], since: Map<s
           criteria: JSON.parse(practicalRow.criteria) as PracticalCriterion[],
           passRule: JSON.parse(practicalRow.passRule) as PassRule,
           requiredForCertificate: Boolean(practicalRow.requiredForCertificate),
+          // A version stored before migration 039 has none of these: a written practical, no exemplars.
+          evidence: practicalRow.evidence ?? "written",
+          assessorRequirements: practicalRow.assessorRequirements ?? "",
+          redFlagSteps: practicalRow.redFlagSteps ?? "",
+          exemplars: JSON.parse(practicalRow.exemplars ?? "[]") as PracticalExemplar[],
         }
       : null,
     assessment: { maxAttempts: row.maxAttempts, cooldownHours: row.cooldownHours },

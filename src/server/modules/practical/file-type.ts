@@ -2,19 +2,20 @@ import { Transform } from "node:stream";
 import { fileTypeFromBuffer } from "file-type";
 import { isPlainText } from "#shared/schemas/text.ts";
 
-/** Audio containers browsers and phones record in; file-type names some of them as video. */
+/** Audio and video containers browsers and phones record in (an audio-only MP4 or WebM plays as video too). */
 const ACCEPTED: Record<string, string> = {
   "application/pdf": "application/pdf",
   "audio/mpeg": "audio/mpeg",
   "audio/mp4": "audio/mp4",
   "audio/x-m4a": "audio/mp4",
-  "video/mp4": "audio/mp4",
+  "video/mp4": "video/mp4",
+  "video/quicktime": "video/quicktime",
   "audio/wav": "audio/wav",
   "audio/x-wav": "audio/wav",
   "audio/ogg": "audio/ogg",
   "audio/opus": "audio/ogg",
   "audio/webm": "audio/webm",
-  "video/webm": "audio/webm",
+  "video/webm": "video/webm",
   "audio/flac": "audio/flac",
   "audio/x-flac": "audio/flac",
   "audio/aac": "audio/aac",
@@ -30,6 +31,9 @@ const EXTENSION: Record<string, string> = {
   "audio/webm": "webm",
   "audio/flac": "flac",
   "audio/aac": "aac",
+  "video/mp4": "mp4",
+  "video/webm": "webm",
+  "video/quicktime": "mov",
 };
 
 export const extensionOf = (contentType: string) => EXTENSION[contentType] ?? "bin";

@@ -22,6 +22,8 @@ export interface StoredSubmission {
   status: PracticalStatus;
   submittedAt: string;
   claimedBy: string | null;
+  claimedAt: string | null;
+  markingStage: "second" | "third" | null;
   reviewedAt: string | null;
   scores: { criterionId: string; points: number; comment: string }[] | null;
   feedback: string | null;
@@ -39,6 +41,8 @@ const COLUMNS = [
   "status",
   "submittedAt",
   "claimedBy",
+  "claimedAt",
+  "markingStage",
   "reviewedAt",
   "scores",
   "feedback",
@@ -76,6 +80,8 @@ function toStored(row: Row, files: StoredFile[]): StoredSubmission {
     status: row.status,
     submittedAt: row.submittedAt,
     claimedBy: row.claimedBy,
+    claimedAt: row.claimedAt,
+    markingStage: row.markingStage,
     reviewedAt: row.reviewedAt,
     scores: row.scores ? JSON.parse(row.scores) : null,
     feedback: row.feedback,
@@ -118,12 +124,13 @@ export async function countGrants(db: Db, userId: string, courseId: string): Pro
   return Number(row?.n ?? 0);
 }
 
-/** Submissions waiting for a review, oldest first. */
-export async function listQueue(db: Db) {
+/** Submissions waiting for a review, oldest first; of the given courses only, when given. */
+export async function listQueue(db: Db, courseIds: string[] | null) {
   const rows = await db
     .selectFrom("practicalSubmission")
-    .select(["id", "courseId", "attempt", "status", "submittedAt", "claimedBy"])
+    .select(["id", "courseId", "attempt", "status", "submittedAt", "claimedBy", "markingStage"])
     .where("status", "in", ["submitted", "in-review"])
+    .$if(courseIds !== null, (qb) => qb.where("courseId", "in", courseIds ?? []))
     .orderBy("submittedAt")
     .orderBy("id")
     .limit(500)
@@ -145,6 +152,7 @@ export async function insertSubmission(
       status: "submitted",
       submittedAt: row.now,
       consentedAt: row.now,
+      redFlagConfirmedAt: row.now,
       courseVersion: row.courseVersion,
     })
     .returning("id")
@@ -199,6 +207,8 @@ export async function recordReview(
   assessorId: string,
   review: {
     status: "passed" | "resubmit";
+    /** Whose mark is the result: the first marker's when a second agreed, else the one marking now. */
+    reviewedBy: string;
     scores: string;
     feedback: string;
     points: number;
@@ -210,7 +220,8 @@ export async function recordReview(
     .updateTable("practicalSubmission")
     .set({
       status: review.status,
-      reviewedBy: assessorId,
+      reviewedBy: review.reviewedBy,
+      markingStage: null,
       reviewedAt: review.now,
       scores: review.scores,
       feedback: review.feedback,
@@ -250,4 +261,112 @@ export function reviewOf(s: StoredSubmission): PracticalSubmission["review"] {
     maxPoints: s.maxPoints ?? 0,
     reviewedAt: s.reviewedAt,
   };
+}
+
+/** One assessor's mark of a submission (docs/decisions/0053): round 1 first, 2 blind second, 3 deciding. */
+export interface StoredMark {
+  submissionId: number;
+  courseId: string;
+  round: number;
+  assessorId: string;
+  decision: "pass" | "resubmit";
+  scores: { criterionId: string; points: number; comment: string }[];
+  feedback: string;
+  points: number;
+  maxPoints: number;
+  claimedAt: string;
+  markedAt: string;
+}
+
+/** Records a mark; a second mark of the same round (a double submit, a race) is a unique violation. */
+export async function insertMark(trx: Db, mark: StoredMark) {
+  await trx
+    .insertInto("practicalMark")
+    .values({ ...mark, scores: JSON.stringify(mark.scores) })
+    .execute();
+}
+
+const MARK_COLUMNS = [
+  "submissionId",
+  "courseId",
+  "round",
+  "assessorId",
+  "decision",
+  "scores",
+  "feedback",
+  "points",
+  "maxPoints",
+  "claimedAt",
+  "markedAt",
+] as const;
+
+const toMark = (row: Omit<StoredMark, "scores"> & { scores: string }): StoredMark => ({
+  ...row,
+  submissionId: Number(row.submissionId),
+  scores: JSON.parse(row.scores),
+});
+
+/** A submission's marks, in round order. */
+export async function listMarks(db: Db, submissionId: number): Promise<StoredMark[]> {
+  const rows = await db
+    .selectFrom("practicalMark")
+    .select(MARK_COLUMNS)
+    .where("submissionId", "=", submissionId)
+    .orderBy("round")
+    .execute();
+  return rows.map(toMark);
+}
+
+/** Every mark of a course's submissions (for the agreement report), oldest first. */
+export async function listCourseMarks(db: Db, courseId: string): Promise<StoredMark[]> {
+  const rows = await db
+    .selectFrom("practicalMark")
+    .select(MARK_COLUMNS)
+    .where("courseId", "=", courseId)
+    .orderBy("markedAt")
+    .orderBy("id")
+    .execute();
+  return rows.map(toMark);
+}
+
+/** Which of these submissions the assessor has marked. */
+export async function markedSubmissionsOf(db: Db, assessorId: string, numbers: number[]): Promise<Set<number>> {
+  if (numbers.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("practicalMark")
+    .select("submissionId")
+    .where("assessorId", "=", assessorId)
+    .where("submissionId", "in", numbers)
+    .execute();
+  return new Set(rows.map((r) => Number(r.submissionId)));
+}
+
+/** Sends a marked submission back to the queue for its next mark; false unless still in review by this assessor. */
+export async function handOffSubmission(
+  trx: Db,
+  number: number,
+  assessorId: string,
+  stage: "second" | "third",
+): Promise<boolean> {
+  const updated = await trx
+    .updateTable("practicalSubmission")
+    .set({ status: "submitted", claimedBy: null, claimedAt: null, markingStage: stage })
+    .where("id", "=", number)
+    .where("status", "=", "in-review")
+    .where("claimedBy", "=", assessorId)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** Whether the learner passed the course's practical on a mark recorded under calibration (docs/decisions/0053). */
+export async function passedByCalibratedAssessor(db: Db, userId: string, courseId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("practicalSubmission")
+    .innerJoin("practicalMark", "practicalMark.submissionId", "practicalSubmission.id")
+    .select("practicalSubmission.id")
+    .where("practicalSubmission.userId", "=", userId)
+    .where("practicalSubmission.courseId", "=", courseId)
+    .where("practicalSubmission.status", "=", "passed")
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -4,6 +4,12 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { binaryFileSchema, emptyBodySchema, firstIssue } from "#shared/schemas/common.ts";
 import {
+  agreementReportSchema,
+  assessorProfileInputSchema,
+  assessorProfileSchema,
+  calibrationExemplarSchema,
+  calibrationOverviewSchema,
+  calibrationParamsSchema,
   learnerPracticalSchema,
   PRACTICAL_MAX_FILES,
   practicalCourseParamsSchema,
@@ -14,16 +20,21 @@ import {
   reviewSubmissionSchema,
   submissionParamsSchema,
 } from "#shared/schemas/practical.ts";
+import { requireLiveAccount } from "../../db/account-lock.ts";
 import { AppError, badRequest, errorField, forbidden, notFound } from "../../errors.ts";
 import { trigger } from "../../jobs/one-off-jobs.ts";
-import { requireAssessor, requireUser } from "../../plugins/auth.ts";
+import { requireAdmin, requireAssessor, requireUser } from "../../plugins/auth.ts";
 import { FileMissingError, type FileStorage } from "../../storage/file-storage.ts";
 import { removeStoredFiles } from "../../storage/remove-stored-files.ts";
+import { recordAudit } from "../audit/audit.ts";
 import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { servedCourseFor } from "../progress/learner-state.ts";
+import { findAssessorProfile, upsertAssessorProfile } from "../staff/assessor-profile.ts";
+import { agreementReport } from "./agreement.ts";
+import { calibrationOverview, getExemplar, scoreExemplar } from "./calibration.service.ts";
 import { practicalFileInspector } from "./file-type.ts";
-import { findFile } from "./practical.repository.ts";
+import { findFile, findSubmission } from "./practical.repository.ts";
 import {
   checkMaySubmit,
   displayName,
@@ -32,7 +43,15 @@ import {
   recordSubmission,
   type StoredUpload,
 } from "./practical.service.ts";
-import { anonymousFileName, claim, getReviewSubmission, release, reviewQueue, submitReview } from "./review.service.ts";
+import {
+  anonymousFileName,
+  claim,
+  getReviewSubmission,
+  release,
+  requireLiveAssessor,
+  reviewQueue,
+  submitReview,
+} from "./review.service.ts";
 
 const MB = 1024 * 1024;
 
@@ -53,7 +72,7 @@ async function readSubmission(
   const tooLarge = () => new AppError(413, `Each file is at most ${Math.round((maxFileBytes / MB) * 10) / 10} MB.`);
   try {
     for await (const part of request.parts({
-      limits: { fileSize: maxFileBytes, files: PRACTICAL_MAX_FILES, fields: 4, fieldSize: 100_000, parts: 8 },
+      limits: { fileSize: maxFileBytes, files: PRACTICAL_MAX_FILES, fields: 5, fieldSize: 100_000, parts: 9 },
     })) {
       if (part.type === "file") {
         if (part.fieldname !== "files") throw badRequest(`Unexpected file field '${part.fieldname}'.`);
@@ -147,7 +166,8 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
       },
     );
 
-    // Files go to their learner, assessors and admins only, always as downloads.
+    // Files go to their learner, the course's live assessors and admins only, always as downloads
+    // (a recording still plays in the review page's player: media elements ignore the disposition).
     app.get(
       "/api/practical-files/:fileId",
       {
@@ -162,6 +182,12 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
         if (!file) throw notFound("File not found.");
         const owner = file.userId === user.id;
         if (!owner && user.role !== "assessor" && user.role !== "admin") throw forbidden("This file is not yours.");
+        if (!owner && user.role === "assessor") {
+          const submission = await findSubmission(deps.db, Number(file.submissionId));
+          const course = submission ? (await catalogue.get()).byId.get(submission.courseId) : undefined;
+          if (!course) throw notFound("File not found.");
+          await requireLiveAssessor(deps, user, course);
+        }
         const data = await storage.get(file.storageKey).catch((error: unknown) => {
           // The row outlived its stored bytes (removed from the bucket by hand or by a lifecycle rule).
           if (error instanceof FileMissingError) throw notFound("File not found.");
@@ -194,6 +220,79 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
       },
     );
 
+    app.get(
+      "/api/review/profile",
+      { schema: { response: { 200: assessorProfileSchema.nullable() } } },
+      async (request) => {
+        const assessor = await requireAssessor(request);
+        return findAssessorProfile(deps.db, assessor.id);
+      },
+    );
+
+    // An assessor records their own qualifications; an admin sees them when assigning courses. Audited.
+    app.put(
+      "/api/review/profile",
+      { schema: { body: assessorProfileInputSchema, response: { 200: assessorProfileSchema } } },
+      async (request) => {
+        const assessor = await requireAssessor(request);
+        await deps.db.transaction().execute(async (trx) => {
+          await requireLiveAccount(trx, assessor.id);
+          await upsertAssessorProfile(trx, assessor.id, request.body, new Date().toISOString());
+          await recordAudit(trx, assessor, "assessor.profile", assessor.email, {
+            credential: request.body.credential,
+            awardingBody: request.body.awardingBody,
+          });
+        });
+        const saved = await findAssessorProfile(deps.db, assessor.id);
+        if (!saved) throw notFound("Profile not found.");
+        return saved;
+      },
+    );
+
+    app.get(
+      "/api/review/calibration",
+      { schema: { response: { 200: calibrationOverviewSchema } } },
+      async (request) => {
+        const assessor = await requireAssessor(request);
+        return calibrationOverview(deps.db, await catalogue.get(), assessor);
+      },
+    );
+
+    app.get(
+      "/api/review/calibration/:courseId/:exemplarId",
+      { schema: { params: calibrationParamsSchema, response: { 200: calibrationExemplarSchema } } },
+      async (request) => {
+        const assessor = await requireAssessor(request);
+        const { courseId, exemplarId } = request.params;
+        return getExemplar(deps.db, await catalogue.get(), assessor, courseId, exemplarId);
+      },
+    );
+
+    app.post(
+      "/api/review/calibration/:courseId/:exemplarId",
+      {
+        schema: {
+          params: calibrationParamsSchema,
+          body: reviewInputSchema,
+          response: { 200: calibrationExemplarSchema },
+        },
+      },
+      async (request) => {
+        const assessor = await requireAssessor(request);
+        const { courseId, exemplarId } = request.params;
+        return scoreExemplar(deps.db, await catalogue.get(), assessor, courseId, exemplarId, request.body);
+      },
+    );
+
+    app.get(
+      "/api/admin/assessor-agreement",
+      { schema: { response: { 200: agreementReportSchema } } },
+      async (request) => {
+        await requireAdmin(request);
+        return agreementReport(deps, await catalogue.get());
+      },
+    );
+
     app.get("/api/review/queue", { schema: { response: { 200: reviewQueueSchema } } }, async (request) => {
       const assessor = await requireAssessor(request);
       return reviewQueue(deps, await catalogue.get(), assessor);
@@ -213,7 +312,7 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
       { schema: { params: submissionParamsSchema, body: emptyBodySchema, response: { 200: reviewSubmissionSchema } } },
       async (request) => {
         const assessor = await requireAssessor(request);
-        await claim(deps, assessor, request.params.number);
+        await claim(deps, await catalogue.get(), assessor, request.params.number);
         return getReviewSubmission(deps, await catalogue.get(), assessor, request.params.number);
       },
     );

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { describePassRule } from "#shared/practical-pass-rule.ts";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import {
+  isRecording,
   type LearnerPractical,
   PRACTICAL_FILE_TYPES,
   PRACTICAL_MAX_FILES,
@@ -39,8 +40,10 @@ export interface PracticalDeps {
 }
 
 export function rubricOf(practical: CoursePractical): PracticalRubric {
+  // The exemplars' agreed scores are for assessors' calibration only: never in a rubric.
+  const { exemplars: _exemplars, ...published } = practical;
   return {
-    ...practical,
+    ...published,
     passRuleText: describePassRule(practical),
     maxPoints: practical.criteria.reduce((sum, c) => sum + Math.max(...c.levels.map((l) => l.points)), 0),
   };
@@ -145,7 +148,7 @@ export const displayName = (name: string) =>
 export const fileTypeRefusal = (name: string) =>
   new AppError(
     415,
-    `'${displayName(name)}' is not a PDF, a plain-text file or a common audio file (MP3, M4A, WAV, OGG, WebM, FLAC).`,
+    `'${displayName(name)}' is not a PDF, a plain-text file, a common audio file (MP3, M4A, WAV, OGG, WebM, FLAC) or a video (MP4, WebM, MOV).`,
   );
 
 /**
@@ -162,6 +165,11 @@ export async function recordSubmission(
   if (!input.text && input.files.length === 0)
     throw badRequest("Write your work in the text box or attach at least one file.");
   if (input.files.length > PRACTICAL_MAX_FILES) throw badRequest(`Attach at most ${PRACTICAL_MAX_FILES} files.`);
+  // A transcript shows neither that a session happened nor who coached: the recording is the evidence.
+  if (requirePractical(course).evidence === "recording" && !input.files.some((f) => isRecording(f.contentType)))
+    throw badRequest(
+      "Attach the audio or video recording of the session (a transcript may go beside it, never instead of it).",
+    );
   try {
     await deps.db.transaction().execute(async (trx) => {
       // Erased meanwhile: refused, and the caller removes the files just stored (decision 0051).

@@ -153,6 +153,9 @@ export async function deleteAccount(db: Kysely<DB>, userId: string, password: st
       .execute();
     const submissions = trx.selectFrom("practicalSubmission").select("id").where("userId", "=", userId);
     await trx.deleteFrom("practicalFile").where("submissionId", "in", submissions).execute();
+    // The marks of the learner's submissions go with them; an assessor's own marks of others' work stay
+    // (the agreement report's sample), under no name once their account is gone.
+    await trx.deleteFrom("practicalMark").where("submissionId", "in", submissions).execute();
     // The attempts leave the item statistics' running sums as they leave the database.
     await eraseQuizAttempts(trx, userId);
     for (const table of [
@@ -163,6 +166,8 @@ export async function deleteAccount(db: Kysely<DB>, userId: string, password: st
       "practicalSubmission",
       "practicalGrant",
       "courseStaff",
+      "assessorProfile",
+      "assessorCalibration",
       "enrollment",
       "lessonCompletion",
       "courseProgress",

@@ -98,7 +98,12 @@ export async function listCourseStaff(db: Db, filter: { courseId?: string | unde
     .selectFrom("courseStaff")
     .innerJoin("user", "user.id", "courseStaff.userId")
     .innerJoin("course", "course.id", "courseStaff.courseId")
+    .leftJoin("assessorProfile", "assessorProfile.userId", "courseStaff.userId")
     .select([
+      "assessorProfile.credential",
+      "assessorProfile.awardingBody",
+      "assessorProfile.credentialNumber",
+      "assessorProfile.coachingTraining",
       "courseStaff.userId",
       "user.email",
       "user.firstName",
@@ -113,5 +118,14 @@ export async function listCourseStaff(db: Db, filter: { courseId?: string | unde
     .$if(filter.userId !== undefined, (qb) => qb.where("courseStaff.userId", "=", filter.userId ?? ""))
     .orderBy("courseStaff.createdAt", "desc")
     .orderBy("courseStaff.courseId")
-    .execute();
+    .execute()
+    .then((rows) =>
+      rows.map(({ credential, awardingBody, credentialNumber, coachingTraining, ...row }) => ({
+        ...row,
+        qualifications:
+          credential && awardingBody && credentialNumber
+            ? { credential, awardingBody, credentialNumber, coachingTraining }
+            : null,
+      })),
+    );
 }
