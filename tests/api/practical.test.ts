@@ -445,6 +445,8 @@ describe("the practical loop", () => {
     // Erasing the account takes the file out of the bucket too.
     const erased = await post("/api/account/delete", owner.cookie, { password: owner.password });
     expect(erased.statusCode, erased.body).toBe(200);
+    // The files go by a one-off job once the erasure commits (decision 0059): its turn, run now.
+    await t.app.deps.oneOffJobs.runDue();
     expect(bucketObjects().filter(([, data]) => data.equals(pdf))).toHaveLength(0);
     expect((await get(url, assessorB.cookie)).statusCode).toBe(404);
   });
