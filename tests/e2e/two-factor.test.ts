@@ -64,4 +64,46 @@ describe("two-factor sign-in from the profile", () => {
     await third.getByRole("button", { name: "Continue" }).click();
     await toastText(third).getByText("Welcome back!").waitFor();
   });
+
+  it("an action past the 10 minutes asks for a fresh code in a dialog, then goes through", async () => {
+    const account = await createAccount(e2e);
+    const db = e2e.testDb.database.db;
+    await db.updateTable("user").set({ role: "admin" }).where("email", "=", account.email).execute();
+    const page = await e2e.newPage();
+    await signInInBrowser(page, account.email, account.password);
+    await page.getByText("Your admin role needs two-factor sign-in or a passkey").waitFor();
+    await page.goto("/profile");
+    await page.getByLabel("Your password").fill(account.password);
+    await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+    const key = (await page.locator("code").first().innerText()).replace(/\s/g, "");
+    const app = authenticatorFor(`otpauth://totp/x?secret=${key}`);
+    await page.getByLabel("Code from the app").fill(await app.code());
+    await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+    await toastText(page).getByText("Two-factor sign-in is on").waitFor();
+    // Eleven minutes later, as far as the session knows.
+    const user = await db.selectFrom("user").select("id").where("email", "=", account.email).executeTakeFirstOrThrow();
+    await db
+      .updateTable("session")
+      .set({ secondFactorAt: new Date(Date.now() - 11 * 60_000).toISOString() })
+      .where("userId", "=", user.id)
+      .execute();
+
+    await page.goto("/admin/coupons");
+    await page.getByRole("heading", { name: "Coupons", level: 1 }).waitFor();
+    await page.getByLabel("Code").fill("STEPUP15");
+    await page.getByLabel("Percent (1-100)").fill("15");
+    await page.getByRole("button", { name: "Create Coupon" }).click();
+    const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+    await dialog.waitFor();
+    await expectAccessible(page, "step-up dialog");
+    await dialog.getByLabel("6-digit code").fill("000000");
+    await dialog.getByRole("button", { name: "Confirm" }).click();
+    await dialog.getByRole("alert").waitFor();
+    await expectFocused(dialog.getByLabel("6-digit code"), "the code after a wrong one");
+    await dialog.getByLabel("6-digit code").fill(await app.code(1));
+    await dialog.getByRole("button", { name: "Confirm" }).click();
+    await toastText(page).getByText("Coupon Created").waitFor();
+    await dialog.waitFor({ state: "detached" });
+    expect(await db.selectFrom("coupon").select("code").where("code", "=", "STEPUP15").executeTakeFirst()).toBeTruthy();
+  });
 });

@@ -1,6 +1,7 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, StrictMode, useEffect, useRef } from "react";
 import { useLocation } from "react-router";
+import { StepUpPrompt } from "#client/components/ui/step-up-prompt.tsx";
 import { ToastProvider } from "#client/components/ui/toast.tsx";
 import { endServerData } from "#client/lib/query-client.ts";
 import { AppRoutes } from "./routes.tsx";
@@ -28,6 +29,7 @@ export function App({ queryClient, router }: { queryClient: QueryClient; router:
             <>
               <ServerDataEnd />
               <AppRoutes />
+              <StepUpPrompt />
             </>,
           )}
         </ToastProvider>

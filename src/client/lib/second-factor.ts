@@ -1,4 +1,3 @@
-import { STEP_UP_REQUIRED } from "#shared/schemas/auth.ts";
 import { ApiError } from "./api-client.ts";
 
 /**
@@ -15,16 +14,6 @@ export async function authPost<T>(path: string, body?: object): Promise<T> {
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, text, `${response.status}: ${text}`);
   return (text ? JSON.parse(text) : null) as T;
-}
-
-/** The server asked for a fresh second factor before this action (403 STEP_UP_REQUIRED). */
-export function needsStepUp(failure: unknown): boolean {
-  if (!(failure instanceof ApiError) || failure.status !== 403) return false;
-  try {
-    return (JSON.parse(failure.body) as { code?: unknown }).code === STEP_UP_REQUIRED;
-  } catch {
-    return false;
-  }
 }
 
 /** A code typed with spaces or dashes as apps show it: TOTP codes are six digits, backup codes keep their dash. */

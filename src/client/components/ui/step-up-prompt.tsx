@@ -1,0 +1,103 @@
+import { Dialog } from "radix-ui";
+import { useEffect, useRef, useState } from "react";
+import { refusal, registerStepUpPrompt } from "#client/lib/api-client.ts";
+import { authPost, cleanCode } from "#client/lib/second-factor.ts";
+import { Button, buttonClasses } from "./button.tsx";
+import { FormError, TextField } from "./form.tsx";
+
+/**
+ * The prompt for a fresh second factor (docs/decisions/0054): an action that moves money or
+ * credentials was answered 403 STEP_UP_REQUIRED; a code from the app (or a backup code) confirms it
+ * is still the account's owner, and the action is sent once more. Cancel leaves it refused.
+ */
+export function StepUpPrompt() {
+  const [open, setOpen] = useState(false);
+  const [backup, setBackup] = useState(false);
+  const [code, setCode] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const settle = useRef<((confirmed: boolean) => void) | null>(null);
+
+  useEffect(() => {
+    registerStepUpPrompt(
+      () =>
+        new Promise<boolean>((resolve) => {
+          settle.current = resolve;
+          setCode("");
+          setProblem(null);
+          setBackup(false);
+          setOpen(true);
+        }),
+    );
+    return () => registerStepUpPrompt(null);
+  }, []);
+
+  const finish = (confirmed: boolean) => {
+    settle.current?.(confirmed);
+    settle.current = null;
+    setOpen(false);
+  };
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!code.trim()) {
+      setProblem(backup ? "Enter one of your backup codes." : "Enter the 6-digit code from your app.");
+      document.getElementById("step-up-code")?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await authPost(backup ? "two-factor/verify-backup-code" : "two-factor/verify-totp", { code: cleanCode(code) });
+      finish(true);
+    } catch (failure) {
+      setProblem(refusal(failure, "That code did not work. Try again."));
+      document.getElementById("step-up-code")?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && finish(false)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl">
+          <Dialog.Title className="text-lg font-semibold text-slate-900">Confirm it is you</Dialog.Title>
+          <Dialog.Description className="mt-2 text-sm text-slate-700">
+            This action needs a fresh code from your authenticator app{backup ? " or a backup code" : ""}.
+          </Dialog.Description>
+          <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
+            <FormError id="step-up-error" message={problem} />
+            <TextField
+              id="step-up-code"
+              label={backup ? "Backup code" : "6-digit code"}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              inputMode={backup ? "text" : "numeric"}
+              autoComplete="one-time-code"
+              errorId={problem ? "step-up-error" : undefined}
+            />
+            <button
+              type="button"
+              className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline"
+              onClick={() => {
+                setBackup(!backup);
+                setProblem(null);
+                setCode("");
+                document.getElementById("step-up-code")?.focus();
+              }}
+            >
+              {backup ? "Use a code from the app instead" : "Use a backup code instead"}
+            </button>
+            <div className="flex flex-wrap justify-end gap-3">
+              <Dialog.Close className={buttonClasses("secondary", "sm")}>Cancel</Dialog.Close>
+              <Button type="submit" size="sm" disabled={busy}>
+                {busy ? "Checking..." : "Confirm"}
+              </Button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
