@@ -2914,6 +2914,63 @@ export interface paths {
       };
     };
   };
+  "/api/profile/sessions": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": ({
+                current: boolean;
+                device: string;
+                id: string;
+                ipAddress: string | null;
+                lastSeenAt: string;
+                signedInAt: string;
+              })[];
+          };
+        };
+      };
+    };
+  };
+  "/api/profile/sessions/{id}": {
+    delete: {
+      parameters: {
+        path: {
+          id: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              ended: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/profile/sessions/sign-out-others": {
+    post: {
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              ended: number;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/progress/{courseId}": {
     get: {
       parameters: {

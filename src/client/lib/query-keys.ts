@@ -4,6 +4,7 @@
 export const queryKeys = {
   currentUser: () => ["/api/auth/user"] as const,
   siteConfig: () => ["/api/config"] as const,
+  sessions: () => ["/api/profile/sessions"] as const,
   courses: {
     all: () => ["/api/courses"] as const,
     detail: (courseId: string) => ["/api/courses", courseId] as const,

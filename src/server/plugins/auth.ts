@@ -24,7 +24,9 @@ import {
   markSecondFactor,
   pendingSignIn,
 } from "../auth/code-guard.ts";
+import { knownDevices, securityMail } from "../auth/security-mail.ts";
 import { createSessionLookup, liveSession, type SessionUserRow } from "../auth/session-cookie.ts";
+import { describeDevice } from "../auth/sessions.ts";
 import type { Config } from "../config.ts";
 import { isDatabaseBusy, isDatabaseUnavailable } from "../db/database.ts";
 import type { DB } from "../db/schema.ts";
@@ -36,6 +38,7 @@ import {
   releaseSignInSlot,
   reserveSignInSlot,
 } from "../limits/sign-in-lockout.ts";
+import type { SecurityEvent } from "../mail/templates/account-security.tsx";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -155,14 +158,14 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     return result;
   }
 
-  async function sendAuthResponse(reply: FastifyReply, response: Response) {
+  async function sendAuthResponse(reply: FastifyReply, response: Response, extraCookies: string[] = []) {
     reply.status(response.status);
     response.headers.forEach((value, key) => {
       // Better Auth's own "no-store" keeps the "private" every personal API answer carries (security.ts).
       if (key === "cache-control" && value === "no-store") reply.header(key, "private, no-store");
       else if (key !== "set-cookie") reply.header(key, value);
     });
-    const cookies = response.headers.getSetCookie();
+    const cookies = [...response.headers.getSetCookie(), ...extraCookies];
     if (cookies.length) reply.header("set-cookie", cookies);
     const text = await response.text();
     if (response.status >= 400) {
@@ -180,7 +183,27 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     return reply.send(text || null);
   }
 
-  const pendingSignInUser = pendingSignIn(db, config.authSecret, config.appUrl.startsWith("https://"));
+  const secure = config.appUrl.startsWith("https://");
+  const pendingSignInUser = pendingSignIn(db, config.authSecret, secure);
+  const notify = securityMail(db, config.appUrl);
+  const devices = knownDevices(config.authSecret, secure);
+
+  /** A sign-in completed for the account: a browser that never signed in to it before is a new device. */
+  async function signedIn(request: FastifyRequest, userId: string): Promise<string[]> {
+    if (!devices.isKnown(request.headers.cookie, userId))
+      await notify(userId, "new-device", describeDevice(request.headers["user-agent"] ?? null));
+    return [devices.remember(request.headers.cookie, userId)];
+  }
+
+  /** The account a successful Better Auth answer names (sign-in, sign-up). */
+  async function userIdOf(response: Response): Promise<string | null> {
+    try {
+      const body: unknown = await response.clone().json();
+      return isRecord(body) && isRecord(body.user) && typeof body.user.id === "string" ? body.user.id : null;
+    } catch {
+      return null;
+    }
+  }
 
   /** The session token a successful Better Auth answer carries (sign-in, code accepted), if any. */
   async function tokenOf(response: Response): Promise<string | null> {
@@ -196,8 +219,15 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
   async function forwardCode(request: FastifyRequest, reply: FastifyReply, path: string) {
     const body = request.body;
     const code = isRecord(body) && typeof body.code === "string" ? body.code.trim() : "";
-    const userId = (await request.currentUser())?.id ?? (await pendingSignInUser(request.headers.cookie));
+    const sessionUser = (await request.currentUser())?.id;
+    const userId = sessionUser ?? (await pendingSignInUser(request.headers.cookie));
     if (!userId || code === "" || code.length > 64) return sendAuthResponse(reply, await callBetterAuth(request));
+    const wasOn = await db
+      .selectFrom("user")
+      .select("twoFactorEnabled")
+      .where("id", "=", userId)
+      .executeTakeFirst()
+      .then((row) => Boolean(row?.twoFactorEnabled));
     const attempt = await beginCodeAttempt(app.deps.counters, userId, path, code);
     if (attempt.lockedForMs > 0) {
       return reply
@@ -213,19 +243,49 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
       await attempt.release();
       throw error;
     }
+    const cookies: string[] = [];
     if (response.status === 401) await attempt.failed();
     else if (response.ok) {
       await attempt.succeeded();
       const token = await tokenOf(response);
       if (token) await markSecondFactor(db, token);
+      if (path === "two-factor/verify-backup-code") await notify(userId, "backup-code-used");
+      else if (!wasOn) await notify(userId, "two-factor-on");
+      if (!sessionUser) cookies.push(...(await signedIn(request, userId)));
     } else await attempt.release();
-    return sendAuthResponse(reply, response);
+    return sendAuthResponse(reply, response, cookies);
+  }
+
+  /** What the owner is told after Better Auth changed the account's sign-in, by endpoint. */
+  const TOLD: Record<string, SecurityEvent> = {
+    "two-factor/disable": "two-factor-off",
+    "two-factor/generate-backup-codes": "backup-codes-renewed",
+    "change-password": "password-changed",
+  };
+
+  /** Better Auth endpoints that change the account's sign-in, or open a session. */
+  async function forwardAccountChange(request: FastifyRequest, reply: FastifyReply, path: string) {
+    const user = await request.currentUser();
+    // New backup codes replace the old: the session must have confirmed a code within 10 minutes.
+    if (path === "two-factor/generate-backup-codes" && user) requireStepUp(user);
+    const response = await callBetterAuth(request);
+    if (!response.ok) return sendAuthResponse(reply, response);
+    const told = TOLD[path];
+    if (told && user) await notify(user.id, told);
+    const cookies: string[] = [];
+    if (path === "sign-up/email") {
+      const id = await userIdOf(response);
+      if (id) cookies.push(devices.remember(request.headers.cookie, id));
+    }
+    return sendAuthResponse(reply, response, cookies);
   }
 
   async function forwardToBetterAuth(request: FastifyRequest, reply: FastifyReply) {
     const params: unknown = request.params;
     const path = isRecord(params) && typeof params["*"] === "string" ? params["*"] : "";
     if (request.method === "POST" && CODE_PATHS.has(path)) return forwardCode(request, reply, path);
+    if (request.method === "POST" && (path in TOLD || path === "sign-up/email"))
+      return forwardAccountChange(request, reply, path);
     const email = isRecord(params) && params["*"] === "sign-in/email" ? emailOf(request.body) : null;
     if (!email) return sendAuthResponse(reply, await callBetterAuth(request));
     // Guesses per account, counted in the shared counters (Redis or the database) whatever address or
@@ -246,10 +306,15 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
       await releaseSignInSlot(counters, email);
       throw error;
     }
+    const cookies: string[] = [];
     if (response.status === 401) await recordFailedSignIn({ db, appUrl: config.appUrl }, email, slot);
-    else if (response.ok) await clearFailedSignIns(counters, email);
-    else await releaseSignInSlot(counters, email);
-    return sendAuthResponse(reply, response);
+    else if (response.ok) {
+      await clearFailedSignIns(counters, email);
+      // Signed in with the password alone (no code asked): the device check happens now.
+      const userId = (await tokenOf(response)) ? await userIdOf(response) : null;
+      if (userId) cookies.push(...(await signedIn(request, userId)));
+    } else await releaseSignInSlot(counters, email);
+    return sendAuthResponse(reply, response, cookies);
   }
 
   // A reset request answers before any work that depends on the address: validation and the per-client

@@ -74,3 +74,19 @@ export const STEP_UP_REQUIRED = "STEP_UP_REQUIRED";
 export const SECOND_FACTOR_REQUIRED = "SECOND_FACTOR_REQUIRED";
 /** How long a second-factor or passkey confirmation lets the actions that move money or credentials through. */
 export const STEP_UP_MAX_AGE_MS = 10 * 60 * 1000;
+
+/** GET /api/profile/sessions: the account's signed-in sessions, the current one marked (decision 0054). */
+export const accountSessionSchema = z.object({
+  id: z.string(),
+  device: z.string(),
+  /** The address the session was opened from, as the server saw it. */
+  ipAddress: z.string().nullable(),
+  signedInAt: z.string(),
+  lastSeenAt: z.string(),
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+export const accountSessionsSchema = z.array(accountSessionSchema);
+export const sessionParamsSchema = z.strictObject({ id: z.string().min(1).max(200) });
+/** POST /api/profile/sessions/sign-out-others: how many sessions ended. */
+export const sessionsEndedSchema = z.object({ ended: z.number().int() });

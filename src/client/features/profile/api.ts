@@ -48,3 +48,19 @@ export const useDeleteAccount = () =>
   useMutation({
     mutationFn: (body: z.input<typeof deleteAccountInputSchema>) => dataOf(api.POST("/api/account/delete", { body })),
   });
+
+/** The account's signed-in sessions, the current one marked (decision 0054). */
+export const useSessions = () =>
+  useQuery({ queryKey: queryKeys.sessions(), queryFn: () => dataOf(api.GET("/api/profile/sessions")) });
+
+/** Signs out one session, or every one but this; the list is read again. */
+export function useEndSessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string | "others") =>
+      id === "others"
+        ? dataOf(api.POST("/api/profile/sessions/sign-out-others"))
+        : dataOf(api.DELETE("/api/profile/sessions/{id}", { params: { path: { id } } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions() }),
+  });
+}

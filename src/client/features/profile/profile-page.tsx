@@ -13,6 +13,7 @@ import { profileInputSchema } from "#shared/schemas/certificates.ts";
 import { useUpdateProfile } from "./api.ts";
 import { NameOrderField } from "./name-order-field.tsx";
 import { PractitionerListingForm } from "./practitioner-listing-form.tsx";
+import { SessionsSection } from "./sessions-section.tsx";
 import { TwoFactorSection } from "./two-factor-section.tsx";
 import { YourData } from "./your-data.tsx";
 
@@ -101,6 +102,7 @@ export default function ProfilePage() {
         </form>
       </Card>
       <TwoFactorSection />
+      <SessionsSection />
       <PractitionerListingForm />
       <YourData />
     </PageContainer>
