@@ -1,3 +1,4 @@
+import { resetSecondFactors } from "#server/auth/second-factor-reset.ts";
 import { loadConfig } from "#server/config.ts";
 import { openDatabase } from "#server/db/database.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
@@ -6,6 +7,8 @@ import { migrateToLatest } from "#server/db/migrate.ts";
 // npm run admin -- grant-assessor|revoke-assessor EMAIL        (the assessor role)
 // npm run admin -- grant-instructor|revoke-instructor EMAIL    (the instructor role)
 // A staff role taken away takes its course assignments (courseStaff) with it.
+// npm run admin -- reset-factors EMAIL                         (recovery: two-factor, passkeys and sessions
+//                                                               removed, audited, the owner e-mailed; decision 0054)
 const COMMANDS = {
   grant: { role: "admin", staff: null, action: "role.grant", done: "is now an admin" },
   revoke: { role: "learner", staff: null, action: "role.revoke", done: "is no longer an admin" },
@@ -31,9 +34,42 @@ const COMMANDS = {
 } as const;
 const isCommand = (name: string | undefined): name is keyof typeof COMMANDS => name !== undefined && name in COMMANDS;
 const [command, rawEmail] = process.argv.slice(2);
+if (command === "reset-factors" && rawEmail) {
+  const email = rawEmail.trim().toLowerCase();
+  const config = loadConfig();
+  const database = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database.db);
+    const found = await database.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirst();
+    if (!found) {
+      console.error(`No account has the e-mail ${email}.`);
+      process.exitCode = 1;
+    } else {
+      await database.db.transaction().execute(async (trx) => {
+        await resetSecondFactors(trx, found.id, "the operator (command line)", `${config.appUrl}/profile#security`);
+        await trx
+          .insertInto("auditLog")
+          .values({
+            id: crypto.randomUUID(),
+            actorId: null,
+            actorEmail: "command line",
+            action: "second-factors.reset",
+            target: email,
+            details: "{}",
+            createdAt: new Date().toISOString(),
+          })
+          .execute();
+      });
+      console.log(`${email}: two-factor, passkeys and sessions removed; the owner is told by e-mail.`);
+    }
+  } finally {
+    await database.close();
+  }
+  process.exit();
+}
 if (!isCommand(command) || !rawEmail) {
   console.error(
-    "Usage: npm run admin -- grant|revoke|grant-assessor|revoke-assessor|grant-instructor|revoke-instructor EMAIL",
+    "Usage: npm run admin -- grant|revoke|grant-assessor|revoke-assessor|grant-instructor|revoke-instructor|reset-factors EMAIL",
   );
   process.exit(2);
 }

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STEP_UP_MAX_AGE_MS } from "#shared/schemas/auth.ts";
 import { authenticatorFor, turnOnTwoFactor, withCookies } from "../setup/second-factor.ts";
@@ -11,6 +13,7 @@ import {
   type TestUser,
   verifyEmail,
 } from "../setup/test-app.ts";
+import { testEngine } from "../setup/test-database.ts";
 import { requireRedisOrSkip, uniqueRedisPrefix } from "../setup/test-redis.ts";
 
 // Two-factor sign-in, the staff rule and re-confirmation (docs/decisions/0054), with the rule on as in
@@ -338,5 +341,74 @@ describe("re-confirmation before money and credential actions", () => {
     for (const res of await Promise.all(calls)) {
       expect([res.statusCode, res.json().code]).toEqual([403, "STEP_UP_REQUIRED"]);
     }
+  });
+});
+
+describe("recovery of a member who lost every factor", () => {
+  async function staffWithFactor(role: "admin" | "assessor") {
+    const user = await signUpUser(t.app);
+    await db().updateTable("user").set({ role }).where("id", "=", user.id).execute();
+    await turnOnTwoFactor(t, user);
+    return user;
+  }
+  const mailsTo = (userId: string) =>
+    db()
+      .selectFrom("outboxEmail")
+      .select("data")
+      .where("userId", "=", userId)
+      .where("template", "=", "account-security")
+      .execute()
+      .then((rows) => rows.map((r) => JSON.parse(r.data).event as string));
+  const reset = (cookie: string, id: string) => post(t, `/api/admin/learners/${id}/second-factors/reset`, cookie);
+
+  it("another admin resets them: sessions end, the role waits again, audited, the owner e-mailed", async () => {
+    const admin = await staffWithFactor("admin");
+    const assessor = await staffWithFactor("assessor");
+    expect(await me(assessor.cookie)).toMatchObject({ role: "assessor" });
+    const res = await reset(admin.cookie, assessor.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ userId: assessor.id, reset: true });
+    expect(await me(assessor.cookie)).toBeNull();
+    const again = await signUpUser(t.app).then(() =>
+      post(t, "/api/auth/sign-in/email", "", { email: assessor.email, password: assessor.password }),
+    );
+    expect(again.json().twoFactorRedirect).toBeUndefined();
+    expect(await me(withCookies("", again))).toMatchObject({ role: "learner", roleOnHold: "assessor" });
+    expect(await db().selectFrom("twoFactor").select("id").where("userId", "=", assessor.id).execute()).toEqual([]);
+    const audit = await db()
+      .selectFrom("auditLog")
+      .select(["actorEmail", "action"])
+      .where("target", "=", assessor.email)
+      .execute();
+    expect(audit).toEqual([{ actorEmail: admin.email, action: "second-factors.reset" }]);
+    expect(await mailsTo(assessor.id)).toContain("factors-reset");
+  });
+
+  it("never one's own factors, never by a learner, and only with a fresh code", async () => {
+    const admin = await staffWithFactor("admin");
+    expect((await reset(admin.cookie, admin.id)).statusCode).toBe(409);
+    const learner = await signUpUser(t.app);
+    const target = await staffWithFactor("assessor");
+    expect((await reset(learner.cookie, target.id)).statusCode).toBe(403);
+    await db()
+      .updateTable("session")
+      .set({ secondFactorAt: new Date(Date.now() - STEP_UP_MAX_AGE_MS - 1000).toISOString() })
+      .where("userId", "=", admin.id)
+      .execute();
+    expect((await reset(admin.cookie, target.id)).json().code).toBe("STEP_UP_REQUIRED");
+    expect(await me(target.cookie)).toMatchObject({ role: "assessor" });
+  });
+
+  it.skipIf(testEngine === "postgres")("the operator resets them from the command line", async () => {
+    const admin = await staffWithFactor("admin");
+    const out = execFileSync(resolve("node_modules/.bin/tsx"), ["scripts/admin.ts", "reset-factors", admin.email], {
+      env: { ...process.env, DATABASE_URL: t.testDb.url, AUTH_SECRET: t.config.authSecret },
+      encoding: "utf8",
+    });
+    expect(out).toContain("two-factor, passkeys and sessions removed");
+    expect(await me(admin.cookie)).toBeNull();
+    const audit = await db().selectFrom("auditLog").select("actorEmail").where("target", "=", admin.email).execute();
+    expect(audit).toEqual([{ actorEmail: "command line" }]);
+    expect(await mailsTo(admin.id)).toContain("factors-reset");
   });
 });

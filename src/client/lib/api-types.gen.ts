@@ -904,6 +904,32 @@ export interface paths {
       };
     };
   };
+  "/api/admin/learners/{id}/second-factors/reset": {
+    post: {
+      parameters: {
+        path: {
+          id: string;
+        };
+      };
+      requestBody?: {
+        content: {
+          "application/json": Record<string, unknown> | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              reset: true;
+              userId: string;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/admin/orders": {
     get: {
       parameters: {

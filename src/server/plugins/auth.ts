@@ -195,6 +195,18 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     return [devices.remember(request.headers.cookie, userId)];
   }
 
+  /** The session token of the session cookie an answer sets, if it sets one. */
+  function newSessionToken(response: Response): string | null {
+    for (const line of response.headers.getSetCookie()) {
+      const match = /^(?:__Secure-)?better-auth\.session_token=([^;]+)/.exec(line);
+      if (!match?.[1]) continue;
+      const value = decodeURIComponent(match[1]);
+      const dot = value.lastIndexOf(".");
+      return dot > 0 ? value.slice(0, dot) : null;
+    }
+    return null;
+  }
+
   /** The account a successful Better Auth answer names (sign-in, sign-up). */
   async function userIdOf(response: Response): Promise<string | null> {
     try {
@@ -247,8 +259,10 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     if (response.status === 401) await attempt.failed();
     else if (response.ok) {
       await attempt.succeeded();
-      const token = await tokenOf(response);
-      if (token) await markSecondFactor(db, token);
+      // The answer names the session it confirmed; turning two-factor on replaces the session, and the
+      // new one (in the cookie) counts as confirmed too.
+      for (const token of [await tokenOf(response), newSessionToken(response)])
+        if (token) await markSecondFactor(db, token);
       if (path === "two-factor/verify-backup-code") await notify(userId, "backup-code-used");
       else if (!wasOn) await notify(userId, "two-factor-on");
       if (!sessionUser) cookies.push(...(await signedIn(request, userId)));

@@ -169,3 +169,6 @@ export const pagedAuditSchema = z.object({
   page: z.number().int(),
   pageSize: z.number().int(),
 });
+
+/** POST /api/admin/learners/:id/second-factors/reset: the account's two-factor and passkeys removed (decision 0054). */
+export const secondFactorsResetSchema = z.object({ userId: z.string(), reset: z.literal(true) });

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { CurrentUser, StaffRole } from "#shared/schemas/auth.ts";
 import type { GrantableRole } from "#shared/schemas/practical.ts";
 import type { CourseStaff, CourseStaffInput } from "#shared/schemas/staff.ts";
+import { resetSecondFactors } from "../../auth/second-factor-reset.ts";
 import type { DB } from "../../db/schema.ts";
 import { conflict, notFound } from "../../errors.ts";
 import { recordAudit } from "../audit/audit.ts";
@@ -102,4 +103,24 @@ export async function unassignCourseStaff(
     }
     return { removed };
   });
+}
+
+/**
+ * Another person's second factors reset by an admin (decision 0054): their two-factor, passkeys and
+ * sessions go, they are told by e-mail, and the audit log says who did it. Never one's own account:
+ * that would be recovery without a second person.
+ */
+export async function resetMemberFactors(
+  db: Kysely<DB>,
+  actor: CurrentUser,
+  userId: string,
+  profileUrl: string,
+): Promise<{ userId: string; reset: true }> {
+  if (userId === actor.id) throw conflict("Another admin resets your own second factors.");
+  await db.transaction().execute(async (trx) => {
+    const user = await resetSecondFactors(trx, userId, `an admin (${actor.email})`, profileUrl);
+    if (!user) throw notFound("Learner not found.");
+    await recordAudit(trx, actor, "second-factors.reset", user.email);
+  });
+  return { userId, reset: true };
 }

@@ -19,6 +19,7 @@ import {
   refundedOrderSchema,
   revokeCertificateInputSchema,
   revokedCertificateSchema,
+  secondFactorsResetSchema,
 } from "#shared/schemas/admin.ts";
 import { emptyBodySchema, textFileSchema } from "#shared/schemas/common.ts";
 import { itemStatisticsQuerySchema, itemStatisticsSchema } from "#shared/schemas/item-statistics.ts";
@@ -47,7 +48,7 @@ import {
 } from "./admin.service.ts";
 import { grantExtraAttempt, setTimeMultiplier, withAttempts } from "./admin-assessment.service.ts";
 import { bulkEnrol, enrolByEmail } from "./admin-enrollments.service.ts";
-import { assignCourseStaff, setStaffRole, unassignCourseStaff } from "./admin-roles.service.ts";
+import { assignCourseStaff, resetMemberFactors, setStaffRole, unassignCourseStaff } from "./admin-roles.service.ts";
 import { itemStatistics, itemStatisticsCsv } from "./item-statistics.service.ts";
 
 /** Everything here is for admins: the role is checked on the server before any handler runs. */
@@ -177,6 +178,16 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
         schema: { params: idParamsSchema, body: roleInputSchema, response: { 200: roleChangeSchema } },
       },
       async (request) => setStaffRole(db, await actor(request), request.params.id, request.body.role),
+    );
+    // Recovery of a member who lost every factor: another admin, audited, the owner told (decision 0054).
+    app.post(
+      "/api/admin/learners/:id/second-factors/reset",
+      {
+        config: { stepUp: true },
+        schema: { params: idParamsSchema, body: emptyBodySchema, response: { 200: secondFactorsResetSchema } },
+      },
+      async (request) =>
+        resetMemberFactors(db, await actor(request), request.params.id, `${app.deps.config.appUrl}/profile#security`),
     );
     app.get(
       "/api/admin/course-staff",
