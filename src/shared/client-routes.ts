@@ -31,8 +31,8 @@ export const routePatterns = {
   unsubscribe: "/unsubscribe",
   reviewQueue: "/review",
   reviewSubmission: "/review/:number",
-  reviewCalibration: "/review/calibration",
-  reviewExemplar: "/review/calibration/:courseId/:exemplarId",
+  /** The calibration overview, and under it each exemplar (`/review/calibration/{courseId}/{exemplarId}`). */
+  reviewCalibration: "/review/calibration/*",
   adminAgreement: "/admin/agreement",
   profile: "/profile",
   purchases: "/purchases",

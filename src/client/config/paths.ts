@@ -19,10 +19,6 @@ export const paths = {
   practical: (courseId: string) => `/course/${courseId}/practical`,
   reviewQueue: "/review",
   reviewSubmission: (number: number) => `/review/${number}`,
-  /** The assessor's qualifications and calibration on each course's exemplars. */
-  reviewCalibration: routePatterns.reviewCalibration,
-  reviewExemplar: (courseId: string, exemplarId: string) => `/review/calibration/${courseId}/${exemplarId}`,
-  adminAgreement: routePatterns.adminAgreement,
   practicalFile: (fileId: string) => `/api/practical-files/${fileId}`,
   courseCertificate: (courseId: string) => `/course/${courseId}/certificate`,
   checkout: (courseId: string) => `/checkout/${courseId}`,

@@ -20,8 +20,6 @@ export const queryKeys = {
   review: {
     queue: () => ["/api/review/queue"] as const,
     submission: (number: number) => ["/api/review/submissions", number] as const,
-    calibration: () => ["/api/review/calibration"] as const,
-    exemplar: (courseId: string, exemplarId: string) => ["/api/review/calibration", courseId, exemplarId] as const,
   },
   certificates: {
     all: () => ["/api/certificates"] as const,
@@ -71,7 +69,6 @@ export const queryKeys = {
       q === undefined ? (["/api/admin/learners"] as const) : (["/api/admin/learners", q, page] as const),
     audit: (q?: string, page?: number) =>
       q === undefined ? (["/api/admin/audit"] as const) : (["/api/admin/audit", q, page] as const),
-    agreement: () => ["/api/admin/assessor-agreement"] as const,
     outbox: (status?: string, page?: number) =>
       status === undefined ? (["/api/admin/outbox"] as const) : (["/api/admin/outbox", status, page] as const),
     outboxMessage: (id?: string) =>

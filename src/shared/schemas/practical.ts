@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+export { ASSESSED_BY_TEXT, isRecording } from "../practical-evidence.ts";
+
 /** The practical skills assessment (docs/decisions/0026): brief, rubric, submissions and reviews. */
 
 export const PRACTICAL_MAX_TEXT = 20_000;
@@ -19,13 +21,6 @@ export const PRACTICAL_FILE_TYPES = [
   "video/webm",
   "video/quicktime",
 ] as const;
-/** What the result page, the certificate and the verify page say of the assessment: never the assessor's name. */
-export const ASSESSED_BY_TEXT = "The practical was assessed by a calibrated assessor against the published rubric.";
-
-/** A recording an assessor can play: audio or video (docs/decisions/0053). */
-export const isRecording = (contentType: string) =>
-  contentType.startsWith("audio/") || contentType.startsWith("video/");
-
 export const practicalLevelSchema = z.object({ points: z.number().int(), label: z.string(), descriptor: z.string() });
 export const practicalCriterionSchema = z.object({
   id: z.string(),

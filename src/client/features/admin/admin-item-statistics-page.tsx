@@ -1,7 +1,9 @@
-import { useState } from "react";
-import { useSearchParams } from "react-router";
+import { lazy, Suspense, useState } from "react";
+import { useLocation, useSearchParams } from "react-router";
 import { SelectField } from "#client/components/ui/form.tsx";
+import { Skeleton } from "#client/components/ui/misc.tsx";
 import { useCourses } from "#client/lib/courses.ts";
+import { routePatterns } from "#shared/client-routes.ts";
 import type { ItemStatistic } from "#shared/schemas/item-statistics.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { itemStatisticsCsvUrl, useItemStatistics } from "./api.ts";
@@ -54,7 +56,20 @@ function sorted(items: ItemStatistic[], key: SortKey, descending: boolean) {
   });
 }
 
-export default function AdminItemStatisticsPage() {
+const AdminAgreementPage = lazy(() => import("./admin-agreement-page.tsx"));
+
+/** Item statistics at /admin/item-statistics; the assessor agreement report at /admin/agreement (its own chunk). */
+export default function AssessmentQualityPages() {
+  if (useLocation().pathname === routePatterns.adminAgreement)
+    return (
+      <Suspense fallback={<Skeleton className="mt-6 h-40" />}>
+        <AdminAgreementPage />
+      </Suspense>
+    );
+  return <AdminItemStatisticsPage />;
+}
+
+function AdminItemStatisticsPage() {
   const courses = (useCourses().data ?? []).filter((c) => !c.comingSoon);
   // The analytics page links here with ?course=<id>.
   const [params] = useSearchParams();

@@ -6,6 +6,7 @@ import { PageContainer } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
+import { routePatterns } from "#shared/client-routes.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 
 const SECTIONS = [
@@ -16,7 +17,7 @@ const SECTIONS = [
   { to: "/admin/learners", label: "Learners" },
   { to: paths.adminCertificates, label: "Certificates" },
   { to: "/admin/item-statistics", label: "Item statistics" },
-  { to: paths.adminAgreement, label: "Assessor agreement" },
+  { to: routePatterns.adminAgreement, label: "Assessor agreement" },
   { to: "/admin/audit", label: "Audit log" },
   { to: "/admin/outbox", label: "Outbox" },
 ];

@@ -225,6 +225,6 @@ export const useRetryOutboxEmail = () =>
 
 export const useAssessorAgreement = () =>
   useQuery({
-    queryKey: queryKeys.admin.agreement(),
+    queryKey: ["/api/admin/assessor-agreement"],
     queryFn: () => dataOf(api.GET("/api/admin/assessor-agreement")),
   });

@@ -76,15 +76,18 @@ export const useSubmitReview = (number: number, config: MutationConfig<ReviewSub
     config,
   );
 
+/** Calibration's query keys (kept here, not in lib/query-keys.ts: only the review area loads them). */
+const CALIBRATION_KEY = ["/api/review/calibration"] as const;
+
 export const useCalibration = () =>
   useQuery({
-    queryKey: queryKeys.review.calibration(),
+    queryKey: CALIBRATION_KEY,
     queryFn: () => dataOf(api.GET("/api/review/calibration")),
   });
 
 export const useExemplar = (courseId: string, exemplarId: string) =>
   useQuery({
-    queryKey: queryKeys.review.exemplar(courseId, exemplarId),
+    queryKey: [...CALIBRATION_KEY, courseId, exemplarId],
     queryFn: () =>
       dataOf(
         api.GET("/api/review/calibration/{courseId}/{exemplarId}", { params: { path: { courseId, exemplarId } } }),
@@ -110,9 +113,9 @@ export function useScoreExemplar(
         }),
       ),
     onSuccess: async (data, ...args) => {
-      queryClient.setQueryData(queryKeys.review.exemplar(courseId, exemplarId), data);
+      queryClient.setQueryData([...CALIBRATION_KEY, courseId, exemplarId], data);
       await onSuccess?.(data, ...args);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.review.calibration(), exact: true });
+      await queryClient.invalidateQueries({ queryKey: CALIBRATION_KEY, exact: true });
       await queryClient.invalidateQueries({ queryKey: queryKeys.review.queue() });
     },
   });
@@ -126,7 +129,7 @@ export function useSaveAssessorProfile(config: MutationConfig<unknown, AssessorP
     mutationFn: (body: AssessorProfileInput) => dataOf(api.PUT("/api/review/profile", { body })),
     onSuccess: async (data, ...args) => {
       await onSuccess?.(data, ...args);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.review.calibration(), exact: true });
+      await queryClient.invalidateQueries({ queryKey: CALIBRATION_KEY, exact: true });
     },
   });
 }

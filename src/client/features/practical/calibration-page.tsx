@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { Link } from "react-router";
+import { Link, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { FormError, useFormError } from "#client/components/ui/form.tsx";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
@@ -11,6 +11,8 @@ import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import type { AssessorProfile } from "#shared/schemas/practical.ts";
 import { useCalibration, useSaveAssessorProfile } from "./api.ts";
+import { CALIBRATION_PATH } from "./calibration-path.ts";
+import ExemplarPage from "./exemplar-page.tsx";
 
 type ProfileField = "credential" | "awardingBody" | "credentialNumber" | "coachingTraining";
 const FIELDS: { name: ProfileField; label: string; hint?: string }[] = [
@@ -80,8 +82,14 @@ function ProfileForm({ profile }: { profile: AssessorProfile | null }) {
   );
 }
 
+/** Qualifications and calibration at /review/calibration; one exemplar at /review/calibration/:courseId/:exemplarId (one chunk). */
+export default function CalibrationRoute() {
+  const [courseId, exemplarId] = (useParams()["*"] ?? "").split("/");
+  return courseId && exemplarId ? <ExemplarPage courseId={courseId} exemplarId={exemplarId} /> : <CalibrationPage />;
+}
+
 /** Qualifications, and calibration on each assigned course's exemplars before its live queue opens. */
-export default function CalibrationPage() {
+function CalibrationPage() {
   useDocumentMeta({
     title: `Qualifications and Calibration | ${BRAND_NAME}`,
     description: "Record your qualifications and score each practical's exemplars before live reviews.",
@@ -132,7 +140,7 @@ export default function CalibrationPage() {
                 {c.exemplars.map((e) => (
                   <li key={e.id} className="flex flex-wrap items-center gap-3">
                     <Link
-                      to={paths.reviewExemplar(c.courseId, e.id)}
+                      to={`${CALIBRATION_PATH}/${c.courseId}/${e.id}`}
                       className={buttonClasses(e.result ? "secondary" : "primary", "sm")}
                     >
                       Exemplar {e.number}

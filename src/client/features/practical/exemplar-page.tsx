@@ -1,12 +1,12 @@
-import { Link, useParams } from "react-router";
+import { Link } from "react-router";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
-import { paths } from "#client/config/paths.ts";
 import { refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import type { CalibrationExemplar } from "#shared/schemas/practical.ts";
 import { useExemplar, useScoreExemplar } from "./api.ts";
+import { CALIBRATION_PATH } from "./calibration-path.ts";
 import { RubricTable } from "./rubric.tsx";
 import { ScoreForm } from "./score-form.tsx";
 
@@ -62,8 +62,7 @@ function CalibrationResult({ exemplar }: { exemplar: CalibrationExemplar }) {
 }
 
 /** An exemplar, scored in the same form as a live submission (docs/decisions/0053). */
-export default function ExemplarPage() {
-  const { courseId = "", exemplarId = "" } = useParams();
+export default function ExemplarPage({ courseId, exemplarId }: { courseId: string; exemplarId: string }) {
   const { data, isPending, isError, error } = useExemplar(courseId, exemplarId);
   useDocumentMeta({
     title: `Calibration Exemplar | ${BRAND_NAME}`,
@@ -88,7 +87,7 @@ export default function ExemplarPage() {
     );
   return (
     <PageContainer className="max-w-3xl py-10">
-      <Link to={paths.reviewCalibration} className="text-sm text-brand-700 underline">
+      <Link to={CALIBRATION_PATH} className="text-sm text-brand-700 underline">
         Back to calibration
       </Link>
       <h1 className="mt-4 text-3xl font-bold">Calibration exemplar {data.number}</h1>

@@ -1,5 +1,5 @@
 import { paths } from "#client/config/paths.ts";
-import { isRecording } from "#shared/schemas/practical.ts";
+import { isRecording } from "#shared/practical-evidence.ts";
 
 /** A submission's files, each a download link (served only to its learner, the course's assessors and admins). */
 export function FileLinks({ files, className }: { files: { id: string; name: string }[]; className: string }) {

@@ -10,7 +10,8 @@ import { PRACTICAL_STATE_TEXT, reviewTimeText, usePractical } from "#client/lib/
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
-import { ASSESSED_BY_TEXT, type LearnerPractical } from "#shared/schemas/practical.ts";
+import { ASSESSED_BY_TEXT } from "#shared/practical-evidence.ts";
+import type { LearnerPractical } from "#shared/schemas/practical.ts";
 import { useSubmitPractical } from "./api.ts";
 import { FileLinks } from "./file-links.tsx";
 import { ReviewView, RubricTable } from "./rubric.tsx";

@@ -1,4 +1,5 @@
-import { Link } from "react-router";
+import { lazy, Suspense } from "react";
+import { Link, useLocation } from "react-router";
 import { buttonClasses } from "#client/components/ui/button.tsx";
 import { PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
@@ -6,6 +7,7 @@ import { refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { useReviewQueue } from "./api.ts";
+import { CALIBRATION_PATH } from "./calibration-path.ts";
 
 /** "3 days 4 hours", "5 hours". */
 export function waitingText(hours: number) {
@@ -17,8 +19,22 @@ export function waitingText(hours: number) {
 
 const STAGE_TEXT = { first: "First", second: "Second (blind)", third: "Deciding" } as const;
 
+const CalibrationRoute = lazy(() => import("./calibration-page.tsx"));
+
+/** The review area: the queue at /review, calibration under /review/calibration (its own chunk). */
+export default function ReviewArea() {
+  const { pathname } = useLocation();
+  if (pathname.startsWith(CALIBRATION_PATH))
+    return (
+      <Suspense fallback={<Skeleton className="mt-6 h-40" />}>
+        <CalibrationRoute />
+      </Suspense>
+    );
+  return <ReviewQueuePage />;
+}
+
 /** Submissions waiting for an assessor, oldest first. */
-export default function ReviewQueuePage() {
+function ReviewQueuePage() {
   useDocumentMeta({
     title: `Review Queue | ${BRAND_NAME}`,
     description: "Practical submissions waiting for an assessor.",
@@ -32,7 +48,7 @@ export default function ReviewQueuePage() {
         {data?.expectedReviewDays ?? "a few"} days. Claim one to review it: no one else can then. You see the courses
         you are assigned to and calibrated on.
       </p>
-      <Link to={paths.reviewCalibration} className={buttonClasses("secondary", "sm", "mt-3")}>
+      <Link to={CALIBRATION_PATH} className={buttonClasses("secondary", "sm", "mt-3")}>
         Qualifications and Calibration
       </Link>
       {isPending && <Skeleton className="mt-6 h-40" />}
@@ -44,7 +60,7 @@ export default function ReviewQueuePage() {
       {data && data.items.length === 0 && (
         <p className="mt-6">
           Nothing is waiting for review on your calibrated courses. New to a course? Score its exemplars on the{" "}
-          <Link to={paths.reviewCalibration} className="text-brand-700 underline">
+          <Link to={CALIBRATION_PATH} className="text-brand-700 underline">
             calibration page
           </Link>{" "}
           first.
