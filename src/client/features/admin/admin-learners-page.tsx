@@ -262,6 +262,13 @@ function CourseAssignments({ learner, role }: { learner: Learner; role: StaffRol
     );
   return (
     <section className="mt-2" aria-label={`${ROLE_LABELS[role]} courses of ${learner.email}`}>
+      {role === "assessor" && mine[0] && (
+        <p className="text-xs" data-testid={`qualifications-${learner.id}`}>
+          {mine[0].qualifications
+            ? `Qualifications: ${mine[0].qualifications.credential}, ${mine[0].qualifications.awardingBody} (${mine[0].qualifications.credentialNumber})${mine[0].qualifications.coachingTraining ? `; coaching training: ${mine[0].qualifications.coachingTraining}` : ""}`
+            : "No qualifications recorded."}
+        </p>
+      )}
       <p className="text-xs font-medium">{ROLE_LABELS[role]} of</p>
       {mine.length === 0 ? (
         <p className="text-xs text-muted">No courses yet: they see no course's work until assigned.</p>
