@@ -260,6 +260,20 @@ describe("the practical in the browser", () => {
     await page.getByRole("heading", { name: "Certificate of Completion" }).waitFor();
     await page.getByTestId("assessed-by").getByText(ASSESSED_BY_TEXT).waitFor();
     expect(await page.locator("main").innerText()).not.toContain("Asa");
+
+    // The admin's agreement report: the pair counted for both assessors, with the sample size.
+    const adminPage = await e2e.newPage();
+    const chief = { firstName: "Cy", lastName: "Chief", email: `cy-${Date.now()}@example.com`, password };
+    await signUpInBrowser(adminPage, chief);
+    await db.updateTable("user").set({ role: "admin" }).where("email", "=", chief.email).execute();
+    await adminPage.goto("/admin/agreement");
+    const rows = adminPage.getByTestId("agreement-row");
+    await rows.first().waitFor();
+    const report = await adminPage.locator("main").innerText();
+    expect(report).toContain(assessor.email);
+    expect(report).toContain(other.email);
+    expect(report).toMatch(/1 double-marked, same decision in 100%/);
+    await expectAccessible(adminPage, "assessor agreement");
   });
 });
 
