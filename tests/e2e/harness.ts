@@ -55,6 +55,8 @@ export function useE2E(
   options: {
     env?: Record<string, string>;
     content?: string;
+    /** The name the browser and APP_URL use for the loopback server: WebAuthn needs a host name, not an IP. */
+    hostname?: "localhost";
     /** Recipients the local SMTP server refuses, with its answer (test-smtp.ts). */
     smtpRefuse?: Parameters<typeof startTestSmtp>[0] extends infer O
       ? O extends { refuse?: infer R }
@@ -80,7 +82,7 @@ export function useE2E(
     e2e.inbox = smtp.inbox;
     const smtpPort = smtp.port;
     const port = await freePort();
-    e2e.baseUrl = `http://127.0.0.1:${port}`;
+    e2e.baseUrl = `http://${options.hostname ?? "127.0.0.1"}:${port}`;
     e2e.testDb = await createTestDatabase();
     e2e.config = loadConfig(
       {

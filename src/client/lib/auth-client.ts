@@ -1,3 +1,4 @@
+import { passkeyClient } from "@better-auth/passkey/client";
 import { inferAdditionalFields } from "better-auth/client/plugins";
 import { createAuthClient } from "better-auth/react";
 import { ApiError } from "./api-client.ts";
@@ -9,6 +10,7 @@ import { ApiError } from "./api-client.ts";
  */
 export const authClient = createAuthClient({
   plugins: [
+    passkeyClient(),
     inferAdditionalFields({
       user: { firstName: { type: "string", required: true }, lastName: { type: "string", required: true } },
     }),

@@ -1,3 +1,4 @@
+import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { twoFactor } from "better-auth/plugins/two-factor";
@@ -147,6 +148,8 @@ export function createAuth({ config, db, engine, background, counters, onAddress
         backupCodeOptions: { amount: 10, length: 10 },
         trustDeviceMaxAge: 30 * 24 * 60 * 60,
       }),
+      // WebAuthn passkeys, several per account, each named; bound to this site's host and origin.
+      passkey({ rpID: new URL(config.appUrl).hostname, rpName: BRAND_NAME, origin: config.appUrl }),
     ],
     rateLimit: {
       enabled: true,
@@ -216,7 +219,10 @@ export function createAuth({ config, db, engine, background, counters, onAddress
           if (!email.success) throw new APIError("BAD_REQUEST", { message: firstIssue(email.error).message });
         }
         // Any Better Auth endpoint that writes a name gets the same rules as the profile route.
-        if (ctx.path === "/sign-up/email" || "firstName" in body || "lastName" in body || "name" in body) {
+        // (A passkey's `name` is the passkey's own, not a person's.)
+        const personName =
+          !ctx.path.startsWith("/passkey/") && ("firstName" in body || "lastName" in body || "name" in body);
+        if (ctx.path === "/sign-up/email" || personName) {
           const names = nameInputSchema.safeParse({ firstName: body.firstName, lastName: body.lastName });
           if (!names.success) throw new APIError("BAD_REQUEST", { message: firstIssue(names.error).message });
           const { firstName, lastName } = names.data;

@@ -275,6 +275,8 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     "two-factor/disable": "two-factor-off",
     "two-factor/generate-backup-codes": "backup-codes-renewed",
     "change-password": "password-changed",
+    "passkey/verify-registration": "passkey-added",
+    "passkey/delete-passkey": "passkey-removed",
   };
 
   /** Better Auth endpoints that change the account's sign-in, or open a session. */
@@ -291,6 +293,13 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
       const id = await userIdOf(response);
       if (id) cookies.push(devices.remember(request.headers.cookie, id));
     }
+    // A passkey sign-in opens a session that counts as confirmed (a passkey is a second factor).
+    if (path === "passkey/verify-authentication") {
+      const token = newSessionToken(response);
+      if (token) await markSecondFactor(db, token);
+      const id = await userIdOf(response);
+      if (id) cookies.push(...(await signedIn(request, id)));
+    }
     return sendAuthResponse(reply, response, cookies);
   }
 
@@ -298,7 +307,10 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     const params: unknown = request.params;
     const path = isRecord(params) && typeof params["*"] === "string" ? params["*"] : "";
     if (request.method === "POST" && CODE_PATHS.has(path)) return forwardCode(request, reply, path);
-    if (request.method === "POST" && (path in TOLD || path === "sign-up/email"))
+    if (
+      request.method === "POST" &&
+      (path in TOLD || path === "sign-up/email" || path === "passkey/verify-authentication")
+    )
       return forwardAccountChange(request, reply, path);
     const email = isRecord(params) && params["*"] === "sign-in/email" ? emailOf(request.body) : null;
     if (!email) return sendAuthResponse(reply, await callBetterAuth(request));

@@ -9,6 +9,7 @@ import { Card, PageContainer } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { paths } from "#client/config/paths.ts";
 import { ApiError } from "#client/lib/api-client.ts";
+import { authCall, authClient } from "#client/lib/auth-client.ts";
 import { refreshCurrentUser } from "#client/lib/session.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
@@ -164,6 +165,24 @@ function SignInForm() {
       )}
       <Button type="submit" className="w-full" disabled={signingIn}>
         {signingIn ? "Signing In..." : "Sign In"}
+      </Button>
+      <Button
+        type="button"
+        variant="secondary"
+        className="w-full"
+        disabled={signingIn}
+        onClick={async () => {
+          try {
+            await authCall(authClient.signIn.passkey());
+            await signedIn();
+          } catch (failure) {
+            const description = providerMessage(failure) ?? "The passkey did not sign you in.";
+            toast({ title: "Sign In Failed", description, variant: "destructive" });
+            error.show(description, "email");
+          }
+        }}
+      >
+        Sign in with a passkey
       </Button>
     </form>
   );

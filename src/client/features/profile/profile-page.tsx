@@ -12,6 +12,7 @@ import { BRAND_NAME } from "#shared/constants.ts";
 import { profileInputSchema } from "#shared/schemas/certificates.ts";
 import { useUpdateProfile } from "./api.ts";
 import { NameOrderField } from "./name-order-field.tsx";
+import { PasskeysSection } from "./passkeys-section.tsx";
 import { PractitionerListingForm } from "./practitioner-listing-form.tsx";
 import { SessionsSection } from "./sessions-section.tsx";
 import { TwoFactorSection } from "./two-factor-section.tsx";
@@ -102,6 +103,7 @@ export default function ProfilePage() {
         </form>
       </Card>
       <TwoFactorSection />
+      <PasskeysSection />
       <SessionsSection />
       <PractitionerListingForm />
       <YourData />
