@@ -69,6 +69,11 @@ export function TwoFactorSection() {
     twoFactorEnabled().then(setEnabled, () => setEnabled(false));
   }, []);
 
+  // Once the QR code shows, its code field has focus (after the render that adds it).
+  useEffect(() => {
+    if (setup) document.getElementById("totp-first-code")?.focus();
+  }, [setup]);
+
   const run = async (work: () => Promise<void>, focusId: string) => {
     setBusy(true);
     setProblem(null);
@@ -89,7 +94,6 @@ export function TwoFactorSection() {
       const qrSvg = await QRCode.toString(answer.totpURI, { type: "svg", margin: 1 });
       setSetup({ ...answer, qrSvg });
       setPassword("");
-      requestAnimationFrame(() => document.getElementById("totp-first-code")?.focus());
     }, "totp-password");
   };
 
