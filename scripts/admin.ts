@@ -2,6 +2,7 @@ import { resetSecondFactors } from "#server/auth/second-factor-reset.ts";
 import { loadConfig } from "#server/config.ts";
 import { openDatabase } from "#server/db/database.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
+import { recordAudit } from "#server/modules/audit/audit.ts";
 
 // npm run admin -- grant|revoke EMAIL                          (the admin role)
 // npm run admin -- grant-assessor|revoke-assessor EMAIL        (the assessor role)
@@ -32,6 +33,8 @@ const COMMANDS = {
     done: "is no longer an instructor",
   },
 } as const;
+/** The audit log's actor for what the operator does here: no account, named "command line". */
+const COMMAND_LINE = { id: null, email: "command line" };
 const isCommand = (name: string | undefined): name is keyof typeof COMMANDS => name !== undefined && name in COMMANDS;
 const [command, rawEmail] = process.argv.slice(2);
 if (command === "reset-factors" && rawEmail) {
@@ -47,18 +50,7 @@ if (command === "reset-factors" && rawEmail) {
     } else {
       await database.db.transaction().execute(async (trx) => {
         await resetSecondFactors(trx, found.id, "the operator (command line)", `${config.appUrl}/profile#security`);
-        await trx
-          .insertInto("auditLog")
-          .values({
-            id: crypto.randomUUID(),
-            actorId: null,
-            actorEmail: "command line",
-            action: "second-factors.reset",
-            target: email,
-            details: "{}",
-            createdAt: new Date().toISOString(),
-          })
-          .execute();
+        await recordAudit(trx, COMMAND_LINE, "second-factors.reset", email);
       });
       console.log(`${email}: two-factor, passkeys and sessions removed; the owner is told by e-mail.`);
     }
@@ -105,18 +97,7 @@ try {
       // Any staff role the account held before goes, with its course assignments.
       if (current.role === "assessor" || current.role === "instructor")
         await trx.deleteFrom("courseStaff").where("userId", "=", current.id).where("role", "=", current.role).execute();
-      await trx
-        .insertInto("auditLog")
-        .values({
-          id: crypto.randomUUID(),
-          actorId: null,
-          actorEmail: "command line",
-          action,
-          target: email,
-          details: "{}",
-          createdAt: new Date().toISOString(),
-        })
-        .execute();
+      await recordAudit(trx, COMMAND_LINE, action, email);
     });
     console.log(`${email} ${done}.`);
     if (command === "revoke" && config.adminEmails.includes(email))

@@ -6,7 +6,8 @@ import type { DB } from "../../db/schema.ts";
 /** Every admin action leaves a line: who, what, on what, when. Written in the action's own transaction. */
 export async function recordAudit(
   db: Kysely<DB> | Transaction<DB>,
-  actor: Pick<CurrentUser, "id" | "email">,
+  /** The acting account; `id: null` for the operator at the command line. */
+  actor: Pick<CurrentUser, "email"> & { id: string | null },
   action: string,
   target: string,
   details: Record<string, unknown> = {},
