@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "#server/app.ts";
-import { type Database, openDatabase } from "#server/db/database.ts";
+import { type Database, openDatabase, sqliteFileFromUrl } from "#server/db/database.ts";
 import { reconcilePayments } from "#server/modules/checkout/reconciliation.ts";
 import { SANDBOX_CARDS } from "#server/payments/sandbox.ts";
 import { completeCourse } from "../setup/assessments.ts";
@@ -17,6 +19,7 @@ import {
   type TestApp,
   type TestUser,
 } from "../setup/test-app.ts";
+import { testEngine } from "../setup/test-database.ts";
 
 // An account erasure races with the account's own writes, on two app instances over one database
 // (decision 0051). Each race runs many times at once; whatever the order, nothing written for the
@@ -224,5 +227,134 @@ describe("an erasure racing the account's own writes", () => {
         .execute();
       expect(receipts).toEqual([]);
     }
+  });
+});
+
+/**
+ * An erasure caught in the middle: it has taken the account's lock, marked it erased and ended its
+ * sessions, but not committed (a second connection of the test's own: `FOR UPDATE` on PostgreSQL,
+ * the single writer on SQLite). A request whose session was read before that point is then sent;
+ * `settled` waits until it is blocked on the lock or has answered (PostgreSQL), or starts the holder's
+ * one-second wait (SQLite), and `commit` ends the erasure. The write either waits and is refused, or, without its
+ * check, lands for the erased account.
+ */
+async function erasureInFlight(userId: string) {
+  const now = new Date().toISOString();
+  if (testEngine === "postgres") {
+    const client = new pg.Client({ connectionString: t.testDb.url });
+    await client.connect();
+    await client.query(`set search_path to ${t.testDb.schema}`);
+    await client.query("begin");
+    await client.query('select id from "user" where id = $1 for update', [userId]);
+    await client.query('update "user" set "erasedAt" = $2 where id = $1', [userId, now]);
+    await client.query('delete from "session" where "userId" = $1', [userId]);
+    const waiting = async () =>
+      (
+        await client.query(
+          "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+        )
+      ).rows[0].n as number;
+    return {
+      settled: async (answer: Promise<unknown>) => {
+        let answered = false;
+        void answer.finally(() => (answered = true));
+        await expect.poll(async () => answered || (await waiting()) > 0).toBe(true);
+      },
+      commit: async () => {
+        await client.query("commit");
+        await client.end();
+      },
+    };
+  }
+  // SQLite's driver waits for the write lock synchronously, stopping this process's event loop: the
+  // erasure is held by a process of its own, which commits a second after the request is sent.
+  const holder = spawn(process.execPath, ["-e", HOLD_ERASURE, sqliteFileFromUrl(t.testDb.url), userId, now], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  await new Promise<void>((done, fail) => {
+    holder.stdout.once("data", () => done());
+    holder.once("exit", (code) => fail(new Error(`the erasure holder exited (${code})`)));
+  });
+  const exited = new Promise((done) => holder.once("exit", done));
+  return {
+    settled: async (_answer: Promise<unknown>) => {
+      holder.stdin.write("go\n");
+    },
+    commit: async () => {
+      await exited;
+    },
+  };
+}
+
+/** Takes SQLite's write lock, marks the account erased and ends its sessions; commits 1 s after "go". */
+const HOLD_ERASURE = `
+const [file, userId, now] = process.argv.slice(1);
+const db = new (require("better-sqlite3"))(file);
+db.pragma("busy_timeout = 5000");
+db.prepare("begin immediate").run();
+db.prepare('update "user" set "erasedAt" = ? where id = ?').run(now, userId);
+db.prepare('delete from "session" where "userId" = ?').run(userId);
+process.stdout.write("held\\n");
+process.stdin.once("data", () => setTimeout(() => { db.prepare("commit").run(); db.close(); process.exit(0); }, 1000));
+`;
+
+describe("a write whose session was read just before the erasure committed", () => {
+  const call = (user: TestUser, method: "POST" | "PUT", url: string, payload?: unknown) =>
+    request(t.app, method, url, { cookie: user.cookie, ...(payload === undefined ? {} : { payload }) });
+  const count = async (table: "lessonCompletion" | "assessmentAttempt" | "practitionerListing", userId: string) =>
+    (await db().selectFrom(table).select("userId").where("userId", "=", userId).execute()).length;
+  /** Sends `write` while an erasure of `user` is in flight, then lets the erasure commit; returns the answer. */
+  async function writeDuringErasure(user: TestUser, write: () => Promise<{ statusCode: number }>) {
+    // The session is read (and cached per request) before the erasure begins.
+    expect((await request(t.app, "GET", "/api/auth/user", { cookie: user.cookie })).statusCode).toBe(200);
+    const erasure = await erasureInFlight(user.id);
+    const answer = write();
+    await erasure.settled(answer);
+    await erasure.commit();
+    return answer;
+  }
+
+  it("completes no lesson, starts no attempt and posts no question", async () => {
+    const [lesson, attempt, question] = [await signUpUser(t.app), await signUpUser(t.app), await signUpUser(t.app)];
+    for (const user of [lesson, attempt, question]) await enrol(t, user, "fixture-basics");
+    const completed = await writeDuringErasure(lesson, () =>
+      call(lesson, "POST", "/api/progress/fixture-basics/lessons/alpha-one/complete"),
+    );
+    const started = await writeDuringErasure(attempt, () =>
+      call(attempt, "POST", "/api/quiz/fixture-basics/alpha/attempt"),
+    );
+    const posted = await writeDuringErasure(question, () =>
+      call(question, "POST", "/api/courses/fixture-basics/lessons/alpha-one/questions", {
+        title: "How often should I log meals?",
+        body: "Is once a day enough for the food diary in this lesson?",
+      }),
+    );
+    expect([completed.statusCode, started.statusCode, posted.statusCode]).toEqual([401, 401, 401]);
+    expect(await count("lessonCompletion", lesson.id)).toBe(0);
+    expect(await count("assessmentAttempt", attempt.id)).toBe(0);
+    expect(await db().selectFrom("post").select("id").where("authorId", "=", question.id).execute()).toEqual([]);
+  });
+
+  it("issues no certificate and lists nobody in the directory", { timeout: 120_000 }, async () => {
+    const [earner, lister] = [await signUpUser(t.app), await signUpUser(t.app)];
+    for (const user of [earner, lister]) {
+      await enrol(t, user, "fixture-basics");
+      await completeCourse(t.app, user.cookie, "fixture-basics");
+    }
+    expect((await call(lister, "POST", "/api/certificate", { courseId: "fixture-basics" })).statusCode).toBe(200);
+    const issued = await writeDuringErasure(earner, () =>
+      call(earner, "POST", "/api/certificate", { courseId: "fixture-basics" }),
+    );
+    const listed = await writeDuringErasure(lister, () =>
+      call(lister, "PUT", "/api/profile/practitioner", {
+        displayName: "Coach Erased",
+        region: "Zurich",
+        bio: "Helps clients build steady eating habits.",
+        contactUrl: "mailto:coach@example.com",
+      }),
+    );
+    expect([issued.statusCode, listed.statusCode]).toEqual([401, 401]);
+    expect(await db().selectFrom("certificate").select("id").where("userId", "=", earner.id).execute()).toEqual([]);
+    expect(await count("practitionerListing", lister.id)).toBe(0);
   });
 });

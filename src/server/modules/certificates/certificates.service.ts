@@ -6,6 +6,7 @@ import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { Certificate, CertificateStatus, Verification } from "#shared/schemas/certificates.ts";
 import { ASSESSED_BY_TEXT } from "#shared/schemas/practical.ts";
 import type { Config } from "../../config.ts";
+import { requireLiveAccount } from "../../db/account-lock.ts";
 import type { CertificateTable, DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
@@ -182,6 +183,8 @@ export async function issueCertificate(
   if (!courseComplete) throw conflict(notCompleteMessage("requesting your certificate", missing));
   const courseId = course.card.id;
   const row = await db.transaction().execute(async (trx) => {
+    // No certificate for an account erased since its session was read (decision 0051).
+    await requireLiveAccount(trx, user.id);
     const now = new Date();
     const nowIso = now.toISOString();
     await recordCourseCompleted(trx, user.id, courseId, nowIso);

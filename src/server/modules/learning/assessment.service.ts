@@ -3,8 +3,11 @@
  * `assessment-access.ts`, the draw in `draw.ts`, deadlines and attempts left in `deadlines.ts`, and
  * grading (where the pass is decided, once) in `grading.ts`.
  */
+
 import { randomUUID } from "node:crypto";
 import type { ExamRules, Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
+import { requireLiveAccount } from "../../db/account-lock.ts";
+import { writeTransaction } from "../../db/fast-paths.ts";
 import { badRequest, conflict, notFound, tooManyAttempts } from "../../errors.ts";
 import { ensureProgressRow } from "../progress/progress.service.ts";
 import { PASS_MARK } from "../progress/progress-formula.ts";
@@ -156,13 +159,18 @@ export async function startOrResumeAttempt(
       startedAt: now.toISOString(),
       deadlineAt: limit ? new Date(now.getTime() + limit * multiplier * 60_000).toISOString() : null,
     };
-    const opened = await insertOpenAttempt(deps.db, {
-      ...attempt,
-      userId: a.user!.id,
-      courseId: a.course.card.id,
-      assessmentId: a.id,
-      ordinal: Math.max(0, ...state.attempts.map((x) => x.ordinal)) + 1,
-      courseVersion: a.course.version,
+    const userId = a.user!.id;
+    // No attempt for an account erased since its session was read (decision 0051).
+    const opened = await writeTransaction(deps.db, async (trx) => {
+      await requireLiveAccount(trx, userId);
+      return insertOpenAttempt(trx, {
+        ...attempt,
+        userId,
+        courseId: a.course.card.id,
+        assessmentId: a.id,
+        ordinal: Math.max(0, ...state.attempts.map((x) => x.ordinal)) + 1,
+        courseVersion: a.course.version,
+      });
     });
     // Inserted: it is the open attempt (one per learner and assessment, a unique index), as stored.
     if (opened) return toQuiz(a, rules, attempt, attemptsLeft);

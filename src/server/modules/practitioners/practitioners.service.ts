@@ -6,6 +6,7 @@ import type {
   PractitionerDirectory,
   PractitionerListingInput,
 } from "#shared/schemas/practitioners.ts";
+import { requireLiveAccount } from "../../db/account-lock.ts";
 import type { DB } from "../../db/schema.ts";
 import { conflict } from "../../errors.ts";
 import { countsNow } from "../certificates/certificate-lifecycle.ts";
@@ -60,11 +61,15 @@ export async function saveOwnListing(
   if (!(await hasValidCertificate(db, user.id))) throw conflict(NOT_ELIGIBLE);
   const now = new Date().toISOString();
   const values = { ...input, regionKey: regionKey(input.region), updatedAt: now };
-  await db
-    .insertInto("practitionerListing")
-    .values({ userId: user.id, createdAt: now, ...values })
-    .onConflict((oc) => oc.column("userId").doUpdateSet(values))
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    // No listing for an account erased since its session was read (decision 0051).
+    await requireLiveAccount(trx, user.id);
+    await trx
+      .insertInto("practitionerListing")
+      .values({ userId: user.id, createdAt: now, ...values })
+      .onConflict((oc) => oc.column("userId").doUpdateSet(values))
+      .execute();
+  });
   return getOwnListing(db, user);
 }
 

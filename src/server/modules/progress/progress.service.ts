@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { MyLearningCourse, Progress } from "#shared/schemas/learning.ts";
-import { durableWrite, writeTransaction } from "../../db/fast-paths.ts";
+import { requireLiveAccount } from "../../db/account-lock.ts";
+import { writeTransaction } from "../../db/fast-paths.ts";
 import type { DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
@@ -132,15 +133,14 @@ export async function completeLesson(
       })
       .onConflict((oc) => oc.columns(["userId", "courseId", "lessonId"]).doNothing())
       .execute();
-  // The progress row read with the records is there: one statement, autocommitted on PostgreSQL.
-  // Else the row and the completion in one transaction. On SQLite either shares its commit (and
-  // fsync) with writes arriving together.
-  if (records.progress) await durableWrite(db, completion);
-  else
-    await writeTransaction(db, async (trx) => {
-      await ensureProgressRow(trx, user.id, course.card.id);
-      await completion(trx);
-    });
+  // One transaction that first checks the account is not erased since its session was read
+  // (decision 0051), then the progress row when missing, then the completion. On SQLite it shares
+  // its commit (and fsync) with writes arriving together.
+  await writeTransaction(db, async (trx) => {
+    await requireLiveAccount(trx, user.id);
+    if (!records.progress) await ensureProgressRow(trx, user.id, course.card.id);
+    await completion(trx);
+  });
   records.completedLessons.add(lessonId);
   return { completed: true as const, percent: computeCourseState(course, records).percent };
 }

@@ -10,6 +10,7 @@ import type {
   QuestionSummary,
   StaffQueue,
 } from "#shared/schemas/questions.ts";
+import { requireLiveAccount } from "../../db/account-lock.ts";
 import type { Engine } from "../../db/database.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, badRequest, forbidden, notFound } from "../../errors.ts";
@@ -191,6 +192,8 @@ export async function askQuestion(
   const id = randomUUID();
   const now = new Date().toISOString();
   await deps.db.transaction().execute(async (trx) => {
+    // Nothing posted for an account erased since its session was read (decision 0051).
+    await requireLiveAccount(trx, user.id);
     await trx
       .insertInto("post")
       .values({
@@ -240,6 +243,8 @@ export async function editQuestion(
     .updateTable("post")
     .set({ title, body, html: rendered.html, state, editedAt: new Date().toISOString() })
     .where("id", "=", post.id)
+    // An erasure since the context was read leaves the post authorless: the edit then changes nothing.
+    .where("authorId", "=", user.id)
     .execute();
   await deps.invalidation.publish(COMMON_QUESTIONS_TOPIC);
   return getQuestion(deps, reader, post.id);
@@ -275,6 +280,8 @@ export async function postAnswer(
     answerHtml: rendered.html,
   };
   await deps.db.transaction().execute(async (trx) => {
+    // Nothing posted for an account erased since its session was read (decision 0051).
+    await requireLiveAccount(trx, user.id);
     await trx
       .insertInto("post")
       .values({
@@ -367,6 +374,7 @@ export async function editAnswer(deps: QuestionsDeps, user: CurrentUser, answerI
     .updateTable("post")
     .set({ body: input.body, html: rendered.html, state, editedAt: new Date().toISOString() })
     .where("id", "=", post.id)
+    .where("authorId", "=", user.id)
     .execute();
   await deps.invalidation.publish(COMMON_QUESTIONS_TOPIC);
   return getQuestion(deps, reader, questionId);
@@ -424,11 +432,14 @@ export async function setUpvote(deps: QuestionsDeps, user: CurrentUser, question
   requirePoster(reader);
   if (post.state !== "visible") throw forbidden("This question is waiting for moderation.");
   if (on)
-    await deps.db
-      .insertInto("questionVote")
-      .values({ questionId, userId: user.id, createdAt: new Date().toISOString() })
-      .onConflict((oc) => oc.columns(["questionId", "userId"]).doNothing())
-      .execute();
+    await deps.db.transaction().execute(async (trx) => {
+      await requireLiveAccount(trx, user.id);
+      await trx
+        .insertInto("questionVote")
+        .values({ questionId, userId: user.id, createdAt: new Date().toISOString() })
+        .onConflict((oc) => oc.columns(["questionId", "userId"]).doNothing())
+        .execute();
+    });
   else
     await deps.db
       .deleteFrom("questionVote")
@@ -447,11 +458,14 @@ export async function setUpvote(deps: QuestionsDeps, user: CurrentUser, question
 export async function setFollow(deps: QuestionsDeps, user: CurrentUser, questionId: string, on: boolean) {
   await questionContext(deps, user, questionId);
   if (on)
-    await deps.db
-      .insertInto("questionFollow")
-      .values({ questionId, userId: user.id, createdAt: new Date().toISOString() })
-      .onConflict((oc) => oc.columns(["questionId", "userId"]).doNothing())
-      .execute();
+    await deps.db.transaction().execute(async (trx) => {
+      await requireLiveAccount(trx, user.id);
+      await trx
+        .insertInto("questionFollow")
+        .values({ questionId, userId: user.id, createdAt: new Date().toISOString() })
+        .onConflict((oc) => oc.columns(["questionId", "userId"]).doNothing())
+        .execute();
+    });
   else
     await deps.db
       .deleteFrom("questionFollow")
