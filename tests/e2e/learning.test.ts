@@ -102,7 +102,7 @@ describe("signed-in catalogue", () => {
     expect(await open.getByRole("link", { name: /^Buy Now - \$20\.00\s*: Fixture Basics$/ }).getAttribute("href")).toBe(
       "/checkout/fixture-basics",
     );
-    expect(await page.title()).toContain("Holistic Wellness Coach Certification Programs");
+    expect(await page.title()).toContain("Holistic Wellness Coach Courses with a Certificate of Completion");
     await expectAccessible(page, "catalogue with three card states");
   });
 });
