@@ -19,3 +19,6 @@ export const PURCHASING_UNAVAILABLE = "Purchasing is not available yet";
 export const RENEWAL_OPENS_DAYS_BEFORE_EXPIRY = 90;
 /** ...and stays open this many days after it expired. */
 export const RENEWAL_CLOSES_DAYS_AFTER_EXPIRY = 365;
+
+/** The code the server answers (403) when an action needs a fresh second factor or passkey (decision 0054). */
+export const STEP_UP_REQUIRED = "STEP_UP_REQUIRED";

@@ -1,9 +1,9 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, StrictMode, useEffect, useRef } from "react";
+import { lazy, type ReactNode, StrictMode, Suspense, useEffect, useRef } from "react";
 import { useLocation } from "react-router";
-import { StepUpPrompt } from "#client/components/ui/step-up-prompt.tsx";
 import { ToastProvider } from "#client/components/ui/toast.tsx";
 import { endServerData } from "#client/lib/query-client.ts";
+import { useCurrentUser } from "#client/lib/session.ts";
 import { AppRoutes } from "./routes.tsx";
 
 /** After the first navigation, data the server rendered with is read again like any other. */
@@ -14,6 +14,25 @@ function ServerDataEnd() {
     if (pathname !== first.current) endServerData();
   }, [pathname]);
   return null;
+}
+
+const StepUpPrompt = lazy(() =>
+  import("#client/components/ui/step-up-prompt.tsx").then((m) => ({ default: m.StepUpPrompt })),
+);
+
+/**
+ * Only staff act where a fresh second factor is asked for (refunds, revocations, grants, publishing,
+ * coupons): the prompt and its dialog load for them alone, outside every learner's and visitor's
+ * first load.
+ */
+function StaffStepUpPrompt() {
+  const { user } = useCurrentUser();
+  if (!user || user.role === "learner") return null;
+  return (
+    <Suspense fallback={null}>
+      <StepUpPrompt />
+    </Suspense>
+  );
 }
 
 /**
@@ -29,7 +48,7 @@ export function App({ queryClient, router }: { queryClient: QueryClient; router:
             <>
               <ServerDataEnd />
               <AppRoutes />
-              <StepUpPrompt />
+              <StaffStepUpPrompt />
             </>,
           )}
         </ToastProvider>

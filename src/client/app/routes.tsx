@@ -3,7 +3,6 @@ import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { Footer } from "#client/components/layout/footer.tsx";
 import { Header } from "#client/components/layout/header.tsx";
 import { RouteFocus } from "#client/components/layout/route-focus.tsx";
-import { SecondFactorNotice } from "#client/components/layout/second-factor-notice.tsx";
 import { Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { type LessonSlots, LessonSlotsContext } from "#client/lib/lesson-slots.tsx";
@@ -39,6 +38,10 @@ function Page({ page }: { page: LazyPage }) {
   return <Component />;
 }
 
+// Only staff whose role waits for a second factor see it: kept out of everyone else's first load.
+const SecondFactorNotice = lazy(() =>
+  import("#client/components/layout/second-factor-notice.tsx").then((m) => ({ default: m.SecondFactorNotice })),
+);
 const LandingPage = lazyPage(() => import("#client/features/landing/landing-page.tsx"));
 const LoginPage = lazyPage(() => import("#client/features/auth/login-page.tsx"));
 const ResetPasswordPage = lazy(() => import("#client/features/auth/reset-password-page.tsx"));
@@ -102,6 +105,7 @@ export function preloadEntryPage(path: string) {
 }
 
 function Layout() {
+  const { user } = useCurrentUser();
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -114,7 +118,11 @@ function Layout() {
       <RouteFocus />
       {/* At least a screen tall, so the footer starts below the fold and does not jump when a page arrives. */}
       <main id="main" tabIndex={-1} className="min-h-screen flex-1">
-        <SecondFactorNotice />
+        {user?.roleOnHold ? (
+          <Suspense fallback={null}>
+            <SecondFactorNotice />
+          </Suspense>
+        ) : null}
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>

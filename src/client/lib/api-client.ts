@@ -1,6 +1,5 @@
 import createClient from "openapi-fetch";
 import { isRecord } from "#shared/guards.ts";
-import { STEP_UP_REQUIRED } from "#shared/schemas/auth.ts";
 import type { paths } from "./api-types.gen.ts";
 
 /** An API error whose message is the spec's '{status}: {body text}'. */
@@ -37,51 +36,30 @@ export const refusal = (failure: unknown, fallback = "Please try again.") =>
 export const api = createClient<paths>({ credentials: "include", headers: { accept: "application/json" } });
 
 /**
- * Asks the person to confirm a second factor again (components/ui/step-up-prompt.tsx registers it);
- * resolves true once a code was accepted, false when they cancelled.
+ * Turns a refusal into an answer when it can (the staff's step-up prompt registers one,
+ * components/ui/step-up-prompt.tsx, decision 0054): it gets a copy of the request, sent again if it
+ * resolves a response; null leaves the refusal as it is.
  */
-let askForStepUp: (() => Promise<boolean>) | null = null;
-export function registerStepUpPrompt(prompt: (() => Promise<boolean>) | null) {
-  askForStepUp = prompt;
+let answerRefusal: ((copy: Request, status: number, text: string) => Promise<Response | null>) | null = null;
+export function registerRefusalHandler(handler: typeof answerRefusal) {
+  answerRefusal = handler;
 }
 
-/** The server's `code` of a refusal (STEP_UP_REQUIRED, ...), when it has one. */
-function codeOf(text: string): unknown {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isRecord(parsed) ? parsed.code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Each request's copy, sent again after a re-confirmation (its body is read once). */
+/** Each request's copy, for the refusal handler (its body is read once). */
 const copies = new WeakMap<Request, Request>();
 
-// A refusal becomes an ApiError with the server's body text, before openapi-fetch parses it. An action
-// that needs a fresh second factor (403 STEP_UP_REQUIRED, decision 0054) prompts for it, then is sent
-// once more.
+// A refusal becomes an ApiError with the server's body text, before openapi-fetch parses it.
 api.use({
   onRequest({ request }) {
-    if (request.method !== "GET") copies.set(request, request.clone());
+    if (answerRefusal && request.method !== "GET") copies.set(request, request.clone());
     return undefined;
   },
   async onResponse({ request, response }) {
     if (response.ok) return undefined;
     const text = await response.text();
     const copy = copies.get(request);
-    if (
-      response.status === 403 &&
-      copy &&
-      askForStepUp &&
-      codeOf(text) === STEP_UP_REQUIRED &&
-      (await askForStepUp())
-    ) {
-      const again = await fetch(copy);
-      if (again.ok) return again;
-      const retryText = await again.text();
-      throw new ApiError(again.status, retryText, `${again.status}: ${retryText || again.statusText}`);
-    }
+    const answer = copy && answerRefusal ? await answerRefusal(copy, response.status, text) : null;
+    if (answer) return answer;
     throw new ApiError(response.status, text, `${response.status}: ${text || response.statusText}`);
   },
 });

@@ -68,8 +68,7 @@ export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 /** Its one answer, the same for every address, known or not. */
 export const passwordResetRequestedSchema = z.object({ status: z.literal(true), message: z.string() });
 
-/** The code the server answers (403) when an action needs a fresh second factor or passkey. */
-export const STEP_UP_REQUIRED = "STEP_UP_REQUIRED";
+export { STEP_UP_REQUIRED } from "../constants.ts";
 /** The code (403) for a staff route used by staff whose second factor is not set up yet. */
 export const SECOND_FACTOR_REQUIRED = "SECOND_FACTOR_REQUIRED";
 /** How long a second-factor or passkey confirmation lets the actions that move money or credentials through. */

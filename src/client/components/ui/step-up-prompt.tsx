@@ -1,7 +1,9 @@
 import { Dialog } from "radix-ui";
 import { useEffect, useRef, useState } from "react";
-import { refusal, registerStepUpPrompt } from "#client/lib/api-client.ts";
+import { ApiError, refusal, registerRefusalHandler } from "#client/lib/api-client.ts";
 import { authPost, cleanCode } from "#client/lib/second-factor.ts";
+import { STEP_UP_REQUIRED } from "#shared/constants.ts";
+import { isRecord } from "#shared/guards.ts";
 import { Button, buttonClasses } from "./button.tsx";
 import { FormError, TextField } from "./form.tsx";
 
@@ -19,17 +21,23 @@ export function StepUpPrompt() {
   const settle = useRef<((confirmed: boolean) => void) | null>(null);
 
   useEffect(() => {
-    registerStepUpPrompt(
-      () =>
-        new Promise<boolean>((resolve) => {
-          settle.current = resolve;
-          setCode("");
-          setProblem(null);
-          setBackup(false);
-          setOpen(true);
-        }),
-    );
-    return () => registerStepUpPrompt(null);
+    const ask = () =>
+      new Promise<boolean>((resolve) => {
+        settle.current = resolve;
+        setCode("");
+        setProblem(null);
+        setBackup(false);
+        setOpen(true);
+      });
+    // An action that needs a fresh second factor (403 STEP_UP_REQUIRED) prompts for it, then is sent once more.
+    registerRefusalHandler(async (copy, status, text) => {
+      if (status !== 403 || codeOf(text) !== STEP_UP_REQUIRED || !(await ask())) return null;
+      const again = await fetch(copy);
+      if (again.ok) return again;
+      const retryText = await again.text();
+      throw new ApiError(again.status, retryText, `${again.status}: ${retryText || again.statusText}`);
+    });
+    return () => registerRefusalHandler(null);
   }, []);
 
   const finish = (confirmed: boolean) => {
@@ -100,4 +108,14 @@ export function StepUpPrompt() {
       </Dialog.Portal>
     </Dialog.Root>
   );
+}
+
+/** The server's `code` of a refusal, when it has one. */
+function codeOf(text: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) ? parsed.code : undefined;
+  } catch {
+    return undefined;
+  }
 }
