@@ -146,6 +146,7 @@ export interface paths {
           from: string;
           to: string;
           courseId: string;
+          version?: number;
         };
       };
       responses: {

@@ -34,7 +34,13 @@ export const periodQuerySchema = z
 export type PeriodQuery = z.infer<typeof periodQuerySchema>;
 
 export const funnelQuerySchema = z
-  .strictObject({ from: isoDay, to: isoDay, courseId: z.string().min(1).max(100) })
+  .strictObject({
+    from: isoDay,
+    to: isoDay,
+    courseId: z.string().min(1).max(100),
+    /** Only learners on this published version's line (docs/decisions/0055); every learner when not given. */
+    version: z.coerce.number().int().min(1).max(100_000).optional(),
+  })
   .refine((q) => q.from <= q.to, { message: "The period's start must not be after its end.", path: ["from"] })
   .refine((q) => daysBetween(q.from, q.to) <= ANALYTICS_MAX_DAYS, {
     message: `A period covers at most ${ANALYTICS_MAX_DAYS} days.`,

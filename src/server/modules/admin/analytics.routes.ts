@@ -8,6 +8,7 @@ import {
   periodQuerySchema,
 } from "#shared/schemas/analytics.ts";
 import { textFileSchema } from "#shared/schemas/common.ts";
+import { notFound } from "../../errors.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { analyticsCsv, analyticsOverview, assessmentFigures, courseFunnel, periodOf } from "./analytics.service.ts";
@@ -37,7 +38,14 @@ export function analyticsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZ
     app.get(
       "/api/admin/analytics/funnel",
       { schema: { querystring: funnelQuerySchema, response: { 200: courseFunnelSchema } } },
-      async (request) => courseFunnel(db, await catalogue.course(request.query.courseId), periodOf(request.query)),
+      async (request) => {
+        const { courseId, version } = request.query;
+        if (version === undefined) return courseFunnel(db, await catalogue.course(courseId), periodOf(request.query));
+        // Learners on that version's line (decision 0055), through the latest version's modules.
+        const line = (await catalogue.get()).versions.get(courseId)?.find((v) => v.version === version)?.line;
+        if (line === undefined) throw notFound("Course or version not found.");
+        return courseFunnel(db, await catalogue.course(courseId), periodOf(request.query), new Date(), line);
+      },
     );
     app.get(
       "/api/admin/analytics/assessments",

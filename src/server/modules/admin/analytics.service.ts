@@ -481,12 +481,13 @@ async function cohortPatterns(
   course: CatalogueCourse,
   range: Range,
   idleSince: string,
+  line: RawBuilder<unknown>,
 ): Promise<Pattern[]> {
   const courseId = course.card.id;
   const since = await milestonesSince(db, course);
   const idle = sql`case when e."createdAt" < ${idleSince}
     and e."userId" not in (${activeInCourseSince(courseId, idleSince)}) then 1 else 0 end`;
-  const cohort = sql`e."courseId" = ${courseId} and ${within("e.createdAt", range)}`;
+  const cohort = sql`e."courseId" = ${courseId} and ${within("e.createdAt", range)} ${line}`;
   const live = (only: RawBuilder<unknown>) => {
     const learners = sql`select e."userId", ${idle} as idle from enrollment e where ${cohort} ${only}`;
     const flags = funnelModules(course).map((_, i) => sql.ref(`p${i}`));
@@ -532,9 +533,12 @@ export async function courseFunnel(
   course: CatalogueCourse | undefined,
   period: Period,
   now = new Date(),
+  /** Only the learners on this version line (decision 0055); learners on every version when null. */
+  versionLine: number | null = null,
 ): Promise<CourseFunnel> {
   if (!course) throw notFound("Course not found.");
   const courseId = course.card.id;
+  const line = versionLine === null ? sql`` : sql`and e."courseLine" = ${versionLine}`;
   const range = period.current;
   const idleSince = isoOf(now.getTime() - STALL_DAYS * DAY_MS);
   const modules = funnelModules(course);
@@ -543,18 +547,18 @@ export async function courseFunnel(
   // starting at the 25,000 enrolments of a year), so a revoked, reissued or erased one shows at once.
   const figures = (q: Kysely<DB>) =>
     Promise.all([
-      cohortPatterns(q, course, range, idleSince),
+      cohortPatterns(q, course, range, idleSince, line),
       requiresPractical
         ? sql<{ n: unknown }>`
           select count(distinct s."userId") as n from "practicalSubmission" s cross join enrollment e
            where s."courseId" = ${courseId} and s.status = 'passed' and e."userId" = s."userId"
-             and e."courseId" = s."courseId" and ${within("e.createdAt", range)}`.execute(q)
+             and e."courseId" = s."courseId" and ${within("e.createdAt", range)} ${line}`.execute(q)
         : Promise.resolve({ rows: [] as { n: unknown }[] }),
       sql<{ enrolledAt: string; issuedAt: string }>`
       select e."createdAt" as "enrolledAt", min(x."issuedAt") as "issuedAt"
         from certificate x cross join enrollment e
        where x."courseId" = ${courseId} and e."userId" = x."userId" and e."courseId" = x."courseId"
-         and ${within("e.createdAt", range)}
+         and ${within("e.createdAt", range)} ${line}
        group by x."userId", e."createdAt"`.execute(q),
     ]);
   // On PostgreSQL each read would otherwise take its own snapshot: a learner whose first activity commits
