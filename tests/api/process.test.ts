@@ -1,12 +1,13 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { request } from "node:http";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../setup/server-process.ts";
 import { createTestApp, type TestApp } from "../setup/test-app.ts";
 import { testEngine } from "../setup/test-database.ts";
 
@@ -16,15 +17,6 @@ const run = promisify(execFile);
 // only bounds a hang, and nothing here asserts how fast anything is.
 const TEST_MS = 360_000;
 const TSX = resolve("node_modules/.bin/tsx");
-
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
 
 /**
  * A child process's output (stdout and stderr), and a wait for text in it that ends on the output

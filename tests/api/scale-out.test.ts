@@ -1,15 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContent } from "#server/content/content-files.ts";
 import { importContent } from "#server/content/content-import.ts";
 import { type Database, openDatabase } from "#server/db/database.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
+import { freePort, scratchPostgresDatabase } from "../setup/server-process.ts";
 import { testEngine } from "../setup/test-database.ts";
 import { startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
 
@@ -17,15 +15,6 @@ import { startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
 const TSX = resolve("node_modules/.bin/tsx");
 const APP_URL = "http://localhost:3000";
 const LOCKED = "Too many failed sign-in attempts for this account.";
-
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
 
 interface Instance {
   port: number;
@@ -104,21 +93,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "scale-out-"));
   smtp = await startTestSmtp();
   if (testEngine === "postgres") {
-    const base = process.env.TEST_DATABASE_URL!;
-    const name = `scale_${randomBytes(5).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+    const scratch = await scratchPostgresDatabase(process.env.TEST_DATABASE_URL!, "scale");
+    databaseUrl = scratch.url;
+    dropDatabase = scratch.drop;
   } else {
     databaseUrl = `sqlite:${join(dir, "academy.db")}`;
   }

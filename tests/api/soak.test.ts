@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +9,7 @@ import { importContent } from "#server/content/content-import.ts";
 import { openDatabase } from "#server/db/database.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
 import { buildServer } from "../../scripts/build-server.mjs";
+import { freePort, scratchPostgresDatabase } from "../setup/server-process.ts";
 import { FIXTURE_CONTENT } from "../setup/test-app.ts";
 import { testEngine } from "../setup/test-database.ts";
 import { startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
@@ -25,15 +25,6 @@ const appName = `soak_${randomBytes(4).toString("hex")}`;
 const bundle = `dist/soak-${randomBytes(4).toString("hex")}/main.js`;
 const SIGN_UPS = 90;
 const SIGN_UP_EVERY_MS = 200;
-
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
 
 /** A child process and its output, with a wait for text in it that fails at once if it exits first. */
 function watched(child: ChildProcess) {
@@ -142,21 +133,9 @@ beforeAll(async () => {
   smtp = await startTestSmtp();
   redisPort = await freePort();
   await startRedis();
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `soak_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  };
+  const scratch = await scratchPostgresDatabase(process.env.TEST_DATABASE_URL!, "soak");
+  databaseUrl = scratch.url;
+  dropDatabase = scratch.drop;
   const database = openDatabase(databaseUrl);
   await migrateToLatest(database.db);
   await importContent(database.db, loadContent(FIXTURE_CONTENT));

@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
 import axe from "axe-core";
 import type { FastifyInstance } from "fastify";
@@ -12,6 +11,7 @@ import { importContent } from "#server/content/content-import.ts";
 import { createEnrollment } from "#server/modules/enrollments/enrollments.repository.ts";
 import { answerKey } from "../setup/assessments.ts";
 import { testBrowserPath } from "../setup/browser-path.ts";
+import { freePort } from "../setup/server-process.ts";
 import { FIXTURE_CONTENT } from "../setup/test-app.ts";
 import { createTestDatabase, type TestDatabase, testEngine } from "../setup/test-database.ts";
 import { type ReceivedMail, startTestSmtp, type TestSmtp } from "../setup/test-smtp.ts";
@@ -20,17 +20,6 @@ export const CHROMIUM = testBrowserPath() ?? "/usr/bin/chromium";
 const TRACE = process.env.E2E_TRACE === "1";
 // One folder per engine: .ci/run runs both suites at once.
 const RESULTS = resolve("test-results/e2e", testEngine);
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 export type Mail = ReceivedMail;
 
