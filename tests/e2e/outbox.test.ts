@@ -47,7 +47,8 @@ describe("the Outbox page", () => {
       (el as HTMLElement).focus();
     });
     const failedTab = page.getByRole("button", { name: /^Failed \(1\)$/ });
-    await tabTo(page, failedTab, "the Failed button");
+    // Past the queued messages' rows (sign-ins now queue new-device notices too).
+    await tabTo(page, failedTab, "the Failed button", 40);
     await page.keyboard.press("Enter");
     await expect.poll(() => failedTab.getAttribute("aria-pressed")).toBe("true");
     const row = page.getByRole("row").filter({ hasText: refused });
