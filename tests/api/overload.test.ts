@@ -1,6 +1,6 @@
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, sqliteFileFromUrl } from "#server/db/database.ts";
 import { createTestApp, signUpUser, TEST_ORIGIN, type TestApp } from "../setup/test-app.ts";
 import { testEngine } from "../setup/test-database.ts";
@@ -30,6 +30,10 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => t?.close());
+// Each test reads the lines logged while it ran (tests run shuffled: another's outage must not count).
+beforeEach(() => {
+  lines.length = 0;
+});
 
 let counter = 0;
 const signUp = () =>
