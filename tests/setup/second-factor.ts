@@ -21,15 +21,28 @@ export interface Authenticator {
   backupCodes: string[];
   /** The TOTP code of the time step `offset` steps from now (the server accepts -1, 0 and +1). */
   code(offset?: number): Promise<string>;
+  /** A code the server accepts now that is none of `used`: this step's, the next one's or the last one's. */
+  freshCode(...used: string[]): Promise<string>;
+  /** Every code accepted so far through turnOnTwoFactor (the first one). */
+  used: string[];
 }
 
 export function authenticatorFor(totpURI: string, backupCodes: string[] = []): Authenticator {
   const encoded = new URL(totpURI).searchParams.get("secret") ?? "";
   const secret = new TextDecoder().decode(base32.decode(encoded));
+  const code = (offset = 0) => createOTP(secret).hotp(Math.floor(Date.now() / 30_000) + offset);
   return {
     secret,
     backupCodes,
-    code: (offset = 0) => createOTP(secret).hotp(Math.floor(Date.now() / 30_000) + offset),
+    code,
+    used: [],
+    async freshCode(...used) {
+      for (const offset of [0, 1, -1]) {
+        const candidate = await code(offset);
+        if (!used.includes(candidate)) return candidate;
+      }
+      throw new Error("no fresh code");
+    },
   };
 }
 
@@ -60,7 +73,9 @@ export async function turnOnTwoFactor(t: TestApp, user: TestUser): Promise<Authe
   if (enabled.statusCode !== 200) throw new Error(`enable failed: ${enabled.statusCode} ${enabled.body}`);
   const { totpURI, backupCodes } = enabled.json() as { totpURI: string; backupCodes: string[] };
   const authenticator = authenticatorFor(totpURI, backupCodes);
-  const verified = await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: await authenticator.code() });
+  const first = await authenticator.code();
+  const verified = await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: first });
+  authenticator.used.push(first);
   if (verified.statusCode !== 200) throw new Error(`first code refused: ${verified.statusCode} ${verified.body}`);
   user.cookie = withCookies(user.cookie, verified);
   return authenticator;
