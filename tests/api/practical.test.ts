@@ -407,6 +407,56 @@ describe("the practical loop", () => {
     expect(audit).toContainEqual({ action: "practical.grant", target: user.email, actorEmail: admin.email });
   });
 
+  it("serves a recording by byte range from the bucket so the player can seek, to the same people, 416 past its end", async () => {
+    const owner = await learnerReadyForPractical({ firstName: "Range", lastName: "Learner" });
+    const recording = Buffer.concat([SAMPLE_FILES.mp3, Buffer.from(owner.id)]);
+    const sent = await submitPractical(t.app, owner.cookie, COURSE, { text: "A recorded session", ...CONSENT }, [
+      { name: "session.mp3", data: recording, type: "audio/mpeg" },
+    ]);
+    expect(sent.statusCode, sent.body).toBe(200);
+    const file = nth(nth((sent.json() as LearnerPractical).submissions, 0).files, 0);
+    const url = `/api/practical-files/${file.id}`;
+    const ranged = (range: string, cookie: string | undefined = assessorA.cookie) =>
+      request(t.app, "GET", url, { cookie, headers: { range } });
+    const size = recording.length;
+
+    const whole = await get(url, assessorA.cookie);
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers["accept-ranges"]).toBe("bytes");
+    expect(whole.rawPayload.equals(recording)).toBe(true);
+
+    const s3Reads = s3.requests.length;
+    const first = await ranged("bytes=0-99");
+    expect(first.statusCode).toBe(206);
+    expect(first.headers["content-range"]).toBe(`bytes 0-99/${size}`);
+    expect(first.headers["content-type"]).toBe("audio/mpeg");
+    expect(first.rawPayload.equals(recording.subarray(0, 100))).toBe(true);
+    // The bucket was asked for that part only.
+    expect(s3.requests.slice(s3Reads).map((r) => r.range)).toContain("bytes=0-99");
+
+    // The last byte is a range; one past it is not.
+    const last = await ranged(`bytes=${size - 1}-`, owner.cookie);
+    expect(last.statusCode).toBe(206);
+    expect(last.headers["content-range"]).toBe(`bytes ${size - 1}-${size - 1}/${size}`);
+    expect(last.rawPayload.equals(recording.subarray(size - 1))).toBe(true);
+    const past = await ranged(`bytes=${size}-`);
+    expect(past.statusCode).toBe(416);
+    expect(past.headers["content-range"]).toBe(`bytes */${size}`);
+    expect(past.json().message).toMatch(/outside the file/);
+    const suffix = await ranged("bytes=-10", admin.cookie);
+    expect(suffix.statusCode).toBe(206);
+    expect(suffix.rawPayload.equals(recording.subarray(size - 10))).toBe(true);
+    // An end past the file is cut to it.
+    const long = await ranged(`bytes=10-${size + 500}`);
+    expect(long.headers["content-range"]).toBe(`bytes 10-${size - 1}/${size}`);
+
+    // Authorised as the whole file is: nobody else gets a byte, and a range never turns a refusal into a 416.
+    const stranger = await signUpUser(t.app);
+    expect((await ranged("bytes=0-99", stranger.cookie)).statusCode).toBe(403);
+    expect((await ranged(`bytes=${size}-`, stranger.cookie)).statusCode).toBe(403);
+    expect((await request(t.app, "GET", url, { headers: { range: "bytes=0-99" } })).statusCode).toBe(401);
+  });
+
   it("serves files only to their learner, assessors and admins, as downloads, from the bucket", async () => {
     const owner = await learnerReadyForPractical({ firstName: "Owner", lastName: "Learner" });
     // A PDF no other test uploads, so its object can be told apart in the shared bucket.

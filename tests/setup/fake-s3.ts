@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A local stand-in for an S3-compatible object store (no S3 service is reachable here): path-style
- * PUT, GET, HEAD and DELETE of objects in the buckets it was started with, each request's AWS
+ * PUT, GET (whole or one byte range), HEAD and DELETE of objects in the buckets it was started with, each request's AWS
  * Signature V4 checked against the one key pair it knows, and S3's XML errors. The real
  * `@aws-sdk/client-s3` talks to it through its endpoint and forcePathStyle options.
  */
@@ -14,8 +14,8 @@ export interface FakeS3 {
   secretAccessKey: string;
   /** Stored objects by `bucket/key`. */
   objects: Map<string, Buffer>;
-  /** Every request received: method and path. */
-  requests: { method: string; path: string }[];
+  /** Every request received: method, path and any Range header. */
+  requests: { method: string; path: string; range?: string }[];
   /** While true, every request gets a 500 InternalError (an outage). */
   failing: boolean;
   /** Settings that point the app's storage at this fake. */
@@ -88,7 +88,7 @@ export async function startFakeS3(buckets: string[]): Promise<FakeS3> {
     req.on("end", () => {
       const body = Buffer.concat(chunks);
       const path = decodeURIComponent(new URL(req.url ?? "/", "http://fake").pathname);
-      requests.push({ method: req.method ?? "", path });
+      requests.push({ method: req.method ?? "", path, ...(req.headers.range ? { range: req.headers.range } : {}) });
       if (fake.failing) return xmlError(res, 500, "InternalError", "We encountered an internal error.");
       const problem = signatureProblem(req, body, fake.accessKeyId, fake.secretAccessKey);
       if (problem) return xmlError(res, 403, "SignatureDoesNotMatch", problem);
@@ -109,6 +109,22 @@ export async function startFakeS3(buckets: string[]): Promise<FakeS3> {
           if (!data) {
             if (req.method === "HEAD") return res.writeHead(404).end();
             return xmlError(res, 404, "NoSuchKey", "The specified key does not exist.");
+          }
+          // One byte range, as S3 reads it (bytes=a-b, bytes=a-, bytes=-n); past the end is S3's InvalidRange.
+          const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ""));
+          if (req.method === "GET" && range) {
+            const [, from = "", to = ""] = range;
+            const start = from === "" ? Math.max(0, data.length - Number(to)) : Number(from);
+            const end = from === "" || to === "" ? data.length - 1 : Math.min(Number(to), data.length - 1);
+            if (start >= data.length || end < start)
+              return xmlError(res, 416, "InvalidRange", "The requested range is not satisfiable");
+            res.writeHead(206, {
+              "content-type": "application/octet-stream",
+              "content-length": end - start + 1,
+              "content-range": `bytes ${start}-${end}/${data.length}`,
+              etag: etag(),
+            });
+            return res.end(data.subarray(start, end + 1));
           }
           res.writeHead(200, {
             "content-type": "application/octet-stream",

@@ -55,11 +55,30 @@ describe.each(implementations)("file storage contract: %s", (_name, make) => {
     await expect(storage.remove(key)).resolves.toBeUndefined();
   });
 
+  it("tells the size and reads one byte range, first and last byte included, without the rest", async () => {
+    const storage = make();
+    const data = randomBytes(64 * 1024);
+    const key = freshKey();
+    await storage.put(key, data);
+    expect(await storage.size(key)).toBe(data.length);
+    const read = async (start: number, end: number) =>
+      Buffer.concat(await (await storage.readRange(key, start, end)).toArray());
+    expect((await read(0, 0)).equals(data.subarray(0, 1))).toBe(true);
+    expect((await read(1000, 1999)).equals(data.subarray(1000, 2000))).toBe(true);
+    expect((await read(data.length - 1, data.length - 1)).equals(data.subarray(-1))).toBe(true);
+    expect((await read(0, data.length - 1)).equals(data)).toBe(true);
+    const missing = freshKey();
+    await expect(storage.size(missing)).rejects.toBeInstanceOf(FileMissingError);
+    await expect(storage.readRange(missing, 0, 0)).rejects.toBeInstanceOf(FileMissingError);
+  });
+
   it("refuses keys that are not its own, before anything is stored or read", async () => {
     const storage = make();
     for (const key of ["../secret", "practical/../../etc/passwd", "practical/x", "/practical/abc", ""]) {
       await expect(storage.put(key, Buffer.from("x"))).rejects.toThrow(/invalid storage key/);
       await expect(storage.get(key)).rejects.toThrow(/invalid storage key/);
+      await expect(storage.size(key)).rejects.toThrow(/invalid storage key/);
+      await expect(storage.readRange(key, 0, 0)).rejects.toThrow(/invalid storage key/);
       await expect(storage.remove(key)).rejects.toThrow(/invalid storage key/);
     }
   });

@@ -2640,6 +2640,20 @@ export interface paths {
             "*/*": string;
           };
         };
+        /** @description Default Response */
+        206: {
+          content: {
+            "*/*": string;
+          };
+        };
+        /** @description Default Response */
+        416: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
       };
     };
   };

@@ -1,5 +1,5 @@
 import { createWriteStream } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -20,6 +20,13 @@ export interface FileStorage {
   putStream(key: string, data: Readable): Promise<void>;
   /** The bytes stored under the key; rejects with FileMissingError when there are none. */
   get(key: string): Promise<Buffer>;
+  /** How many bytes are stored under the key; rejects with FileMissingError when there are none. */
+  size(key: string): Promise<number>;
+  /**
+   * Bytes `start` to `end` (both included, within the stored size) as a stream, so a player seeking
+   * in a long recording reads only that part; rejects with FileMissingError when there are none.
+   */
+  readRange(key: string, start: number, end: number): Promise<Readable>;
   /** Removes the key's bytes; removing a missing key succeeds. */
   remove(key: string): Promise<void>;
   /** Lets go of connections (the app calls it when it closes). */
@@ -68,6 +75,24 @@ export function folderStorage(root: string): FileStorage {
     async get(key) {
       try {
         return await readFile(pathOf(key));
+      } catch (error) {
+        if (errorField(error, "code") === "ENOENT") throw new FileMissingError(key);
+        throw error;
+      }
+    },
+    async size(key) {
+      try {
+        return (await stat(pathOf(key))).size;
+      } catch (error) {
+        if (errorField(error, "code") === "ENOENT") throw new FileMissingError(key);
+        throw error;
+      }
+    },
+    async readRange(key, start, end) {
+      try {
+        // Opened first, so a missing file rejects here rather than failing the stream later.
+        const handle = await open(pathOf(key));
+        return handle.createReadStream({ start, end });
       } catch (error) {
         if (errorField(error, "code") === "ENOENT") throw new FileMissingError(key);
         throw error;

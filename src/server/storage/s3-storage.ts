@@ -2,9 +2,16 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import type { StorageConfig } from "../config.ts";
 import { errorField } from "../errors.ts";
 import { checkedKey, FileMissingError, type FileStorage } from "./file-storage.ts";
@@ -68,6 +75,30 @@ export function s3Storage(config: S3Config): FileStorage & { close(): void } {
         const object = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: objectKey(key) }));
         if (!object.Body) throw new FileMissingError(key);
         return Buffer.from(await object.Body.transformToByteArray());
+      } catch (error) {
+        if (error instanceof NoSuchKey || errorField(error, "name") === "NoSuchKey") throw new FileMissingError(key);
+        throw error;
+      }
+    },
+    async size(key) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key: objectKey(key) }));
+        return head.ContentLength ?? 0;
+      } catch (error) {
+        // A HEAD has no body, so a missing object comes back as a bare 404 ("NotFound").
+        if (errorField(error, "name") === "NotFound" || errorField(error, "name") === "NoSuchKey")
+          throw new FileMissingError(key);
+        throw error;
+      }
+    },
+    async readRange(key, start, end) {
+      try {
+        const object = await client.send(
+          new GetObjectCommand({ Bucket: config.bucket, Key: objectKey(key), Range: `bytes=${start}-${end}` }),
+        );
+        if (!object.Body) throw new FileMissingError(key);
+        // In Node the SDK's body is a readable stream; the bytes are passed on as they arrive.
+        return object.Body instanceof Readable ? object.Body : Readable.from(await object.Body.transformToByteArray());
       } catch (error) {
         if (error instanceof NoSuchKey || errorField(error, "name") === "NoSuchKey") throw new FileMissingError(key);
         throw error;

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
 import multipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { binaryFileSchema, emptyBodySchema, firstIssue } from "#shared/schemas/common.ts";
+import { z } from "zod";
+import { binaryFileSchema, emptyBodySchema, firstIssue, messageSchema } from "#shared/schemas/common.ts";
 import {
   agreementReportSchema,
   assessorProfileInputSchema,
@@ -24,6 +26,7 @@ import { requireLiveAccount } from "../../db/account-lock.ts";
 import { AppError, badRequest, errorField, forbidden, notFound } from "../../errors.ts";
 import { trigger } from "../../jobs/one-off-jobs.ts";
 import { requireAdmin, requireAssessor, requireUser } from "../../plugins/auth.ts";
+import { requestedRange } from "../../storage/byte-range.ts";
 import { FileMissingError, type FileStorage } from "../../storage/file-storage.ts";
 import { removeStoredFiles } from "../../storage/remove-stored-files.ts";
 import { recordAudit } from "../audit/audit.ts";
@@ -54,6 +57,9 @@ import {
 } from "./review.service.ts";
 
 const MB = 1024 * 1024;
+
+/** Part of a stored file, streamed from storage (a range a player asked for). */
+const byteStreamSchema = z.custom<Readable>().meta({ type: "string", format: "binary" });
 
 /**
  * Reads a multipart submission: the text fields (checked by their zod schema) and up to 3 files,
@@ -167,13 +173,18 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
     );
 
     // Files go to their learner, the course's live assessors and admins only, always as downloads
-    // (a recording still plays in the review page's player: media elements ignore the disposition).
+    // (a recording still plays in the review page's player: media elements ignore the disposition),
+    // whole or as one byte range (206; 416 past the end), under the same check.
     app.get(
       "/api/practical-files/:fileId",
       {
         schema: {
           params: practicalFileParamsSchema,
-          response: { 200: { content: { "*/*": { schema: binaryFileSchema } } } },
+          response: {
+            200: { content: { "*/*": { schema: binaryFileSchema } } },
+            206: { content: { "*/*": { schema: byteStreamSchema } } },
+            416: messageSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -188,11 +199,19 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
           if (!course) throw notFound("File not found.");
           await requireLiveAssessor(deps, user, course);
         }
-        const data = await storage.get(file.storageKey).catch((error: unknown) => {
-          // The row outlived its stored bytes (removed from the bucket by hand or by a lifecycle rule).
+        // The row may outlive its stored bytes (removed from the bucket by hand or by a lifecycle rule).
+        const missing = (error: unknown): never => {
           if (error instanceof FileMissingError) throw notFound("File not found.");
           throw error;
-        });
+        };
+        const size = await storage.size(file.storageKey).catch(missing);
+        const range = requestedRange(request.headers.range, size);
+        if (range === "unsatisfiable")
+          return reply
+            .code(416)
+            .header("content-range", `bytes */${size}`)
+            .header("cache-control", "private, no-store")
+            .send({ message: `The range asked for is outside the file (${size} bytes).` });
         let name = file.name;
         if (!owner) {
           const siblings = await deps.db
@@ -208,7 +227,7 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
             file.contentType,
           );
         }
-        return reply
+        reply
           .type(file.contentType === "text/plain" ? "text/plain; charset=utf-8" : file.contentType)
           .header(
             "content-disposition",
@@ -216,7 +235,15 @@ export function practicalRoutes(catalogue: CourseCatalogue, storage: FileStorage
           )
           .header("content-security-policy", "sandbox; default-src 'none'")
           .header("cache-control", "private, no-store")
-          .send(data);
+          // Ranges let the review page's player seek in a long recording without reading it whole.
+          .header("accept-ranges", "bytes");
+        if (!range) return reply.send(await storage.get(file.storageKey).catch(missing));
+        const part = await storage.readRange(file.storageKey, range.start, range.end).catch(missing);
+        return reply
+          .code(206)
+          .header("content-range", `bytes ${range.start}-${range.end}/${size}`)
+          .header("content-length", range.end - range.start + 1)
+          .send(part);
       },
     );
 
