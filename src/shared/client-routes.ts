@@ -34,6 +34,11 @@ export const routePatterns = {
   /** The calibration overview, and under it each exemplar (`/review/calibration/{courseId}/{exemplarId}`). */
   reviewCalibration: "/review/calibration/*",
   adminAgreement: "/admin/agreement",
+  /** The course studio (docs/decisions/0060): the caller's courses, and under it each course's sections. */
+  studio: "/studio",
+  studioCourse: "/studio/courses/:courseId",
+  studioSection: "/studio/courses/:courseId/:section",
+  studioItem: "/studio/courses/:courseId/:section/:itemId",
   profile: "/profile",
   purchases: "/purchases",
   receipt: "/purchases/:orderId",

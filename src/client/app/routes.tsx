@@ -86,6 +86,7 @@ const AdminItemStatisticsPage = lazy(() => import("#client/features/admin/admin-
 const AdminAnalyticsPage = lazy(() => import("#client/features/admin/admin-analytics-page.tsx"));
 const AdminAuditPage = lazy(() => import("#client/features/admin/admin-audit-page.tsx"));
 const AdminOutboxPage = lazy(() => import("#client/features/admin/admin-outbox-page.tsx"));
+const StudioApp = lazy(() => import("#client/features/studio/studio-app.tsx"));
 
 /** The pages the server renders for a visitor (decision 0032), by their route name. */
 export const serverRenderedPages = {
@@ -205,6 +206,7 @@ export function AppRoutes() {
         <Route path={routePatterns.adminAgreement} element={member(<AdminItemStatisticsPage />)} />
         <Route path={routePatterns.adminCertificates} element={member(<AdminCertificatesPage />)} />
         <Route path={routePatterns.adminItemStatistics} element={member(<AdminItemStatisticsPage />)} />
+        <Route path={`${routePatterns.studio}/*`} element={member(<StudioApp />)} />
         <Route path={routePatterns.profile} element={member(<ProfilePage />)} />
         <Route path={routePatterns.purchases} element={member(<PurchasesPage />)} />
         <Route path={routePatterns.receipt} element={member(<ReceiptPage />)} />

@@ -29,6 +29,9 @@ export const paths = {
   /** The recertification exam that renews the learner's certificate for this course. */
   recertify: (courseId: string) => `/course/${courseId}/recertify`,
   unsubscribe: routePatterns.unsubscribe,
+  studio: routePatterns.studio,
+  /** A section of a course in the studio (settings, outline, lessons...). */
+  studioCourse: (courseId: string, section = "") => `/studio/courses/${courseId}${section ? `/${section}` : ""}`,
   adminCertificates: routePatterns.adminCertificates,
   /** The admin landing page: the owner's analytics. */
   adminAnalytics: routePatterns.adminAnalytics,

@@ -4724,6 +4724,26 @@ export interface paths {
       };
     };
   };
+  "/api/studio/course-slug": {
+    get: {
+      parameters: {
+        query: {
+          slug: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              available: boolean;
+              slug: string;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/studio/courses": {
     get: {
       responses: {
@@ -5386,6 +5406,23 @@ export interface paths {
             "application/json": {
               message: string;
             };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/instructors": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+                email: string;
+                firstName: string;
+                id: string;
+                lastName: string;
+              }[];
           };
         };
       };

@@ -51,6 +51,14 @@ export const queryKeys = {
     staffQueue: () => ["/api/questions", "staff"] as const,
   },
   notifications: () => ["/api/notifications"] as const,
+  studio: {
+    courses: () => ["/api/studio/course-list"] as const,
+    slug: (slug: string) => ["/api/studio/course-slug", slug] as const,
+    instructors: () => ["/api/studio/instructors"] as const,
+    draft: (courseId: string) => ["/api/studio/courses", courseId, "draft"] as const,
+    versions: (courseId: string) => ["/api/studio/courses", courseId, "versions"] as const,
+    version: (courseId: string, version: number) => ["/api/studio/courses", courseId, "versions", version] as const,
+  },
   admin: {
     itemStatistics: (courseId = "") => ["/api/admin/item-statistics", courseId] as const,
     analytics: (part?: "overview" | "assessments" | "funnel", from = "", to = "", courseId = "") =>

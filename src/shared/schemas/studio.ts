@@ -59,6 +59,13 @@ export const studioCourseSchema = z.object({
   updatedAt: z.string().nullable(),
 });
 export const studioCourseListSchema = z.array(studioCourseSchema);
+/** GET /api/studio/course-slug?slug=: whether a new course may take this slug (checked as an author types it). */
+export const slugCheckQuerySchema = z.strictObject({ slug: slugSchema });
+export const slugCheckSchema = z.object({ slug: z.string(), available: z.boolean() });
+/** GET /api/studio/instructors (admins): every account in the instructor role, to assign to courses. */
+export const studioInstructorListSchema = z.array(
+  z.object({ id: z.string(), email: z.string(), firstName: z.string(), lastName: z.string() }),
+);
 export const createStudioCourseSchema = z.strictObject({
   slug: slugSchema,
   title: z.string().trim().min(1).max(200),

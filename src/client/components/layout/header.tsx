@@ -73,6 +73,11 @@ export function Header() {
               Reviews
             </NavLink>
           )}
+          {(user.role === "admin" || user.role === "instructor") && (
+            <NavLink to={paths.studio} className={navClass}>
+              Studio
+            </NavLink>
+          )}
           {user.role === "admin" && (
             <NavLink to={paths.adminAnalytics} className={navClass}>
               Admin

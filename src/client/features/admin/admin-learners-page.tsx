@@ -5,6 +5,7 @@ import { Button } from "#client/components/ui/button.tsx";
 import { FormError, SelectField, TextField, useFormErrors } from "#client/components/ui/form.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { refusal } from "#client/lib/api-client.ts";
+import { useAssignCourseStaff, useCourseStaff, useUnassignCourseStaff } from "#client/lib/course-staff.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import { accommodationInputSchema, revokeCertificateInputSchema } from "#shared/schemas/admin.ts";
 import type { StaffRole } from "#shared/schemas/auth.ts";
@@ -12,16 +13,7 @@ import { type GrantableRole, grantableRoleSchema, roleInputSchema } from "#share
 import { courseStaffInputSchema } from "#shared/schemas/staff.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
-import {
-  useAdminLearners,
-  useAssignCourseStaff,
-  useCourseStaff,
-  useGrantAttempt,
-  useRevokeCertificate,
-  useSetRole,
-  useSetTimeMultiplier,
-  useUnassignCourseStaff,
-} from "./api.ts";
+import { useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetRole, useSetTimeMultiplier } from "./api.ts";
 import { useInlineFocus } from "./use-inline-focus.ts";
 
 type Learner = NonNullable<ReturnType<typeof useAdminLearners>["data"]>["items"][number];

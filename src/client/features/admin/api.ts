@@ -12,7 +12,6 @@ import type { AnalyticsTable } from "#shared/schemas/analytics.ts";
 import type { expiringWindowSchema, extendCertificateInputSchema } from "#shared/schemas/certificate-lifecycle.ts";
 import type { OutboxGroup } from "#shared/schemas/outbox.ts";
 import type { GrantableRole } from "#shared/schemas/practical.ts";
-import type { CourseStaffInput } from "#shared/schemas/staff.ts";
 
 export type CreateCouponInput = z.input<typeof createCouponInputSchema>;
 
@@ -162,25 +161,6 @@ export const useSetRole = () =>
     ({ userId, role }: { userId: string; role: GrantableRole }) =>
       dataOf(api.PUT("/api/admin/learners/{id}/role", { params: { path: { id: userId } }, body: { role } })),
     ["learners", "courseStaff"],
-  );
-
-/** Every assignment of an instructor or assessor to a course. */
-export const useCourseStaff = () =>
-  useQuery({
-    queryKey: queryKeys.admin.courseStaff(),
-    queryFn: () => dataOf(api.GET("/api/admin/course-staff")),
-  });
-
-/** Assigns an instructor or assessor to a course (audited). */
-export const useAssignCourseStaff = () =>
-  useAdminMutation((body: CourseStaffInput) => dataOf(api.POST("/api/admin/course-staff", { body })), ["courseStaff"]);
-
-/** Unassigns an instructor or assessor from a course (audited). */
-export const useUnassignCourseStaff = () =>
-  useAdminMutation(
-    (path: CourseStaffInput) =>
-      dataOf(api.DELETE("/api/admin/course-staff/{userId}/{courseId}/{role}", { params: { path } })),
-    ["courseStaff"],
   );
 
 /** How each quiz and exam item of a course behaves in recorded attempts. */

@@ -10,9 +10,12 @@ import {
   recordedReviewSchema,
   recordReviewSchema,
   republishSchema,
+  slugCheckQuerySchema,
+  slugCheckSchema,
   studioConflictSchema,
   studioCourseListSchema,
   studioCourseParamsSchema,
+  studioInstructorListSchema,
   studioVersionParamsSchema,
   versionDetailSchema,
   versionListSchema,
@@ -23,12 +26,14 @@ import {
   getCourseVersion,
   getDraft,
   listCourseVersions,
+  listInstructors,
   listStudioCourses,
   publishDraft,
   putDraft,
   recordReview,
   republishVersion,
   requireCourseAuthor,
+  slugTaken,
 } from "./studio.service.ts";
 
 /** A whole course document: the largest shipped course is about 0.4 MB of text. */
@@ -49,6 +54,22 @@ export const studioRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/api/studio/courses", { schema: { response: { 200: studioCourseListSchema } } }, async (request) =>
     listStudioCourses(db, await requireInstructor(request)),
   );
+
+  // Starting a course is for admins (createStudioCourse), so is asking whether a slug is free.
+  app.get(
+    "/api/studio/course-slug",
+    { schema: { querystring: slugCheckQuerySchema, response: { 200: slugCheckSchema } } },
+    async (request) => {
+      await requireAdmin(request);
+      const { slug } = request.query;
+      return { slug, available: !(await slugTaken(db, slug)) };
+    },
+  );
+
+  app.get("/api/studio/instructors", { schema: { response: { 200: studioInstructorListSchema } } }, async (request) => {
+    await requireAdmin(request);
+    return listInstructors(db);
+  });
 
   app.post(
     "/api/studio/courses",

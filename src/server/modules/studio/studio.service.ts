@@ -102,6 +102,26 @@ export async function listStudioCourses(db: Db, user: CurrentUser) {
     });
 }
 
+/** Whether a course, a published version or a draft already has this id. */
+export async function slugTaken(db: Db, slug: string) {
+  const [course, version, draft] = await Promise.all([
+    db.selectFrom("course").select("id").where("id", "=", slug).executeTakeFirst(),
+    db.selectFrom("courseVersion").select("courseId").where("courseId", "=", slug).executeTakeFirst(),
+    db.selectFrom("courseDraft").select("courseId").where("courseId", "=", slug).executeTakeFirst(),
+  ]);
+  return course !== undefined || version !== undefined || draft !== undefined;
+}
+
+/** Every account in the instructor role, by e-mail (an admin assigns them to courses). */
+export async function listInstructors(db: Db) {
+  return db
+    .selectFrom("user")
+    .select(["id", "email", "firstName", "lastName"])
+    .where("role", "=", "instructor")
+    .orderBy("email")
+    .execute();
+}
+
 /** A new course: a draft with the least a course file needs, for the author to fill in. */
 export async function createStudioCourse(db: Db, user: CurrentUser, input: { slug: string; title: string }) {
   const document: CourseDocument = {
@@ -123,7 +143,7 @@ export async function createStudioCourse(db: Db, user: CurrentUser, input: { slu
   };
   return db.transaction().execute(async (trx) => {
     await lockCourse(trx, input.slug);
-    if ((await latestNumber(trx, input.slug)) !== null) throw conflict(`A course '${input.slug}' already exists.`);
+    if (await slugTaken(trx, input.slug)) throw conflict(`A course '${input.slug}' already exists.`);
     const { saved, current } = await saveDraft(trx, {
       courseId: input.slug,
       document,

@@ -1,0 +1,5 @@
+import { StudioPlaceholder } from "./studio-section.tsx";
+
+export default function StudioPublishPage() {
+  return <StudioPlaceholder title="Publish" what="Coming shortly." />;
+}

@@ -1,0 +1,5 @@
+import { StudioPlaceholder } from "./studio-section.tsx";
+
+export default function StudioSettingsPage() {
+  return <StudioPlaceholder title="Settings" what="Coming shortly." />;
+}

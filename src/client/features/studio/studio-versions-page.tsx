@@ -1,0 +1,5 @@
+import { StudioPlaceholder } from "./studio-section.tsx";
+
+export default function StudioVersionsPage() {
+  return <StudioPlaceholder title="Versions" what="Coming shortly." />;
+}
