@@ -242,6 +242,37 @@ describe("who may assess", () => {
   });
 });
 
+describe("an assessor's own data", () => {
+  it("puts their qualifications, assignments, calibration and marks in their export; erasure removes all but the marks they gave others", async () => {
+    const { number } = await submission("Exported");
+    const a = await liveAssessor("Ezra");
+    await mark(a, number, "pass");
+    const exported = await get("/api/account/export", a.cookie);
+    expect(exported.statusCode).toBe(200);
+    const mine = exported.json().assessor;
+    expect(mine.profile).toMatchObject(COACH_QUALIFICATIONS);
+    expect(mine.courses.map((c: { courseId: string }) => c.courseId)).toContain(COURSE);
+    expect(mine.calibration.length).toBeGreaterThanOrEqual(fixtureExemplars().length);
+    expect(mine.marksGiven).toEqual([expect.objectContaining({ submissionId: number, round: 1, decision: "pass" })]);
+    // The learner's name is not the assessor's data.
+    expect(exported.body).not.toContain("Exported");
+
+    expect((await post("/api/account/delete", a.cookie, { password: a.password })).statusCode).toBe(200);
+    for (const table of ["assessorProfile", "courseStaff", "assessorCalibration"] as const)
+      expect(await db().selectFrom(table).select("userId").where("userId", "=", a.id).execute()).toEqual([]);
+    // The mark stays in the agreement sample, under the erased account's empty name.
+    expect(
+      await db().selectFrom("practicalMark").select("round").where("assessorId", "=", a.id).execute(),
+    ).toHaveLength(1);
+    const shell = await db()
+      .selectFrom("user")
+      .select(["firstName", "email"])
+      .where("id", "=", a.id)
+      .executeTakeFirstOrThrow();
+    expect(shell).toEqual({ firstName: "", email: `deleted-${a.id}@deleted.invalid` });
+  });
+});
+
 describe("calibration", () => {
   const exemplars = fixtureExemplars();
   const scoreExemplar = (

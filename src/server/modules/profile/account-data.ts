@@ -13,7 +13,8 @@ type UserTable = { [T in keyof DB & string]: DB[T] extends { userId: unknown } ?
 
 /**
  * Everything the academy keeps about one learner, as one JSON document ('Download my data'):
- * account, enrolments, progress, attempts, orders, certificates and directory listing. Secrets
+ * account, enrolments, progress, attempts, orders, certificates, directory listing and, for an
+ * assessor, their qualifications, assignments, calibration and marks. Secrets
  * (password hash, session tokens) and other people's data (the assessor who claimed or reviewed a
  * practical submission) are left out.
  */
@@ -92,6 +93,19 @@ export async function exportAccountData(db: Kysely<DB>, userId: string) {
     notifications: await byUser("notification"),
     postingSuspension: (await byUser("postingSuspension"))[0] ?? null,
     questionMailOptOut: (await byUser("questionMailOptOut"))[0] ?? null,
+    // An assessor's own records (decision 0053): qualifications, course assignments, calibration scores
+    // and the marks they gave, whose learners appear only as the submission numbers they marked.
+    assessor: {
+      profile: (await byUser("assessorProfile"))[0] ?? null,
+      courses: await byUser("courseStaff"),
+      calibration: await byUser("assessorCalibration"),
+      marksGiven: await db
+        .selectFrom("practicalMark")
+        .select(["submissionId", "courseId", "round", "decision", "scores", "feedback", "claimedAt", "markedAt"])
+        .where("assessorId", "=", userId)
+        .orderBy("markedAt")
+        .execute(),
+    },
   };
 }
 
