@@ -59,6 +59,7 @@ import { pageStatus } from "./modules/site/page-status.ts";
 import { loadServerRenderer, mayBeSignedIn } from "./modules/site/server-render.ts";
 import { siteRoutes } from "./modules/site/site.routes.ts";
 import { studioRoutes } from "./modules/studio/studio.routes.ts";
+import { studioEditorsRoutes } from "./modules/studio/studio-editors.routes.ts";
 import { createPaymentProvider } from "./payments/create-provider.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -302,6 +303,7 @@ export async function buildApp({
   await app.register(questionsRoutes(catalogue));
   await app.register(adminRoutes(catalogue));
   await app.register(studioRoutes);
+  await app.register(studioEditorsRoutes);
   await app.register(adminCertificatesRoutes(catalogue));
   await app.register(adminOutboxRoutes);
   await app.register(analyticsRoutes(catalogue));

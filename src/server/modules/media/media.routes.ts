@@ -4,7 +4,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { binaryFileSchema } from "#shared/schemas/common.ts";
-import { MEDIA_FILE, MEDIA_FOLDER, MEDIA_TYPES } from "../../content/lesson-media.ts";
+import { MEDIA_FILE, MEDIA_FOLDER, MEDIA_POLICY, MEDIA_TYPES } from "../../content/lesson-media.ts";
 import { notFound } from "../../errors.ts";
 
 const paramsSchema = z.object({
@@ -17,9 +17,6 @@ const querySchema = z.object({
     .regex(/^[a-f0-9]{6,64}$/)
     .optional(),
 });
-
-/** Media files get a policy of their own: an SVG opened on its own tab runs nothing and loads nothing. */
-const MEDIA_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; sandbox";
 
 /**
  * Figures, videos and caption tracks of the lessons (decision 0029), from each course's `media/` folder only:
