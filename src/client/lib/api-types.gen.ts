@@ -5060,6 +5060,158 @@ export interface paths {
       };
     };
   };
+  "/api/studio/courses/{courseId}/lessons/{lessonId}": {
+    put: {
+      parameters: {
+        path: {
+          courseId: string;
+          lessonId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            baseRevision: number;
+            lesson: {
+              body: string;
+              /** @enum {string} */
+              format: "md" | "html";
+              id: string;
+              meta: {
+                [key: string]: unknown;
+              };
+            };
+            /** @default [] */
+            media?: {
+                name: string;
+                sha256: string;
+              }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              lesson: {
+                body: string;
+                /** @enum {string} */
+                format: "md" | "html";
+                id: string;
+                meta: {
+                  [key: string]: unknown;
+                };
+              };
+              problems: string[];
+              revision: number;
+              updatedAt: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              lesson: ({
+                body: string;
+                /** @enum {string} */
+                format: "md" | "html";
+                id: string;
+                meta: {
+                  [key: string]: unknown;
+                };
+              }) | null;
+              message: string;
+              revision: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/media": {
+    post: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            /** Format: base64 */
+            data: string;
+            name: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              name: string;
+              sha256: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        413: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/media/{name}": {
+    get: {
+      parameters: {
+        query: {
+          sha256: string;
+        };
+        path: {
+          courseId: string;
+          name: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "*/*": string;
+          };
+        };
+      };
+    };
+  };
   "/api/studio/courses/{courseId}/publish": {
     post: {
       parameters: {
