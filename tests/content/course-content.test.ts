@@ -458,6 +458,23 @@ describe.each(FULL.map((c) => [c.id]))("%s practical skills assessment", (course
     expect(practical.briefMarkdown).toMatch(/consent/);
     expect(practical.briefMarkdown).not.toMatch(/recording or a transcript/);
     expect(practical.assessorRequirements).toMatch(/motivational interviewing/);
+    const mi = practical.criteria.find((c) => /motivational interviewing|listening/i.test(c.title));
+    if (courseId === "integrative-health")
+      expect(mi?.description).toMatch(
+        /from the real exchanges in the recorded role-play, never from exchanges the learner writes/,
+      );
+    for (const c of practical.criteria) expect(JSON.stringify(c), c.id).not.toMatch(/example dialogue|transcript/i);
+  });
+
+  it("describes Competent on each criterion by one condition, so two assessors can agree (Integrative Health)", () => {
+    if (courseId !== "integrative-health") return;
+    for (const c of course.practical!.criteria) {
+      const competent = c.levels.find((l) => l.label === "Competent")!.descriptor.replace(/\([^)]*\)/g, "");
+      expect(competent, c.id).not.toMatch(/;|, and |\. [A-Z]/);
+      expect(competent.split(/ and /).length, `${c.id}: ${competent}`).toBeLessThanOrEqual(
+        c.id === "medication-review" ? 2 : 1,
+      );
+    }
   });
 
   it("ships calibration exemplars spanning fail, borderline and strong, with agreed scores and a rationale", () => {
