@@ -193,6 +193,24 @@ describe(`learners across versions (${testEngine})`, () => {
       },
     });
     expect(stayed.modules.map((m: { state: string }) => m.state)).toEqual(["complete", "complete", "in-progress"]);
+    // My Learning counts each learner on their own version, as their course page and progress do.
+    const lessonsOf = (p: { modules: { lessons: unknown[] }[] }) => p.modules.reduce((n, m) => n + m.lessons.length, 0);
+    const v2Lessons = lessonsOf(stayed);
+    expect(lessonsOf(await page(late))).toBe(v2Lessons + 1);
+    const myLearning = async (user: TestUser) => {
+      const rows = (await request(t.app, "GET", "/api/my-learning", { cookie: user.cookie })).json() as {
+        courseId: string;
+        percent: number;
+        lessonsDone: number;
+        lessonCount: number;
+      }[];
+      const row = rows.find((r) => r.courseId === COURSE);
+      const progress = (await request(t.app, "GET", `/api/progress/${COURSE}`, { cookie: user.cookie })).json();
+      expect(row?.percent).toBe(progress.percent);
+      return { lessonsDone: row?.lessonsDone, lessonCount: row?.lessonCount };
+    };
+    expect(await myLearning(inProgress)).toEqual({ lessonsDone: 4, lessonCount: v2Lessons });
+    expect(await myLearning(late)).toEqual({ lessonsDone: 0, lessonCount: v2Lessons + 1 });
     // The funnel counts learners on every version; ?version= only those on that version's line.
     const today = new Date().toISOString().slice(0, 10);
     const funnel = async (version?: number) => {
@@ -260,6 +278,7 @@ describe(`learners across versions (${testEngine})`, () => {
     expect(after.missing).toEqual(["2 lessons", 'the quiz of "Module Beta"', "the final exam"]);
     // Nothing recorded was lost.
     expect(await rowsOf(inProgress.id)).toEqual(recorded);
+    expect(await myLearning(inProgress)).toEqual({ lessonsDone: 4, lessonCount: v2Lessons + 1 });
 
     // Beta's quiz on version 3 takes version 3's key.
     const quiz = (
@@ -332,6 +351,45 @@ describe(`learners across versions (${testEngine})`, () => {
         .statusCode,
     ).toBe(404);
 
+    // The assessments' figures per version: beta's quiz was taken twice on version 1, once on 2, once on 3.
+    const betaAttempts = async (query: string) => {
+      const res = await request(t.app, "GET", `/api/admin/analytics/assessments?from=${today}&to=${today}${query}`, {
+        cookie: admin.cookie,
+      });
+      if (res.statusCode !== 200) return res.statusCode;
+      const items = (res.json() as { items: { courseId: string; assessment: string; attempts: number }[] }).items;
+      return {
+        courses: [...new Set(items.map((i) => i.courseId))],
+        beta: items.find((i) => i.courseId === COURSE && i.assessment === "beta")?.attempts,
+      };
+    };
+    expect(await betaAttempts("")).toMatchObject({ beta: 4 });
+    expect(await betaAttempts(`&courseId=${COURSE}`)).toEqual({ courses: [COURSE], beta: 4 });
+    expect(await betaAttempts(`&courseId=${COURSE}&version=1`)).toEqual({ courses: [COURSE], beta: 2 });
+    expect(await betaAttempts(`&courseId=${COURSE}&version=2`)).toEqual({ courses: [COURSE], beta: 1 });
+    expect(await betaAttempts(`&courseId=${COURSE}&version=3`)).toEqual({ courses: [COURSE], beta: 1 });
+    expect(await betaAttempts(`&courseId=${COURSE}&version=9`)).toBe(404);
+    expect(await betaAttempts("&version=1")).toBe(400);
+    // The CSV exports take the same filter and say it in their names.
+    const csv = async (table: string, version?: number) => {
+      const res = await request(
+        t.app,
+        "GET",
+        `/api/admin/analytics/export.csv?table=${table}&from=${today}&to=${today}&courseId=${COURSE}${version ? `&version=${version}` : ""}`,
+        { cookie: admin.cookie },
+      );
+      return { status: res.statusCode, name: String(res.headers["content-disposition"] ?? ""), body: res.body };
+    };
+    const betaRow = (body: string) => body.split("\r\n").find((line) => line.startsWith(`${COURSE},beta,`));
+    const v2Csv = await csv("assessments", 2);
+    expect(v2Csv.name).toContain(`analytics-assessments-${COURSE}-v2-`);
+    expect(betaRow(v2Csv.body)?.split(",")[3]).toBe("1");
+    expect(betaRow((await csv("assessments")).body)?.split(",")[3]).toBe("4");
+    // Version 3's line now holds the learner who moved, the one who had started nothing and the late one.
+    expect((await csv("funnel", 3)).body).toMatch(/\r\nEnrolled,3,/);
+    expect((await csv("funnel")).body).toMatch(/\r\nEnrolled,4,/);
+    expect((await csv("sales-by-course", 2)).status).toBe(400);
+
     // The learner who finished stays on version 2 and keeps the certificate, which still cites version 1.
     expect(await page(finished)).toMatchObject({
       version: 2,
@@ -368,6 +426,48 @@ describe(`learners across versions (${testEngine})`, () => {
       status: "valid",
       courseVersion: { version: 1 },
     });
+
+    // Recertification uses the current version's exam: version 4 re-keys every exam question, and the
+    // holder of the version 1 certificate passes by version 4's keys.
+    const v4 = await publishWith(
+      (doc) => {
+        for (const q of ((doc.exam as { questions?: Question[] } | null)?.questions ?? []) as Question[])
+          q.correctAnswer = q.options.find((o) => o.id !== q.correctAnswer)?.id ?? "b";
+      },
+      "major",
+      "Exam re-keyed",
+    );
+    expect(v4.version).toBe(4);
+    const v4Exam = (await request(t.app, "GET", studio("/versions/4"), { cookie: admin.cookie })).json() as {
+      document: CourseDocument;
+    };
+    const examKey = new Map(
+      ((v4Exam.document.exam as { questions: Question[] }).questions ?? []).map((q) => [q.id, q.correctAnswer]),
+    );
+    await db()
+      .updateTable("certificate")
+      .set({ expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() })
+      .where("certificateId", "=", certificateId)
+      .execute();
+    const recert = (
+      await request(t.app, "POST", `/api/recertification/${COURSE}/attempt`, { cookie: finished.cookie })
+    ).json() as Quiz;
+    expect(recert.questions.length).toBeGreaterThan(0);
+    const recertified = await request(t.app, "POST", `/api/recertification/${COURSE}`, {
+      cookie: finished.cookie,
+      payload: {
+        attemptId: recert.attemptId,
+        answers: Object.fromEntries(recert.questions.map((q) => [q.id, examKey.get(q.id) as string])),
+      },
+    });
+    expect(recertified.json()).toMatchObject({ passed: true, score: 100 });
+    const recertRow = await db()
+      .selectFrom("quizAttempt")
+      .select("courseVersion")
+      .where("userId", "=", finished.id)
+      .where("moduleId", "=", "#recertification")
+      .executeTakeFirstOrThrow();
+    expect(recertRow.courseVersion).toBe(4);
   });
 
   it("refuses a move for an account being erased (the erasure lock), changing nothing", async () => {

@@ -87,6 +87,8 @@ export interface paths {
         query: {
           from: string;
           to: string;
+          courseId?: string;
+          version?: number;
         };
       };
       responses: {
@@ -127,6 +129,7 @@ export interface paths {
           from: string;
           to: string;
           courseId?: string;
+          version?: number;
         };
       };
       responses: {

@@ -60,11 +60,11 @@ export const queryKeys = {
     version: (courseId: string, version: number) => ["/api/studio/courses", courseId, "versions", version] as const,
   },
   admin: {
-    itemStatistics: (courseId = "") => ["/api/admin/item-statistics", courseId] as const,
-    analytics: (part?: "overview" | "assessments" | "funnel", from = "", to = "", courseId = "") =>
+    itemStatistics: (courseId = "", version?: number) => ["/api/admin/item-statistics", courseId, version] as const,
+    analytics: (part?: "overview" | "assessments" | "funnel", from = "", to = "", courseId = "", version?: number) =>
       part === undefined
         ? (["/api/admin/analytics"] as const)
-        : (["/api/admin/analytics", part, from, to, courseId] as const),
+        : (["/api/admin/analytics", part, from, to, courseId, version] as const),
     expiringCertificates: (window?: string) =>
       window === undefined
         ? (["/api/admin/certificates/expiring"] as const)

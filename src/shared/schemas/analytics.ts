@@ -23,30 +23,36 @@ const isoDay = z
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / 86_400_000) + 1;
 
+/** A period's own rules, for every query that names one. */
+function periodRules<T extends z.ZodType<{ from: string; to: string }>>(schema: T) {
+  return schema
+    .refine((q) => q.from <= q.to, { message: "The period's start must not be after its end.", path: ["from"] })
+    .refine((q) => daysBetween(q.from, q.to) <= ANALYTICS_MAX_DAYS, {
+      message: `A period covers at most ${ANALYTICS_MAX_DAYS} days.`,
+      path: ["to"],
+    });
+}
+
+/** Only learners and attempts on this published version of the course (docs/decisions/0055); every version when not given. */
+const versionField = z.coerce.number().int().min(1).max(100_000).optional();
+const versionNeedsCourse = {
+  check: (q: { courseId?: string; version?: number }) => q.version === undefined || q.courseId !== undefined,
+  message: { message: "Choose a course to filter by version.", path: ["courseId"] },
+};
+
 /** A period: `from` and `to` are both included (UTC days). */
-export const periodQuerySchema = z
-  .strictObject({ from: isoDay, to: isoDay })
-  .refine((q) => q.from <= q.to, { message: "The period's start must not be after its end.", path: ["from"] })
-  .refine((q) => daysBetween(q.from, q.to) <= ANALYTICS_MAX_DAYS, {
-    message: `A period covers at most ${ANALYTICS_MAX_DAYS} days.`,
-    path: ["to"],
-  });
+export const periodQuerySchema = periodRules(z.strictObject({ from: isoDay, to: isoDay }));
 export type PeriodQuery = z.infer<typeof periodQuerySchema>;
 
-export const funnelQuerySchema = z
-  .strictObject({
-    from: isoDay,
-    to: isoDay,
-    courseId: z.string().min(1).max(100),
-    /** Only learners on this published version's line (docs/decisions/0055); every learner when not given. */
-    version: z.coerce.number().int().min(1).max(100_000).optional(),
-  })
-  .refine((q) => q.from <= q.to, { message: "The period's start must not be after its end.", path: ["from"] })
-  .refine((q) => daysBetween(q.from, q.to) <= ANALYTICS_MAX_DAYS, {
-    message: `A period covers at most ${ANALYTICS_MAX_DAYS} days.`,
-    path: ["to"],
-  });
+export const funnelQuerySchema = periodRules(
+  z.strictObject({ from: isoDay, to: isoDay, courseId: z.string().min(1).max(100), version: versionField }),
+);
 export type FunnelQuery = z.infer<typeof funnelQuerySchema>;
+
+/** The assessments' figures, for every course, or for one course and (optionally) one of its versions. */
+export const assessmentsQuerySchema = periodRules(
+  z.strictObject({ from: isoDay, to: isoDay, courseId: z.string().min(1).max(100).optional(), version: versionField }),
+).refine(versionNeedsCourse.check, versionNeedsCourse.message);
 
 export const analyticsTableSchema = z.enum([
   "sales-over-time",
@@ -58,21 +64,23 @@ export const analyticsTableSchema = z.enum([
 ]);
 export type AnalyticsTable = z.infer<typeof analyticsTableSchema>;
 
-export const analyticsCsvQuerySchema = z
-  .strictObject({
+export const analyticsCsvQuerySchema = periodRules(
+  z.strictObject({
     table: analyticsTableSchema,
     from: isoDay,
     to: isoDay,
     courseId: z.string().min(1).max(100).optional(),
-  })
-  .refine((q) => q.from <= q.to, { message: "The period's start must not be after its end.", path: ["from"] })
-  .refine((q) => daysBetween(q.from, q.to) <= ANALYTICS_MAX_DAYS, {
-    message: `A period covers at most ${ANALYTICS_MAX_DAYS} days.`,
-    path: ["to"],
-  })
+    version: versionField,
+  }),
+)
   .refine((q) => !["funnel", "stalls"].includes(q.table) || q.courseId, {
     message: "Choose a course for this table.",
     path: ["courseId"],
+  })
+  .refine(versionNeedsCourse.check, versionNeedsCourse.message)
+  .refine((q) => q.version === undefined || ["funnel", "stalls", "assessments"].includes(q.table), {
+    message: "Only the funnel, stalls and assessments tables can be filtered by version.",
+    path: ["version"],
   });
 
 export const periodSchema = z.object({

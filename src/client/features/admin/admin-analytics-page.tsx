@@ -11,6 +11,7 @@ import { AdminLayout } from "./admin-layout.tsx";
 import { AdminTable } from "./admin-table.tsx";
 import { ChartFigure, HorizontalBars, TimeChart, trendSentence } from "./analytics-chart.tsx";
 import { analyticsCsvUrl, useAnalyticsAssessments, useAnalyticsOverview, useCourseFunnel } from "./api.ts";
+import { usePublishedVersions, VersionSelect } from "./version-select.tsx";
 
 type Choice = "7" | "30" | "90" | "year" | "custom";
 const CHOICES: { value: Choice; label: string }[] = [
@@ -251,7 +252,9 @@ function FunnelSection({ from, to }: { from: string; to: string }) {
   const courses = (useCourses().data ?? []).filter((c) => !c.comingSoon);
   const [courseId, setCourseId] = useState("");
   const selected = courseId || courses[0]?.id || "";
-  const funnel = useCourseFunnel(from, to, selected);
+  const [version, setVersion] = useState<number | undefined>();
+  const versions = usePublishedVersions(selected);
+  const funnel = useCourseFunnel(from, to, selected, version);
   const f = funnel.data;
   return (
     <section aria-labelledby="funnel-title" className="mt-8">
@@ -261,18 +264,29 @@ function FunnelSection({ from, to }: { from: string; to: string }) {
       <p className="mt-1 max-w-3xl text-sm text-muted">
         The learners who enrolled in the course during the period, and how far each has got since.
       </p>
-      <SelectField
-        label="Course"
-        value={selected}
-        onChange={(e) => setCourseId(e.target.value)}
-        className="mt-3 max-w-md"
-      >
-        {courses.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.title}
-          </option>
-        ))}
-      </SelectField>
+      <div className="mt-3 flex flex-wrap items-end gap-4">
+        <SelectField
+          label="Course"
+          value={selected}
+          onChange={(e) => {
+            setCourseId(e.target.value);
+            setVersion(undefined);
+          }}
+          className="max-w-md"
+        >
+          {courses.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.title}
+            </option>
+          ))}
+        </SelectField>
+        <VersionSelect
+          versions={versions}
+          value={version}
+          onChange={setVersion}
+          everyLabel="Learners on every version"
+        />
+      </div>
       {!f ? (
         <Skeleton className="mt-4 h-64" />
       ) : (
@@ -299,7 +313,7 @@ function FunnelSection({ from, to }: { from: string; to: string }) {
             ]}
             rows={f.steps}
             rowKey={(s) => s.key}
-            csvUrl={analyticsCsvUrl("funnel", from, to, f.courseId)}
+            csvUrl={analyticsCsvUrl("funnel", from, to, f.courseId, version)}
           />
           <section aria-labelledby="stalls-title" className="rounded-xl border border-line bg-surface p-4">
             <h3 id="stalls-title" className="text-lg font-semibold">
@@ -325,7 +339,7 @@ function FunnelSection({ from, to }: { from: string; to: string }) {
             </div>
             <a
               className="mt-2 inline-block text-sm text-brand-700 underline"
-              href={analyticsCsvUrl("stalls", from, to, f.courseId)}
+              href={analyticsCsvUrl("stalls", from, to, f.courseId, version)}
               download
             >
               Download CSV: Where learners stop
@@ -338,7 +352,11 @@ function FunnelSection({ from, to }: { from: string; to: string }) {
 }
 
 function AssessmentsSection({ from, to }: { from: string; to: string }) {
-  const assessments = useAnalyticsAssessments(from, to);
+  const courses = (useCourses().data ?? []).filter((c) => !c.comingSoon);
+  const [courseId, setCourseId] = useState("");
+  const [version, setVersion] = useState<number | undefined>();
+  const versions = usePublishedVersions(courseId);
+  const assessments = useAnalyticsAssessments(from, to, courseId, version);
   return (
     <section aria-labelledby="assessments-title" className="mt-8">
       <h2 id="assessments-title" className="font-serif text-2xl font-bold">
@@ -351,6 +369,32 @@ function AssessmentsSection({ from, to }: { from: string; to: string }) {
         </Link>
         .
       </p>
+      <div className="mt-3 flex flex-wrap items-end gap-4">
+        <SelectField
+          label="Course"
+          value={courseId}
+          onChange={(e) => {
+            setCourseId(e.target.value);
+            setVersion(undefined);
+          }}
+          className="max-w-md"
+        >
+          <option value="">Every course</option>
+          {courses.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.title}
+            </option>
+          ))}
+        </SelectField>
+        {courseId && (
+          <VersionSelect
+            versions={versions}
+            value={version}
+            onChange={setVersion}
+            everyLabel="Attempts on every version"
+          />
+        )}
+      </div>
       <div className="mt-3">
         <AdminTable
           caption="Attempts, first-try pass rate and mean score per quiz and exam"
@@ -379,7 +423,7 @@ function AssessmentsSection({ from, to }: { from: string; to: string }) {
       </div>
       <a
         className="mt-2 inline-block text-sm text-brand-700 underline"
-        href={analyticsCsvUrl("assessments", from, to)}
+        href={analyticsCsvUrl("assessments", from, to, courseId || undefined, version)}
         download
       >
         Download CSV: Assessments

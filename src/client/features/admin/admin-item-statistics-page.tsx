@@ -7,6 +7,7 @@ import { routePatterns } from "#shared/client-routes.ts";
 import type { ItemStatistic } from "#shared/schemas/item-statistics.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { itemStatisticsCsvUrl, useItemStatistics } from "./api.ts";
+import { VersionSelect } from "./version-select.tsx";
 
 type SortKey = "order" | "responses" | "difficulty" | "discrimination";
 const FLAG_TEXT = { "too-easy": "too easy", "too-hard": "too hard", "low-discrimination": "discriminates badly" };
@@ -75,7 +76,8 @@ function AdminItemStatisticsPage() {
   const [params] = useSearchParams();
   const [courseId, setCourseId] = useState(params.get("course") ?? "");
   const selected = courseId || courses[0]?.id || "";
-  const stats = useItemStatistics(selected);
+  const [version, setVersion] = useState<number | undefined>();
+  const stats = useItemStatistics(selected, version);
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "order", descending: false });
   const header = (key: SortKey, label: string) => (
     <th className="p-2" aria-sort={sort.key === key ? (sort.descending ? "descending" : "ascending") : "none"}>
@@ -96,15 +98,28 @@ function AdminItemStatisticsPage() {
         discrimination below 0.2. Under {stats.data?.minResponses ?? 30} responses an item shows "not enough data".
       </p>
       <div className="mt-4 flex flex-wrap items-end gap-4">
-        <SelectField label="Course" value={selected} onChange={(e) => setCourseId(e.target.value)}>
+        <SelectField
+          label="Course"
+          value={selected}
+          onChange={(e) => {
+            setCourseId(e.target.value);
+            setVersion(undefined);
+          }}
+        >
           {courses.map((c) => (
             <option key={c.id} value={c.id}>
               {c.title}
             </option>
           ))}
         </SelectField>
+        {/* Each version's own bank and attempts; the latest until another is chosen. */}
+        <VersionSelect
+          versions={stats.data?.versions ?? []}
+          value={version ?? stats.data?.version}
+          onChange={setVersion}
+        />
         {selected && (
-          <a className="text-brand-700 underline" href={itemStatisticsCsvUrl(selected)} download>
+          <a className="text-brand-700 underline" href={itemStatisticsCsvUrl(selected, version)} download>
             Download CSV
           </a>
         )}

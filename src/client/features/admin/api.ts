@@ -164,14 +164,18 @@ export const useSetRole = () =>
   );
 
 /** How each quiz and exam item of a course behaves in recorded attempts. */
-export const useItemStatistics = (courseId: string) =>
+export const useItemStatistics = (courseId: string, version?: number) =>
   useQuery({
-    queryKey: queryKeys.admin.itemStatistics(courseId),
-    queryFn: () => dataOf(api.GET("/api/admin/item-statistics", { params: { query: { courseId } } })),
+    queryKey: queryKeys.admin.itemStatistics(courseId, version),
+    queryFn: () => dataOf(api.GET("/api/admin/item-statistics", { params: { query: { courseId, version } } })),
     enabled: !!courseId,
+    placeholderData: keepPreviousData,
   });
-export const itemStatisticsCsvUrl = (courseId: string) =>
-  `/api/admin/item-statistics.csv?courseId=${encodeURIComponent(courseId)}`;
+/** A query string's optional version (docs/decisions/0055): left out for every version. */
+const versionParam = (version?: number): Record<string, string> =>
+  version === undefined ? {} : { version: String(version) };
+export const itemStatisticsCsvUrl = (courseId: string, version?: number) =>
+  `/api/admin/item-statistics.csv?${new URLSearchParams({ courseId, ...versionParam(version) })}`;
 
 /** The owner's dashboard for a period (both days included) and the one before it. */
 export const useAnalyticsOverview = (from: string, to: string) =>
@@ -180,21 +184,32 @@ export const useAnalyticsOverview = (from: string, to: string) =>
     queryFn: () => dataOf(api.GET("/api/admin/analytics/overview", { params: { query: { from, to } } })),
     placeholderData: keepPreviousData,
   });
-export const useAnalyticsAssessments = (from: string, to: string) =>
+export const useAnalyticsAssessments = (from: string, to: string, courseId = "", version?: number) =>
   useQuery({
-    queryKey: queryKeys.admin.analytics("assessments", from, to),
-    queryFn: () => dataOf(api.GET("/api/admin/analytics/assessments", { params: { query: { from, to } } })),
+    queryKey: queryKeys.admin.analytics("assessments", from, to, courseId, version),
+    queryFn: () =>
+      dataOf(
+        api.GET("/api/admin/analytics/assessments", {
+          params: { query: { from, to, ...(courseId ? { courseId, version } : {}) } },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
-export const useCourseFunnel = (from: string, to: string, courseId: string) =>
+export const useCourseFunnel = (from: string, to: string, courseId: string, version?: number) =>
   useQuery({
-    queryKey: queryKeys.admin.analytics("funnel", from, to, courseId),
-    queryFn: () => dataOf(api.GET("/api/admin/analytics/funnel", { params: { query: { from, to, courseId } } })),
+    queryKey: queryKeys.admin.analytics("funnel", from, to, courseId, version),
+    queryFn: () =>
+      dataOf(api.GET("/api/admin/analytics/funnel", { params: { query: { from, to, courseId, version } } })),
     enabled: !!courseId,
     placeholderData: keepPreviousData,
   });
-export const analyticsCsvUrl = (table: AnalyticsTable, from: string, to: string, courseId?: string) =>
-  `/api/admin/analytics/export.csv?${new URLSearchParams({ table, from, to, ...(courseId ? { courseId } : {}) })}`;
+export const analyticsCsvUrl = (table: AnalyticsTable, from: string, to: string, courseId?: string, version?: number) =>
+  `/api/admin/analytics/export.csv?${new URLSearchParams({
+    table,
+    from,
+    to,
+    ...(courseId ? { courseId, ...versionParam(version) } : {}),
+  })}`;
 
 /** Puts a failed or waiting message back at the head of the outbox (audited). */
 export const useRetryOutboxEmail = () =>

@@ -3,6 +3,7 @@ import {
   analyticsAssessmentsSchema,
   analyticsCsvQuerySchema,
   analyticsOverviewSchema,
+  assessmentsQuerySchema,
   courseFunnelSchema,
   funnelQuerySchema,
   periodQuerySchema,
@@ -29,6 +30,17 @@ export function analyticsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZ
     app.addHook("onRequest", async (request) => {
       await requireAdmin(request);
     });
+    /** The line a published version belongs to (its learners are the funnel's and stalls'), or 404. */
+    const lineOf = async (courseId: string, version: number) => {
+      const line = (await catalogue.get()).versions.get(courseId)?.find((v) => v.version === version)?.line;
+      if (line === undefined) throw notFound("Course or version not found.");
+      return line;
+    };
+    const versionOf = async (courseId: string, version: number) => {
+      const course = await catalogue.version(courseId, version);
+      if (!course) throw notFound("Course or version not found.");
+      return course;
+    };
 
     app.get(
       "/api/admin/analytics/overview",
@@ -42,15 +54,21 @@ export function analyticsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZ
         const { courseId, version } = request.query;
         if (version === undefined) return courseFunnel(db, await catalogue.course(courseId), periodOf(request.query));
         // Learners on that version's line (decision 0055), through the latest version's modules.
-        const line = (await catalogue.get()).versions.get(courseId)?.find((v) => v.version === version)?.line;
-        if (line === undefined) throw notFound("Course or version not found.");
+        const line = await lineOf(courseId, version);
         return courseFunnel(db, await catalogue.course(courseId), periodOf(request.query), new Date(), line);
       },
     );
     app.get(
       "/api/admin/analytics/assessments",
-      { schema: { querystring: periodQuerySchema, response: { 200: analyticsAssessmentsSchema } } },
-      async (request) => assessmentFigures(db, await catalogue.get(), periodOf(request.query)),
+      { schema: { querystring: assessmentsQuerySchema, response: { 200: analyticsAssessmentsSchema } } },
+      async (request) => {
+        const { courseId, version } = request.query;
+        const period = periodOf(request.query);
+        if (version !== undefined && courseId)
+          return assessmentFigures(db, await catalogue.get(), period, await versionOf(courseId, version));
+        const figures = await assessmentFigures(db, await catalogue.get(), period);
+        return courseId ? { ...figures, items: figures.items.filter((i) => i.courseId === courseId) } : figures;
+      },
     );
     app.get(
       "/api/admin/analytics/export.csv",
@@ -61,10 +79,23 @@ export function analyticsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZ
         },
       },
       async (request, reply) => {
-        const { table, from, to, courseId } = request.query;
+        const { table, from, to, courseId, version } = request.query;
         const course = courseId ? await catalogue.course(courseId) : undefined;
-        const body = await analyticsCsv(db, await catalogue.get(), table, periodOf(request.query), course);
-        const name = ["analytics", table, ...(courseId && course ? [courseId] : []), from, to].join("-");
+        const only =
+          courseId && version !== undefined
+            ? table === "assessments"
+              ? { version: await versionOf(courseId, version) }
+              : { line: await lineOf(courseId, version) }
+            : {};
+        const body = await analyticsCsv(db, await catalogue.get(), table, periodOf(request.query), course, only);
+        const name = [
+          "analytics",
+          table,
+          ...(courseId && course ? [courseId] : []),
+          ...(version !== undefined ? [`v${version}`] : []),
+          from,
+          to,
+        ].join("-");
         return reply
           .type("text/csv; charset=utf-8")
           .header("content-disposition", `attachment; filename="${name}.csv"`)

@@ -613,8 +613,15 @@ export async function assessmentFigures(
   db: Kysely<DB>,
   catalogue: Catalogue,
   period: Period,
+  /**
+   * One published version of one course (decision 0055): its quizzes and exam, and only the attempts
+   * made on it, read from the attempts themselves (the daily rollup does not keep versions).
+   */
+  only?: CatalogueCourse,
 ): Promise<AnalyticsAssessments> {
-  const part = splitRange(period.current, await rolledUntil(db));
+  const part = only ? { rolled: null, live: period.current } : splitRange(period.current, await rolledUntil(db));
+  const scope = only ? sql`q."courseId" = ${only.card.id} and q."courseVersion" = ${only.version} and ` : sql``;
+  const sameVersion = only ? sql` and o."courseVersion" = q."courseVersion"` : sql``;
   type Row = { courseId: string; moduleId: string } & Totals;
   const rows = new Map<string, Row>();
   const add = (courseId: string, moduleId: string, t: Totals) => {
@@ -643,9 +650,9 @@ export async function assessmentFigures(
             from (select q."courseId", q."moduleId", q.score, q.passed,
                          case when q."createdAt" = (
                            select min(o."createdAt") from "quizAttempt" o where o."userId" = q."userId"
-                              and o."courseId" = q."courseId" and o."moduleId" = q."moduleId"
+                              and o."courseId" = q."courseId" and o."moduleId" = q."moduleId"${sameVersion}
                          ) then 1 else 0 end as f
-                    from "quizAttempt" q where ${within("q.createdAt", part.live)}) a
+                    from "quizAttempt" q where ${scope}${within("q.createdAt", part.live)}) a
            group by "courseId", "moduleId"`.execute(db)
       : Promise.resolve({ rows: [] }),
   ]);
@@ -670,8 +677,8 @@ export async function assessmentFigures(
       meanScore: attempts > 0 ? Math.round(((row?.scoreSum ?? 0) / attempts) * 10) / 10 : null,
     };
   };
-  for (const course of catalogue.courses) {
-    if (course.card.comingSoon) continue;
+  for (const course of only ? [only] : catalogue.courses) {
+    if (course.card.comingSoon && !only) continue;
     const base = { courseId: course.card.id, courseTitle: course.card.title };
     for (const m of course.modules.filter((x) => x.quiz))
       items.push({
@@ -719,7 +726,10 @@ export async function analyticsCsv(
   table: AnalyticsTable,
   period: Period,
   course: CatalogueCourse | undefined,
+  /** One version (decision 0055): the funnel's and stalls' learners on its line, or the assessments of that version. */
+  only: { line?: number; version?: CatalogueCourse } = {},
 ): Promise<string> {
+  const line = only.line ?? null;
   switch (table) {
     case "sales-over-time":
       return csv(
@@ -757,14 +767,14 @@ export async function analyticsCsv(
         ]),
       );
     case "funnel": {
-      const f = await courseFunnel(db, course, period);
+      const f = await courseFunnel(db, course, period, new Date(), line);
       return csv(
         ["step", "learners", "percent_of_enrolled", "percent_kept_from_previous_step"],
         f.steps.map((s) => [s.label, s.count, share(s.shareOfEnrolled), share(s.shareKept)]),
       );
     }
     case "stalls": {
-      const f = await courseFunnel(db, course, period);
+      const f = await courseFunnel(db, course, period, new Date(), line);
       return csv(
         ["module", "title", "reached", `stalled_over_${f.stallDays}_days`, "percent_stalled"],
         f.stalls.map((s) => [s.moduleId, s.title, s.reached, s.stalled, share(s.share)]),
@@ -773,15 +783,17 @@ export async function analyticsCsv(
     case "assessments":
       return csv(
         ["course", "assessment", "title", "attempts", "first_attempts", "percent_passed_first_try", "mean_score"],
-        (await assessmentFigures(db, catalogue, period)).items.map((i) => [
-          i.courseId,
-          i.assessment,
-          i.title,
-          i.attempts,
-          i.firstAttempts,
-          share(i.firstTryPassRate),
-          i.meanScore,
-        ]),
+        (await assessmentFigures(db, catalogue, period, only.version)).items
+          .filter((i) => !course || i.courseId === course.card.id)
+          .map((i) => [
+            i.courseId,
+            i.assessment,
+            i.title,
+            i.attempts,
+            i.firstAttempts,
+            share(i.firstTryPassRate),
+            i.meanScore,
+          ]),
       );
   }
 }

@@ -21,7 +21,7 @@ export function progressRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZo
 
     app.get("/api/my-learning", { schema: { response: { 200: myLearningSchema } } }, async (request) => {
       const user = await requireUser(request);
-      return getMyLearning(db, user, await catalogue.get());
+      return getMyLearning(db, user, catalogue);
     });
 
     app.get(

@@ -7,7 +7,7 @@ import { writeTransaction } from "../../db/fast-paths.ts";
 import type { DB } from "../../db/schema.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { NOT_ENROLLED } from "../courses/course-access.ts";
-import type { Catalogue, CatalogueCourse } from "../courses/course-catalogue.ts";
+import type { CatalogueCourse, CourseCatalogue } from "../courses/course-catalogue.ts";
 import { listEnrollments } from "../enrollments/enrollments.repository.ts";
 import {
   canReadLesson,
@@ -18,6 +18,7 @@ import {
   NO_RECORDS,
   notCompleteMessage,
   recordsOn,
+  servedCourse,
 } from "./learner-state.ts";
 
 export function toProgress(course: CatalogueCourse, userId: string, records: LearnerRecords): Progress {
@@ -158,23 +159,32 @@ export async function markCourseComplete(
   return toProgress(course, user.id, recordsOn(course, await loadLearnerRecords(db, user.id, course.card.id)));
 }
 
-/** My Learning: every enrolled course with the same progress figure the course page shows. */
+/**
+ * My Learning: every enrolled course with the same progress figure the course page shows, counted on
+ * the version the learner's line serves (a learner still on version 1 after a major publish sees
+ * version 1's lessons, as their course page does).
+ */
 export async function getMyLearning(
   db: Kysely<DB>,
   user: CurrentUser,
-  catalogue: Catalogue,
+  catalogue: CourseCatalogue,
 ): Promise<MyLearningCourse[]> {
-  const [enrollments, recordsByCourse] = await Promise.all([
+  const [enrollments, recordsByCourse, current] = await Promise.all([
     listEnrollments(db, user.id),
     loadAllLearnerRecords(db, user.id),
+    catalogue.get(),
   ]);
-  return enrollments.flatMap((e) => {
-    const course = catalogue.byId.get(e.courseId);
-    if (!course) return [];
-    const records = recordsByCourse.get(e.courseId) ?? { ...NO_RECORDS, enrolled: true };
-    const state = computeCourseState(course, records);
-    return [
-      {
+  const rows = await Promise.all(
+    enrollments.map(async (e) => {
+      const latest = current.byId.get(e.courseId);
+      if (!latest) return null;
+      const { course, records } = await servedCourse(
+        catalogue,
+        latest,
+        recordsByCourse.get(e.courseId) ?? { ...NO_RECORDS, enrolled: true },
+      );
+      const state = computeCourseState(course, records);
+      return {
         courseId: course.card.id,
         title: course.card.title,
         level: course.card.level,
@@ -186,7 +196,8 @@ export async function getMyLearning(
         isCompleted: records.progress?.isCompleted ?? false,
         completedAt: records.progress?.completedAt ?? null,
         enrolledAt: e.createdAt,
-      },
-    ];
-  });
+      } satisfies MyLearningCourse;
+    }),
+  );
+  return rows.filter((row) => row !== null);
 }
