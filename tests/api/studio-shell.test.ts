@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
 import { createTestApp, request, signUpUser, type TestApp, type TestUser, verifyEmail } from "../setup/test-app.ts";
 
 let t: TestApp;
@@ -69,5 +70,108 @@ describe("the instructors an admin assigns", () => {
     );
     expect((await request(t.app, "GET", "/api/studio/instructors", { cookie: learner.cookie })).statusCode).toBe(403);
     expect((await request(t.app, "GET", "/api/studio/instructors")).statusCode).toBe(401);
+  });
+});
+
+const draftOf = async (courseId: string, user = admin) =>
+  (await request(t.app, "GET", `/api/studio/courses/${courseId}/draft`, { cookie: user.cookie })).json() as Draft;
+const put = (courseId: string, part: "course" | "outline", payload: unknown, user = admin) =>
+  request(t.app, "PUT", `/api/studio/courses/${courseId}/draft/${part}`, { cookie: user.cookie, payload });
+const withoutCourse = (document: CourseDocument) => ({ ...document, course: null });
+
+describe("saving the settings alone", () => {
+  const COURSE_ID = "fixture-other";
+
+  it("replaces course.json and nothing else, on the revision it names; a stale one gets 409 with the draft as it is", async () => {
+    const before = await draftOf(COURSE_ID);
+    const course = { ...before.document.course, title: "Other, Retitled", price: 4999 };
+    const saved = await put(COURSE_ID, "course", { baseRevision: before.revision, course });
+    expect(saved.statusCode).toBe(200);
+    const draft = saved.json() as Draft;
+    expect(draft.revision).toBe(before.revision + 1);
+    expect(draft.document.course).toEqual(course);
+    expect(withoutCourse(draft.document)).toEqual(withoutCourse(before.document));
+
+    const stale = await put(COURSE_ID, "course", {
+      baseRevision: before.revision,
+      course: { ...course, title: "Late" },
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().current.revision).toBe(draft.revision);
+    expect(stale.json().current.document.course.title).toBe("Other, Retitled");
+    expect((await draftOf(COURSE_ID)).document.course.title).toBe("Other, Retitled");
+  });
+
+  it("refuses settings course.json would refuse, naming the field, and saves nothing", async () => {
+    const before = await draftOf(COURSE_ID);
+    for (const bad of [
+      { price: -1 },
+      { price: 12.5 },
+      { marketplaceUrl: "http://shop.example" },
+      { learningOutcomes: [] },
+    ]) {
+      const res = await put(COURSE_ID, "course", {
+        baseRevision: before.revision,
+        course: { ...before.document.course, ...bad },
+      });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(res.json().message).toMatch(/price|marketplaceUrl|learningOutcomes/);
+    }
+    expect((await draftOf(COURSE_ID)).revision).toBe(before.revision);
+  });
+
+  it("is refused to instructors not assigned to the course and to learners", async () => {
+    const before = await draftOf(COURSE_ID);
+    const payload = { baseRevision: before.revision, course: before.document.course };
+    expect((await put(COURSE_ID, "course", payload, instructor)).statusCode).toBe(403);
+    expect((await put(COURSE_ID, "course", payload, learner)).statusCode).toBe(403);
+  });
+});
+
+describe("saving the outline alone", () => {
+  const COURSE_ID = "fixture-basics";
+  const outlineOf = (document: CourseDocument) =>
+    document.modules.map((m) => ({
+      id: m.id,
+      title: String(m.module.title),
+      lessons: m.lessons.map((l) => ({ id: l.id, title: String(l.meta.title) })),
+    }));
+
+  it("reorders, renames and moves lessons keeping their text, adds empty ones, removes the ones left out", async () => {
+    const before = await draftOf(COURSE_ID);
+    const outline = outlineOf(before.document);
+    expect(outline.length).toBeGreaterThanOrEqual(2);
+    const [first, second] = outline as [(typeof outline)[number], (typeof outline)[number]];
+    const moved = first.lessons[0];
+    const removed = first.lessons[1];
+    if (!moved || !removed) throw new Error("the fixture's first module needs two lessons");
+    const modules = [
+      { ...second, lessons: [...second.lessons, { ...moved, title: "Moved and renamed" }] },
+      { ...first, title: "First, renamed", lessons: first.lessons.slice(2) },
+      { id: "new-module", title: "A new module", lessons: [{ id: "new-lesson", title: "A new lesson" }] },
+    ];
+    const saved = await put(COURSE_ID, "outline", { baseRevision: before.revision, modules });
+    expect(saved.statusCode).toBe(200);
+    const after = (saved.json() as Draft).document;
+    expect(outlineOf(after)).toEqual(modules);
+    const lessonBefore = before.document.modules[0]?.lessons[0];
+    const lessonAfter = after.modules[0]?.lessons.at(-1);
+    expect(lessonAfter?.body).toBe(lessonBefore?.body);
+    expect(lessonAfter?.meta).toEqual({ ...lessonBefore?.meta, title: "Moved and renamed" });
+    expect(after.modules[1]?.quiz).toEqual(before.document.modules[0]?.quiz);
+    expect(after.modules[2]).toMatchObject({ quiz: null, lessons: [{ id: "new-lesson", body: "", format: "md" }] });
+    expect(after.modules.flatMap((m) => m.lessons.map((l) => l.id))).not.toContain(removed.id);
+    expect(after.exam).toEqual(before.document.exam);
+  });
+
+  it("refuses an outline with one id twice, and a stale one with 409", async () => {
+    const before = await draftOf(COURSE_ID);
+    const outline = outlineOf(before.document);
+    const twice = [...outline, { id: "dup", title: "Dup", lessons: [outline[0]?.lessons[0]] }];
+    const res = await put(COURSE_ID, "outline", { baseRevision: before.revision, modules: twice });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/Two lessons have the id/);
+    expect((await put(COURSE_ID, "outline", { baseRevision: before.revision, modules: outline })).statusCode).toBe(200);
+    expect((await put(COURSE_ID, "outline", { baseRevision: before.revision, modules: outline })).statusCode).toBe(409);
   });
 });

@@ -5063,6 +5063,296 @@ export interface paths {
       };
     };
   };
+  "/api/studio/courses/{courseId}/draft/course": {
+    put: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            baseRevision: number;
+            course: {
+              assessment?: {
+                cooldownHours?: number;
+                maxAttempts?: number;
+              };
+              comingSoon: boolean;
+              continuingEducation?: {
+                approvalNumber: string;
+                approvedBy: string;
+                hours: number;
+              };
+              description: string;
+              duration: string;
+              gradient: string;
+              lastReviewed?: string;
+              learningOutcomes: string[];
+              /** @enum {string} */
+              level: "Beginner" | "Intermediate" | "Advanced" | "Bonus";
+              /** Format: uri */
+              marketplaceUrl?: string;
+              position?: number;
+              price: number;
+              reviewerRole?: string;
+              seo: {
+                description: string;
+                keywords: string[];
+                title: string;
+              };
+              studyHours?: number;
+              title: string;
+              titleNotice?: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              baseVersion: number | null;
+              courseId: string;
+              document: {
+                course: {
+                  [key: string]: unknown;
+                };
+                exam: {
+                  [key: string]: unknown;
+                } | null;
+                media: {
+                    name: string;
+                    sha256: string;
+                  }[];
+                modules: ({
+                    id: string;
+                    lessons: ({
+                        body: string;
+                        /** @enum {string} */
+                        format: "md" | "html";
+                        id: string;
+                        meta: {
+                          [key: string]: unknown;
+                        };
+                      })[];
+                    module: {
+                      [key: string]: unknown;
+                    };
+                    quiz: {
+                      [key: string]: unknown;
+                    } | null;
+                  })[];
+                practical: ({
+                  body: string;
+                  /** @default null */
+                  exemplars: {
+                    [key: string]: unknown;
+                  } | null;
+                  meta: {
+                    [key: string]: unknown;
+                  };
+                }) | null;
+              };
+              problems: string[];
+              revision: number;
+              updatedAt: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              current?: {
+                baseVersion: number | null;
+                courseId: string;
+                document: {
+                  course: {
+                    [key: string]: unknown;
+                  };
+                  exam: {
+                    [key: string]: unknown;
+                  } | null;
+                  media: {
+                      name: string;
+                      sha256: string;
+                    }[];
+                  modules: ({
+                      id: string;
+                      lessons: ({
+                          body: string;
+                          /** @enum {string} */
+                          format: "md" | "html";
+                          id: string;
+                          meta: {
+                            [key: string]: unknown;
+                          };
+                        })[];
+                      module: {
+                        [key: string]: unknown;
+                      };
+                      quiz: {
+                        [key: string]: unknown;
+                      } | null;
+                    })[];
+                  practical: ({
+                    body: string;
+                    /** @default null */
+                    exemplars: {
+                      [key: string]: unknown;
+                    } | null;
+                    meta: {
+                      [key: string]: unknown;
+                    };
+                  }) | null;
+                };
+                problems: string[];
+                revision: number;
+                updatedAt: string | null;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/studio/courses/{courseId}/draft/outline": {
+    put: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            baseRevision: number;
+            modules: {
+                id: string;
+                lessons: {
+                    id: string;
+                    title: string;
+                  }[];
+                title: string;
+              }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              baseVersion: number | null;
+              courseId: string;
+              document: {
+                course: {
+                  [key: string]: unknown;
+                };
+                exam: {
+                  [key: string]: unknown;
+                } | null;
+                media: {
+                    name: string;
+                    sha256: string;
+                  }[];
+                modules: ({
+                    id: string;
+                    lessons: ({
+                        body: string;
+                        /** @enum {string} */
+                        format: "md" | "html";
+                        id: string;
+                        meta: {
+                          [key: string]: unknown;
+                        };
+                      })[];
+                    module: {
+                      [key: string]: unknown;
+                    };
+                    quiz: {
+                      [key: string]: unknown;
+                    } | null;
+                  })[];
+                practical: ({
+                  body: string;
+                  /** @default null */
+                  exemplars: {
+                    [key: string]: unknown;
+                  } | null;
+                  meta: {
+                    [key: string]: unknown;
+                  };
+                }) | null;
+              };
+              problems: string[];
+              revision: number;
+              updatedAt: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          content: {
+            "application/json": {
+              current?: {
+                baseVersion: number | null;
+                courseId: string;
+                document: {
+                  course: {
+                    [key: string]: unknown;
+                  };
+                  exam: {
+                    [key: string]: unknown;
+                  } | null;
+                  media: {
+                      name: string;
+                      sha256: string;
+                    }[];
+                  modules: ({
+                      id: string;
+                      lessons: ({
+                          body: string;
+                          /** @enum {string} */
+                          format: "md" | "html";
+                          id: string;
+                          meta: {
+                            [key: string]: unknown;
+                          };
+                        })[];
+                      module: {
+                        [key: string]: unknown;
+                      };
+                      quiz: {
+                        [key: string]: unknown;
+                      } | null;
+                    })[];
+                  practical: ({
+                    body: string;
+                    /** @default null */
+                    exemplars: {
+                      [key: string]: unknown;
+                    } | null;
+                    meta: {
+                      [key: string]: unknown;
+                    };
+                  }) | null;
+                };
+                problems: string[];
+                revision: number;
+                updatedAt: string | null;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/studio/courses/{courseId}/lessons/{lessonId}": {
     put: {
       parameters: {

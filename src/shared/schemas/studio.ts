@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { slugSchema } from "./common.ts";
+import { courseFileSchema } from "./course-file.ts";
 
 /**
  * A course as one document (docs/decisions/0055): the content of its files, field for field. Each
@@ -86,6 +87,45 @@ export const putDraftSchema = z.strictObject({
   baseRevision: z.number().int().min(0),
   document: courseDocumentSchema,
 });
+/** PUT .../draft/course: the course's settings (course.json) alone, on the draft at `baseRevision` (docs/decisions/0060). */
+export const putCourseSettingsSchema = z.strictObject({
+  baseRevision: z.number().int().min(0),
+  course: courseFileSchema,
+});
+export type CourseFile = z.infer<typeof courseFileSchema>;
+
+const outlineTitle = z.string().trim().min(1, "Give it a title.").max(200);
+export const outlineLessonSchema = z.strictObject({ id: slugSchema, title: outlineTitle });
+export const outlineModuleSchema = z.strictObject({
+  id: slugSchema,
+  title: outlineTitle,
+  lessons: z.array(outlineLessonSchema).max(500),
+});
+export type OutlineModule = z.infer<typeof outlineModuleSchema>;
+/**
+ * PUT .../draft/outline: the modules and lessons in order, by id and title only (docs/decisions/0060).
+ * A lesson keeps its text and front matter wherever it moves; a new id starts an empty lesson or
+ * module; an id left out is removed. Ids are unique among modules and among lessons.
+ */
+export const putOutlineSchema = z
+  .strictObject({ baseRevision: z.number().int().min(0), modules: z.array(outlineModuleSchema).max(100) })
+  .superRefine((outline, ctx) => {
+    const seen = (ids: string[], what: string) => {
+      const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+      if (repeated)
+        ctx.addIssue({ code: "custom", message: `Two ${what} have the id '${repeated}'.`, path: ["modules"] });
+    };
+    seen(
+      outline.modules.map((m) => m.id),
+      "modules",
+    );
+    seen(
+      outline.modules.flatMap((m) => m.lessons.map((l) => l.id)),
+      "lessons",
+    );
+  });
+export type PutOutline = z.infer<typeof putOutlineSchema>;
+
 /** 409: a stale draft write (with the draft as it is now, so the author sees what changed), or a refused publish. */
 export const studioConflictSchema = z.object({ message: z.string(), current: draftSchema.optional() });
 

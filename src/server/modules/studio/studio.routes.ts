@@ -6,7 +6,9 @@ import {
   failedChecksSchema,
   publishResultSchema,
   publishSchema,
+  putCourseSettingsSchema,
   putDraftSchema,
+  putOutlineSchema,
   recordedReviewSchema,
   recordReviewSchema,
   republishSchema,
@@ -22,6 +24,7 @@ import {
 } from "#shared/schemas/studio.ts";
 import { requireAdmin, requireInstructor } from "../../plugins/auth.ts";
 import {
+  changeDraft,
   createStudioCourse,
   getCourseVersion,
   getDraft,
@@ -34,6 +37,8 @@ import {
   republishVersion,
   requireCourseAuthor,
   slugTaken,
+  withOutline,
+  withSettings,
 } from "./studio.service.ts";
 
 /** A whole course document: the largest shipped course is about 0.4 MB of text. */
@@ -99,6 +104,39 @@ export const studioRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = await author(request, request.params.courseId);
       return putDraft(db, user, request.params.courseId, request.body);
+    },
+  );
+
+  // Finer writes of the draft (docs/decisions/0060): one part sent, guarded by the same revision.
+  app.put(
+    "/api/studio/courses/:courseId/draft/course",
+    {
+      schema: {
+        params: studioCourseParamsSchema,
+        body: putCourseSettingsSchema,
+        response: { 200: draftSchema, 409: studioConflictSchema },
+      },
+    },
+    async (request) => {
+      const { courseId } = request.params;
+      const user = await author(request, courseId);
+      return changeDraft(db, user, courseId, request.body.baseRevision, withSettings(request.body.course));
+    },
+  );
+
+  app.put(
+    "/api/studio/courses/:courseId/draft/outline",
+    {
+      schema: {
+        params: studioCourseParamsSchema,
+        body: putOutlineSchema,
+        response: { 200: draftSchema, 409: studioConflictSchema },
+      },
+    },
+    async (request) => {
+      const { courseId } = request.params;
+      const user = await author(request, courseId);
+      return changeDraft(db, user, courseId, request.body.baseRevision, withOutline(request.body.modules));
     },
   );
 

@@ -1,6 +1,13 @@
 import type { Kysely, Transaction } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
-import type { CourseDocument, Draft, RecordReview, VersionKind } from "#shared/schemas/studio.ts";
+import type {
+  CourseDocument,
+  CourseFile,
+  Draft,
+  OutlineModule,
+  RecordReview,
+  VersionKind,
+} from "#shared/schemas/studio.ts";
 import { ContentError } from "../../content/content-files.ts";
 import { contentChanged, STUDIO_MARK } from "../../content/content-import.ts";
 import { documentHash, loadCourseDocument } from "../../content/course-document.ts";
@@ -192,6 +199,60 @@ export async function putDraft(
   const { saved, current } = await saveDraft(db, { courseId, ...input, by: user.id, baseVersion });
   if (!saved || !current) throw await staleDraft(db, current);
   return draftOf(db, current);
+}
+
+/**
+ * Applies a change to the draft at `baseRevision` (to the latest version's document when the course
+ * has no draft yet) and saves it, guarded like a whole-document write: 409 with the draft as it is now
+ * when it moved on. The finer routes (settings, outline) send only their part through this.
+ */
+export async function changeDraft(
+  db: Db,
+  user: CurrentUser,
+  courseId: string,
+  baseRevision: number,
+  change: (document: CourseDocument) => CourseDocument,
+): Promise<Draft> {
+  const draft = await readDraft(db, courseId);
+  if (draft ? draft.revision !== baseRevision : baseRevision !== 0) throw await staleDraft(db, draft);
+  const base = draft ? draft.document : (await getDraft(db, courseId)).document;
+  return putDraft(db, user, courseId, { baseRevision, document: change(structuredClone(base)) });
+}
+
+/** The settings (course.json) replaced; everything else of the draft kept. */
+export function withSettings(course: CourseFile) {
+  return (document: CourseDocument): CourseDocument => ({ ...document, course });
+}
+
+const NEW_LESSON_DURATION = "10 min";
+
+/**
+ * The draft's modules and lessons rebuilt from an outline: each lesson keeps its text, front matter
+ * and format wherever it moved (renamed by the outline's title), each module its description and quiz;
+ * new ids start empty; ids left out are removed.
+ */
+export function withOutline(outline: OutlineModule[]) {
+  return (document: CourseDocument): CourseDocument => {
+    const lessons = new Map(document.modules.flatMap((m) => m.lessons.map((l) => [l.id, l] as const)));
+    const modules = new Map(document.modules.map((m) => [m.id, m] as const));
+    return {
+      ...document,
+      modules: outline.map((m) => {
+        const before = modules.get(m.id);
+        return {
+          id: m.id,
+          module: { ...(before?.module ?? { description: "" }), title: m.title },
+          quiz: before?.quiz ?? null,
+          lessons: m.lessons.map((l) => {
+            const lesson = lessons.get(l.id);
+            return lesson
+              ? { ...lesson, meta: { ...lesson.meta, title: l.title } }
+              : { id: l.id, format: "md" as const, meta: { title: l.title, duration: NEW_LESSON_DURATION }, body: "" };
+          }),
+        };
+      }),
+    };
+  };
 }
 
 /**
