@@ -1,10 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { STEP_UP_MAX_AGE_MS } from "#shared/schemas/auth.ts";
-import { authenticatorFor, turnOnTwoFactor, withCookies } from "../setup/second-factor.ts";
 import {
-  buyInSandbox,
+  authenticatorFor,
+  confirmedAgo as confirmedAgoOf,
+  paidOrder,
+  securityMailsTo,
+  turnOnTwoFactor,
+  withCookies,
+} from "../setup/second-factor.ts";
+import {
   createTestApp,
   request,
   signUpUser,
@@ -163,6 +169,42 @@ describe("wrong codes are limited as passwords are", () => {
     // A pending sign-in to the same account is locked too.
     const pending = await signInWithPassword(app, user);
     expect((await post(app, "/api/auth/two-factor/verify-totp", pending, { code: "999999" })).statusCode).toBe(429);
+    // The owner is told once, as after ten wrong passwords.
+    const told = await securityMailsTo(app, user.id);
+    expect(told.filter((event) => event === "codes-paused")).toHaveLength(1);
+  }
+
+  /** Ten codes from one client address for one account, then the eleventh, right, for another: refused. */
+  async function fromOneAddress(app: TestApp, from: string) {
+    const user = await signUpUser(app.app);
+    await turnOnTwoFactor(app, user);
+    const other = await signUpUser(app.app);
+    const otherApp = await turnOnTwoFactor(app, other);
+    for (let i = 1; i <= 10; i++)
+      expect(
+        (await post(app, "/api/auth/two-factor/verify-totp", user.cookie, { code: String(400000 + i) }, from))
+          .statusCode,
+      ).toBe(401);
+    const eleventh = await post(
+      app,
+      "/api/auth/two-factor/verify-totp",
+      other.cookie,
+      { code: await otherApp.code(1) },
+      from,
+    );
+    expect(eleventh.statusCode).toBe(429);
+  }
+
+  async function withRedisApp(work: (app: TestApp) => Promise<void>) {
+    if (!(await requireRedisOrSkip("two-factor.test.ts"))) return;
+    const redisApp = await createTestApp({
+      env: { STAFF_SECOND_FACTOR: "on", REDIS_URL: "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: uniqueRedisPrefix() },
+    });
+    try {
+      await work(redisApp);
+    } finally {
+      await redisApp.close();
+    }
   }
 
   it("ten wrong codes for one account lock its codes (database counters)", () => guessing(t));
@@ -181,37 +223,13 @@ describe("wrong codes are limited as passwords are", () => {
       ).toBe(401);
   });
 
-  it("one client address sending codes: the eleventh in a minute is refused", async () => {
-    const user = await signUpUser(t.app);
-    await turnOnTwoFactor(t, user);
-    const other = await signUpUser(t.app);
-    const otherApp = await turnOnTwoFactor(t, other);
-    const from = "203.0.113.77";
-    for (let i = 1; i <= 10; i++)
-      expect(
-        (await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: String(400000 + i) }, from)).statusCode,
-      ).toBe(401);
-    const eleventh = await post(
-      t,
-      "/api/auth/two-factor/verify-totp",
-      other.cookie,
-      { code: await otherApp.code(1) },
-      from,
-    );
-    expect(eleventh.statusCode).toBe(429);
-  });
+  it("one client address sending codes: the eleventh in a minute is refused (database counters)", () =>
+    fromOneAddress(t, "203.0.113.77"));
 
-  it("ten wrong codes lock the account on Redis too", async () => {
-    if (!(await requireRedisOrSkip("two-factor.test.ts"))) return;
-    const redisApp = await createTestApp({
-      env: { STAFF_SECOND_FACTOR: "on", REDIS_URL: "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: uniqueRedisPrefix() },
-    });
-    try {
-      await guessing(redisApp);
-    } finally {
-      await redisApp.close();
-    }
-  });
+  it("ten wrong codes lock the account on Redis too", () => withRedisApp((app) => guessing(app)));
+
+  it("one client address sending codes is limited on Redis too", () =>
+    withRedisApp((app) => fromOneAddress(app, "203.0.113.78")));
 });
 
 describe("staff need a second factor", () => {
@@ -254,22 +272,9 @@ describe("re-confirmation before money and credential actions", () => {
     const admin = await signUpUser(t.app);
     await db().updateTable("user").set({ role: "admin" }).where("id", "=", admin.id).execute();
     const app = await turnOnTwoFactor(t, admin);
-    const buyer = await signUpUser(t.app);
-    await buyInSandbox(t, buyer, "fixture-basics");
-    const order = await db()
-      .selectFrom("order")
-      .select("id")
-      .where("userId", "=", buyer.id)
-      .where("status", "=", "paid")
-      .executeTakeFirstOrThrow();
-    return { admin, app, order };
+    return { admin, app, order: await paidOrder(t) };
   }
-  const confirmedAgo = (cookie: string, ms: number) =>
-    db()
-      .updateTable("session")
-      .set({ secondFactorAt: new Date(Date.now() - ms).toISOString() })
-      .where("token", "=", decodeURIComponent(/session_token=([^;.]+)/.exec(cookie)?.[1] ?? ""))
-      .execute();
+  const confirmedAgo = (cookie: string, ms: number) => confirmedAgoOf(t, cookie, ms);
   const refund = (cookie: string, id: string) => post(t, `/api/admin/orders/${id}/refund`, cookie);
 
   it("a refund 10 minutes after the last code asks again, and goes through after a fresh code", async () => {
@@ -344,6 +349,34 @@ describe("re-confirmation before money and credential actions", () => {
   });
 });
 
+describe("new backup codes need a confirmation within 10 minutes", () => {
+  const renew = (user: TestUser) =>
+    post(t, "/api/auth/two-factor/generate-backup-codes", user.cookie, { password: user.password });
+
+  it("exactly 10 minutes after the last code: new codes; one millisecond later: asked again, then new codes", async () => {
+    const user = await signUpUser(t.app);
+    const app = await turnOnTwoFactor(t, user);
+    const at = new Date(Date.now() - 1000);
+    const token = decodeURIComponent(/session_token=([^;.]+)/.exec(user.cookie)?.[1] ?? "");
+    await db().updateTable("session").set({ secondFactorAt: at.toISOString() }).where("token", "=", token).execute();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(at.getTime() + STEP_UP_MAX_AGE_MS);
+      const atTheLine = await renew(user);
+      expect(atTheLine.statusCode).toBe(200);
+      expect(atTheLine.json().backupCodes).toHaveLength(10);
+      vi.setSystemTime(at.getTime() + STEP_UP_MAX_AGE_MS + 1);
+      const past = await renew(user);
+      expect([past.statusCode, past.json().code]).toEqual([403, "STEP_UP_REQUIRED"]);
+    } finally {
+      vi.useRealTimers();
+    }
+    const confirmed = await post(t, "/api/auth/two-factor/verify-totp", user.cookie, { code: await app.code(1) });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await renew(user)).statusCode).toBe(200);
+  });
+});
+
 describe("recovery of a member who lost every factor", () => {
   async function staffWithFactor(role: "admin" | "assessor") {
     const user = await signUpUser(t.app);
@@ -351,14 +384,7 @@ describe("recovery of a member who lost every factor", () => {
     await turnOnTwoFactor(t, user);
     return user;
   }
-  const mailsTo = (userId: string) =>
-    db()
-      .selectFrom("outboxEmail")
-      .select("data")
-      .where("userId", "=", userId)
-      .where("template", "=", "account-security")
-      .execute()
-      .then((rows) => rows.map((r) => JSON.parse(r.data).event as string));
+  const mailsTo = (userId: string) => securityMailsTo(t, userId);
   const reset = (cookie: string, id: string) => post(t, `/api/admin/learners/${id}/second-factors/reset`, cookie);
 
   it("another admin resets them: sessions end, the role waits again, audited, the owner e-mailed", async () => {

@@ -1,6 +1,6 @@
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
-import { type cookieFrom, TEST_ORIGIN, type TestApp, type TestUser } from "./test-app.ts";
+import { buyInSandbox, type cookieFrom, signUpUser, TEST_ORIGIN, type TestApp, type TestUser } from "./test-app.ts";
 
 let address = 0;
 /** Each setup from its own client address: the per-address limit on /two-factor/* stays out of the way. */
@@ -79,4 +79,37 @@ export async function turnOnTwoFactor(t: TestApp, user: TestUser): Promise<Authe
   if (verified.statusCode !== 200) throw new Error(`first code refused: ${verified.statusCode} ${verified.body}`);
   user.cookie = withCookies(user.cookie, verified);
   return authenticator;
+}
+
+/** A buyer's paid order of fixture-basics, for the refund a step-up guards. */
+export async function paidOrder(t: TestApp): Promise<{ id: string }> {
+  const buyer = await signUpUser(t.app);
+  await buyInSandbox(t, buyer, "fixture-basics");
+  return t.testDb.database.db
+    .selectFrom("order")
+    .select("id")
+    .where("userId", "=", buyer.id)
+    .where("status", "=", "paid")
+    .executeTakeFirstOrThrow();
+}
+
+/** The session of `cookie` last confirmed a second factor `ms` ago. */
+export async function confirmedAgo(t: TestApp, cookie: string, ms: number): Promise<void> {
+  const token = decodeURIComponent(/session_token=([^;.]+)/.exec(cookie)?.[1] ?? "");
+  await t.testDb.database.db
+    .updateTable("session")
+    .set({ secondFactorAt: new Date(Date.now() - ms).toISOString() })
+    .where("token", "=", token)
+    .execute();
+}
+
+/** The security e-mails (their events) queued for an account. */
+export async function securityMailsTo(t: TestApp, userId: string): Promise<string[]> {
+  const rows = await t.testDb.database.db
+    .selectFrom("outboxEmail")
+    .select("data")
+    .where("userId", "=", userId)
+    .where("template", "=", "account-security")
+    .execute();
+  return rows.map((r) => JSON.parse(r.data).event as string);
 }

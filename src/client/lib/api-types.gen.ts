@@ -2887,6 +2887,39 @@ export interface paths {
       };
     };
   };
+  "/api/profile/password-sign-in": {
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              enabled: boolean;
+            };
+          };
+        };
+      };
+    };
+    put: {
+      requestBody: {
+        content: {
+          "application/json": {
+            enabled: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              enabled: boolean;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/profile/practitioner": {
     get: {
       responses: {

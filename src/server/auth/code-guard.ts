@@ -27,6 +27,8 @@ const failuresKey = (userId: string) => `code-failures:${userId}`;
 const usedKey = (userId: string, path: string, code: string) => `code-used:${userId}:${path}:${code}`;
 
 export interface CodeAttempt {
+  /** This code's number among the account's codes in the window (the SIGN_IN_FAILURE_LIMIT-th wrong one locks). */
+  number: number;
   /** Milliseconds the account stays locked; 0 when this code may be checked. */
   lockedForMs: number;
   /** The code was accepted before (a replay): refused without being checked. */
@@ -54,6 +56,7 @@ export async function beginCodeAttempt(
     if (claimed && !reused) await counters.uncount(usedKey(userId, path, code));
   };
   return {
+    number: hits.count,
     lockedForMs,
     reused,
     failed: unclaim,

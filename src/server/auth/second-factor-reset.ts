@@ -5,7 +5,7 @@ import { enqueueEmail } from "../mail/outbox.ts";
 
 /**
  * Recovery of an account that lost every second factor (docs/decisions/0054): its two-factor secret,
- * backup codes and passkeys go, and so does every session (whoever holds one signs in again). Done by
+ * backup codes and passkeys go (the password signs in again if it was off), and so does every session (whoever holds one signs in again). Done by
  * another admin or from the command line, never by e-mail alone; the owner is told, in the same
  * transaction. A staff role waits again until a new factor is set up. False when there is no account.
  */
@@ -22,7 +22,7 @@ export async function resetSecondFactors(
   await trx.deleteFrom("passkey").where("userId", "=", userId).execute();
   await trx
     .updateTable("user")
-    .set({ twoFactorEnabled: false, updatedAt: new Date().toISOString() })
+    .set({ twoFactorEnabled: false, passwordSignIn: true, updatedAt: new Date().toISOString() })
     .where("id", "=", userId)
     .execute();
   await trx.deleteFrom("session").where("userId", "=", userId).execute();

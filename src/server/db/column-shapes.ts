@@ -30,6 +30,7 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "isCompleted",
   "active",
   "twoFactorEnabled",
+  "passwordSignIn",
   "verified",
   "backedUp",
   "withinOne",

@@ -37,6 +37,7 @@ import * as m042questions from "./migrations/042-questions.ts";
 import * as m044courseReview from "./migrations/044-course-review.ts";
 import * as m045itemStatisticsPerVersion from "./migrations/045-item-statistics-per-version.ts";
 import * as m046oneOffJobs from "./migrations/046-one-off-jobs.ts";
+import * as m049passkeyOnlySignIn from "./migrations/049-passkey-only-sign-in.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   "044-course-review": m044courseReview,
   "045-item-statistics-per-version": m045itemStatisticsPerVersion,
   "046-one-off-jobs": m046oneOffJobs,
+  "049-passkey-only-sign-in": m049passkeyOnlySignIn,
   "033-account-erasure": m033accountErasure,
   "037-second-factors": m037secondFactors,
 };

@@ -25,6 +25,8 @@ export interface UserTable {
   erasedAt: Timestamp | null;
   /** Better Auth's two-factor plugin: TOTP confirmed (docs/decisions/0054). */
   twoFactorEnabled: Generated<boolean>;
+  /** Off: the account signs in with a passkey only (decision 0054, migration 049). */
+  passwordSignIn: Generated<boolean>;
 }
 export interface SessionTable {
   id: string;

@@ -5,6 +5,8 @@ import { z } from "zod";
 import { isRecord } from "#shared/guards.ts";
 import {
   type CurrentUser,
+  PASSWORD_SIGN_IN_OFF,
+  PASSWORD_SIGN_IN_OFF_MESSAGE,
   passwordResetRequestedSchema,
   passwordResetRequestSchema,
   type Role,
@@ -24,6 +26,7 @@ import {
   markSecondFactor,
   pendingSignIn,
 } from "../auth/code-guard.ts";
+import { passkeyRefusal, passwordSignInOff } from "../auth/passkey-guard.ts";
 import { knownDevices, securityMail } from "../auth/security-mail.ts";
 import { createSessionLookup, liveSession, type SessionUserRow } from "../auth/session-cookie.ts";
 import { describeDevice } from "../auth/sessions.ts";
@@ -37,6 +40,7 @@ import {
   recordFailedSignIn,
   releaseSignInSlot,
   reserveSignInSlot,
+  SIGN_IN_FAILURE_LIMIT,
 } from "../limits/sign-in-lockout.ts";
 import type { SecurityEvent } from "../mail/templates/account-security.tsx";
 
@@ -256,8 +260,11 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
       throw error;
     }
     const cookies: string[] = [];
-    if (response.status === 401) await attempt.failed();
-    else if (response.ok) {
+    if (response.status === 401) {
+      await attempt.failed();
+      // The code that locks tells the owner, as the password that locks does: whoever typed it may know the password.
+      if (attempt.number === SIGN_IN_FAILURE_LIMIT) await notify(userId, "codes-paused", String(SIGN_IN_FAILURE_LIMIT));
+    } else if (response.ok) {
       await attempt.succeeded();
       // The answer names the session it confirmed; turning two-factor on replaces the session, and the
       // new one (in the cookie) counts as confirmed too.
@@ -284,6 +291,8 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     const user = await request.currentUser();
     // New backup codes replace the old: the session must have confirmed a code within 10 minutes.
     if (path === "two-factor/generate-backup-codes" && user) requireStepUp(user);
+    const refused = await passkeyRefusal(db, path, request.body, user);
+    if (refused) return reply.status(refused.status).send(refused.body);
     const response = await callBetterAuth(request);
     if (!response.ok) return sendAuthResponse(reply, response);
     const told = TOLD[path];
@@ -297,8 +306,14 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     if (path === "passkey/verify-authentication") {
       const token = newSessionToken(response);
       if (token) await markSecondFactor(db, token);
+      // A re-confirmation from a signed-in browser (same account: passkeyRefusal): the new session replaces the old one.
+      if (user && token)
+        await db
+          .deleteFrom("session")
+          .where("id", "=", sessionIdOf(user) ?? "")
+          .execute();
       const id = await userIdOf(response);
-      if (id) cookies.push(...(await signedIn(request, id)));
+      if (id && !user) cookies.push(...(await signedIn(request, id)));
     }
     return sendAuthResponse(reply, response, cookies);
   }
@@ -334,7 +349,13 @@ export function registerAuth(app: FastifyInstance, auth: Auth, config: Config, d
     }
     const cookies: string[] = [];
     if (response.status === 401) await recordFailedSignIn({ db, appUrl: config.appUrl }, email, slot);
-    else if (response.ok) {
+    else if (response.ok && (await passwordSignInOff(db, email))) {
+      // Checked after the password, so the refusal tells nothing to someone who does not know it.
+      await releaseSignInSlot(counters, email);
+      const token = await tokenOf(response);
+      if (token) await db.deleteFrom("session").where("token", "=", token).execute();
+      return reply.status(403).send({ message: PASSWORD_SIGN_IN_OFF_MESSAGE, code: PASSWORD_SIGN_IN_OFF });
+    } else if (response.ok) {
       await clearFailedSignIns(counters, email);
       // Signed in with the password alone (no code asked): the device check happens now.
       const userId = (await tokenOf(response)) ? await userIdOf(response) : null;

@@ -74,6 +74,20 @@ export const SECOND_FACTOR_REQUIRED = "SECOND_FACTOR_REQUIRED";
 /** How long a second-factor or passkey confirmation lets the actions that move money or credentials through. */
 export const STEP_UP_MAX_AGE_MS = 10 * 60 * 1000;
 
+/** A password sign-in to an account that signs in with passkeys only (403). */
+export const PASSWORD_SIGN_IN_OFF = "PASSWORD_SIGN_IN_OFF";
+export const PASSWORD_SIGN_IN_OFF_MESSAGE =
+  "This account signs in with a passkey only. Use “Sign in with a passkey”; its owner can turn password sign-in back on from the profile.";
+export const PASSKEY_TAKEN_MESSAGE = "This passkey is already registered. Add a new one from this device instead.";
+export const PASSKEY_OTHER_ACCOUNT_MESSAGE =
+  "This passkey belongs to another account. Use a passkey of the account you are signed in to.";
+export const LAST_PASSKEY_MESSAGE =
+  "This is your last passkey and password sign-in is off. Turn password sign-in on before removing it.";
+
+/** GET and PUT /api/profile/password-sign-in: whether the password signs in (off only with a passkey). */
+export const passwordSignInSchema = z.strictObject({ enabled: z.boolean() });
+export type PasswordSignIn = z.infer<typeof passwordSignInSchema>;
+
 /** GET /api/profile/sessions: the account's signed-in sessions, the current one marked (decision 0054). */
 export const accountSessionSchema = z.object({
   id: z.string(),

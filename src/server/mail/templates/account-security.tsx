@@ -11,7 +11,10 @@ export type SecurityEvent =
   | "password-changed"
   | "backup-code-used"
   | "backup-codes-renewed"
-  | "factors-reset";
+  | "factors-reset"
+  | "codes-paused"
+  | "password-sign-in-off"
+  | "password-sign-in-on";
 
 const WHAT: Record<SecurityEvent, { subject: string; line: (detail: string) => string }> = {
   "new-device": {
@@ -50,6 +53,19 @@ const WHAT: Record<SecurityEvent, { subject: string; line: (detail: string) => s
     subject: "Your second factors were reset",
     line: (d) =>
       `Your two-factor sign-in and passkeys were removed${d ? ` by ${d}` : ""}. Set up a new one from your profile the next time you sign in.`,
+  },
+  "codes-paused": {
+    subject: "Codes paused after wrong tries",
+    line: (d) =>
+      `${d} wrong two-factor codes were entered for your account, so codes are paused for 15 minutes. Whoever entered them may know your password.`,
+  },
+  "password-sign-in-off": {
+    subject: "Password sign-in is off",
+    line: () => "Signing in with the password was turned off for your account: it now signs in with a passkey only.",
+  },
+  "password-sign-in-on": {
+    subject: "Password sign-in is on",
+    line: () => "Signing in with the password was turned back on for your account.",
   },
 };
 

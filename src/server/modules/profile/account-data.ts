@@ -215,6 +215,7 @@ export async function deleteAccount(db: Kysely<DB>, userId: string, password: st
         image: null,
         role: "learner",
         twoFactorEnabled: false,
+        passwordSignIn: true,
         updatedAt: new Date().toISOString(),
         erasedAt: new Date().toISOString(),
       })

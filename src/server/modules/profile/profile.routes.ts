@@ -4,19 +4,23 @@ import { accountExportSchema, deleteAccountInputSchema, deleteAccountResponseSch
 import {
   accountSessionsSchema,
   currentUserSchema,
+  passwordSignInSchema,
   sessionParamsSchema,
   sessionsEndedSchema,
 } from "#shared/schemas/auth.ts";
 import { profileInputSchema } from "#shared/schemas/certificates.ts";
 import { emptyBodySchema } from "#shared/schemas/common.ts";
+import { securityMail } from "../../auth/security-mail.ts";
 import { describeDevice, endOtherSessions, endSession, listSessions } from "../../auth/sessions.ts";
 import { AccountErasedError } from "../../db/account-lock.ts";
 import { durableWrite } from "../../db/fast-paths.ts";
-import { notFound } from "../../errors.ts";
+import { conflict, notFound } from "../../errors.ts";
 import { COMMON_QUESTIONS_TOPIC } from "../../invalidation/topics.ts";
-import { requireUser, sessionIdOf } from "../../plugins/auth.ts";
+import { requireStepUp, requireUser, sessionIdOf } from "../../plugins/auth.ts";
 import { sendEncoded } from "../../plugins/serialization.ts";
 import { deleteAccount, exportAccountData } from "./account-data.ts";
+
+const NO_PASSKEY_MESSAGE = "Add a passkey first: without a password, a passkey is the way in.";
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.deps.database.db;
@@ -71,6 +75,50 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       // Its answers may have stood in a lesson's common questions.
       await app.deps.invalidation.publish(COMMON_QUESTIONS_TOPIC);
       return { message: "Your account has been deleted." };
+    },
+  );
+
+  // Password sign-in on or off (decision 0054): off only while the account has a passkey, so its owner
+  // always has a way in; the sign-in bridge (plugins/auth.ts) refuses the password while it is off.
+  const notify = securityMail(db, app.deps.config.appUrl);
+  const passwordSignInOf = async (userId: string) =>
+    Boolean(
+      (await db.selectFrom("user").select("passwordSignIn").where("id", "=", userId).executeTakeFirst())
+        ?.passwordSignIn,
+    );
+  app.get(
+    "/api/profile/password-sign-in",
+    { schema: { response: { 200: passwordSignInSchema } } },
+    async (request) => ({ enabled: await passwordSignInOf((await requireUser(request)).id) }),
+  );
+  app.put(
+    "/api/profile/password-sign-in",
+    { schema: { body: passwordSignInSchema, response: { 200: passwordSignInSchema } } },
+    async (request) => {
+      const user = await requireUser(request);
+      const { enabled } = request.body;
+      const noPasskey = !(await db.selectFrom("passkey").select("id").where("userId", "=", user.id).executeTakeFirst());
+      if (!enabled && noPasskey) throw conflict(NO_PASSKEY_MESSAGE);
+      // A change to how the account signs in: a fresh confirmation first, after the passkey check.
+      requireStepUp(user);
+      const changed = await durableWrite(db, (trx) => {
+        const update = trx
+          .updateTable("user")
+          .set({ passwordSignIn: enabled, updatedAt: new Date().toISOString() })
+          .where("id", "=", user.id)
+          .where("passwordSignIn", "=", !enabled)
+          .where("erasedAt", "is", null);
+        // Off needs a passkey, checked in the same statement as the write.
+        return (
+          enabled
+            ? update
+            : update.where((eb) => eb.exists(eb.selectFrom("passkey").select("id").where("userId", "=", user.id)))
+        ).executeTakeFirst();
+      });
+      if (Number(changed.numUpdatedRows) === 1)
+        await notify(user.id, enabled ? "password-sign-in-on" : "password-sign-in-off");
+      else if ((await passwordSignInOf(user.id)) !== enabled) throw conflict(NO_PASSKEY_MESSAGE);
+      return { enabled };
     },
   );
 
