@@ -141,9 +141,9 @@ describe.each(FULL.map((c) => [c.id]))("%s content", (courseId) => {
       expect(h.at(-1), `${l.file} sources last`).toMatch(/^Sources$/i);
       const sources = l.markdown.slice(l.markdown.lastIndexOf("## Sources"));
       expect(sources.match(/^\s*[-*]\s+\S/gm)?.length ?? 0, `${l.file} source items`).toBeGreaterThanOrEqual(1);
+      // A specific link (DOI, PMID or page), or a full textual citation where no stable page can be named:
+      // who wrote or published it, then its title.
       for (const item of sources.match(/^\s*[-*]\s+.+$/gm) ?? [])
-        // A specific link (DOI, PMID or page), or a full textual citation where no stable page can be named:
-        // who wrote or published it, then its title.
         expect(item, `${l.file}: every source carries a link or a full citation`).toMatch(
           /https:\/\/\S+|^\s*[-*]\s+\S.*\.\s+\S.{5,}$/,
         );
