@@ -302,6 +302,44 @@ export interface paths {
       };
     };
   };
+  "/api/admin/analytics/questions": {
+    get: {
+      parameters: {
+        query: {
+          from: string;
+          to: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: ({
+                  answeredByStaff: number;
+                  asked: number;
+                  atLeast48HoursOld: number;
+                  courseId: string;
+                  medianSecondsToFirstStaffAnswer: number | null;
+                  shareUnansweredAfter48Hours: number | null;
+                  title: string;
+                  unansweredAfter48Hours: number;
+                })[];
+              period: {
+                days: number;
+                from: string;
+                /** @enum {string} */
+                interval: "day" | "week";
+                previousFrom: string;
+                previousTo: string;
+                to: string;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/admin/assessor-agreement": {
     get: {
       responses: {

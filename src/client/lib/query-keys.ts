@@ -61,7 +61,13 @@ export const queryKeys = {
   },
   admin: {
     itemStatistics: (courseId = "", version?: number) => ["/api/admin/item-statistics", courseId, version] as const,
-    analytics: (part?: "overview" | "assessments" | "funnel", from = "", to = "", courseId = "", version?: number) =>
+    analytics: (
+      part?: "overview" | "assessments" | "funnel" | "questions",
+      from = "",
+      to = "",
+      courseId = "",
+      version?: number,
+    ) =>
       part === undefined
         ? (["/api/admin/analytics"] as const)
         : (["/api/admin/analytics", part, from, to, courseId, version] as const),

@@ -229,3 +229,27 @@ export const analyticsAssessmentsSchema = z.object({
   items: z.array(assessmentFiguresSchema),
 });
 export type AnalyticsAssessments = z.infer<typeof analyticsAssessmentsSchema>;
+
+/** A question waiting longer than this for its first staff answer counts as unanswered (issue 41). */
+export const QUESTION_WAIT_HOURS = 48;
+export const questionFiguresSchema = z.object({
+  period: periodSchema,
+  items: z.array(
+    z.object({
+      courseId: z.string(),
+      title: z.string(),
+      /** Questions asked in the period (hidden ones left out). */
+      asked: z.number().int(),
+      answeredByStaff: z.number().int(),
+      /** Median seconds from asking to the first answer by staff, among those answered; null when none. */
+      medianSecondsToFirstStaffAnswer: z.number().int().nullable(),
+      /** Of the questions asked, those at least QUESTION_WAIT_HOURS old now. */
+      atLeast48HoursOld: z.number().int(),
+      /** Of those, the ones with no staff answer within QUESTION_WAIT_HOURS of asking. */
+      unansweredAfter48Hours: z.number().int(),
+      /** unansweredAfter48Hours / atLeast48HoursOld (0-1); null when none is that old. */
+      shareUnansweredAfter48Hours: z.number().nullable(),
+    }),
+  ),
+});
+export type QuestionFigures = z.infer<typeof questionFiguresSchema>;

@@ -6,11 +6,17 @@ import { paths } from "#client/config/paths.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import { routePatterns } from "#shared/client-routes.ts";
 import { formatPrice } from "#shared/format.ts";
-import type { AnalyticsOverview } from "#shared/schemas/analytics.ts";
+import { type AnalyticsOverview, QUESTION_WAIT_HOURS } from "#shared/schemas/analytics.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { AdminTable } from "./admin-table.tsx";
 import { ChartFigure, HorizontalBars, TimeChart, trendSentence } from "./analytics-chart.tsx";
-import { analyticsCsvUrl, useAnalyticsAssessments, useAnalyticsOverview, useCourseFunnel } from "./api.ts";
+import {
+  analyticsCsvUrl,
+  useAnalyticsAssessments,
+  useAnalyticsOverview,
+  useAnalyticsQuestions,
+  useCourseFunnel,
+} from "./api.ts";
 import { usePublishedVersions, VersionSelect } from "./version-select.tsx";
 
 type Choice = "7" | "30" | "90" | "year" | "custom";
@@ -432,6 +438,48 @@ function AssessmentsSection({ from, to }: { from: string; to: string }) {
   );
 }
 
+/** Hours and minutes, or days and hours past two days, of a wait given in seconds. */
+function waitOf(seconds: number | null) {
+  if (seconds === null) return "n/a";
+  const hours = Math.floor(seconds / 3600);
+  if (hours >= 48) return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+  return `${hours} h ${Math.floor((seconds % 3600) / 60)} min`;
+}
+
+function QuestionsSection({ from, to }: { from: string; to: string }) {
+  const questions = useAnalyticsQuestions(from, to);
+  return (
+    <section aria-labelledby="questions-title" className="mt-8">
+      <h2 id="questions-title" className="font-serif text-2xl font-bold">
+        Questions
+      </h2>
+      <p className="mt-1 max-w-3xl text-sm text-muted">
+        Learners' questions asked in the period on each course's lessons, how long they waited for a first answer from
+        staff, and of those asked at least {QUESTION_WAIT_HOURS} hours ago, the share still without a staff answer{" "}
+        {QUESTION_WAIT_HOURS} hours after asking.
+      </p>
+      <div className="mt-3">
+        <AdminTable
+          caption="Questions asked, median time to a first staff answer and share unanswered after 48 hours, per course"
+          columns={[
+            { header: "Course", cell: (q) => q.title },
+            { header: "Questions asked", cell: (q) => count(q.asked) },
+            { header: "Median time to first staff answer", cell: (q) => waitOf(q.medianSecondsToFirstStaffAnswer) },
+            {
+              header: `Unanswered after ${QUESTION_WAIT_HOURS} hours`,
+              cell: (q) =>
+                `${percent(q.shareUnansweredAfter48Hours)} (${q.unansweredAfter48Hours} of ${q.atLeast48HoursOld})`,
+            },
+          ]}
+          rows={questions.data?.items}
+          rowKey={(q) => q.courseId}
+          empty="No questions asked in this period."
+        />
+      </div>
+    </section>
+  );
+}
+
 /** The admin landing page: the figures an owner runs the academy on, for a period against the one before. */
 export default function AdminAnalyticsPage() {
   const [choice, setChoice] = useState<Choice>("30");
@@ -499,6 +547,7 @@ export default function AdminAnalyticsPage() {
       )}
       <FunnelSection from={from} to={to} />
       <AssessmentsSection from={from} to={to} />
+      <QuestionsSection from={from} to={to} />
     </AdminLayout>
   );
 }

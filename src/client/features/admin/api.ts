@@ -195,6 +195,13 @@ export const useAnalyticsAssessments = (from: string, to: string, courseId = "",
       ),
     placeholderData: keepPreviousData,
   });
+/** Questions asked per course, the median wait for a staff answer and the share left past 48 hours (issue 41). */
+export const useAnalyticsQuestions = (from: string, to: string) =>
+  useQuery({
+    queryKey: queryKeys.admin.analytics("questions", from, to),
+    queryFn: () => dataOf(api.GET("/api/admin/analytics/questions", { params: { query: { from, to } } })),
+    placeholderData: keepPreviousData,
+  });
 export const useCourseFunnel = (from: string, to: string, courseId: string, version?: number) =>
   useQuery({
     queryKey: queryKeys.admin.analytics("funnel", from, to, courseId, version),

@@ -7,12 +7,21 @@ import {
   courseFunnelSchema,
   funnelQuerySchema,
   periodQuerySchema,
+  questionFiguresSchema,
 } from "#shared/schemas/analytics.ts";
 import { textFileSchema } from "#shared/schemas/common.ts";
 import { notFound } from "../../errors.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { analyticsCsv, analyticsOverview, assessmentFigures, courseFunnel, periodOf } from "./analytics.service.ts";
+import { questionFigures } from "../questions/question-figures.ts";
+import {
+  analyticsCsv,
+  analyticsOverview,
+  assessmentFigures,
+  courseFunnel,
+  periodOf,
+  publicPeriod,
+} from "./analytics.service.ts";
 import { rollUpAnalytics } from "./analytics-rollup.ts";
 
 /**
@@ -68,6 +77,15 @@ export function analyticsRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZ
           return assessmentFigures(db, await catalogue.get(), period, await versionOf(courseId, version));
         const figures = await assessmentFigures(db, await catalogue.get(), period);
         return courseId ? { ...figures, items: figures.items.filter((i) => i.courseId === courseId) } : figures;
+      },
+    );
+    app.get(
+      "/api/admin/analytics/questions",
+      { schema: { querystring: periodQuerySchema, response: { 200: questionFiguresSchema } } },
+      async (request) => {
+        const period = periodOf(request.query);
+        const items = await questionFigures(db, await catalogue.get(), period.current);
+        return { period: publicPeriod(period), items: items.sort((a, b) => a.title.localeCompare(b.title)) };
       },
     );
     app.get(

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import { median } from "#shared/median.ts";
 import {
   type AnalyticsAssessments,
   type AnalyticsOverview,
@@ -587,11 +588,7 @@ export async function courseFunnel(
     const n = reached.reduce((sum, p) => sum + p.n, 0);
     return { moduleId: m.id, title: m.title, reached: n, stalled, share: ratio(stalled, n) };
   });
-  const days = certified.rows
-    .map((r) => (Date.parse(r.issuedAt) - Date.parse(r.enrolledAt)) / DAY_MS)
-    .sort((a, b) => a - b);
-  const mid = Math.floor(days.length / 2);
-  const median = days.length === 0 ? null : days.length % 2 ? days[mid]! : (days[mid - 1]! + days[mid]!) / 2;
+  const middle = median(certified.rows.map((r) => (Date.parse(r.issuedAt) - Date.parse(r.enrolledAt)) / DAY_MS));
   return {
     period: publicPeriod(period),
     courseId,
@@ -601,7 +598,7 @@ export async function courseFunnel(
       shareOfEnrolled: ratio(step.count, enrolled),
       shareKept: i === 0 ? null : ratio(step.count, raw[i - 1]!.count),
     })),
-    medianDaysToCertificate: median === null ? null : Math.round(median * 10) / 10,
+    medianDaysToCertificate: middle === null ? null : Math.round(middle * 10) / 10,
     stallDays: STALL_DAYS,
     stalls,
   };

@@ -1,3 +1,4 @@
+import { median } from "#shared/median.ts";
 import type { AgreementReport } from "#shared/schemas/practical.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
 import { listCourseMarks, type StoredMark } from "./practical.repository.ts";
@@ -37,13 +38,6 @@ export function weightedKappa(pairs: readonly (readonly [number, number])[], lev
       expected += (((rowTotals[i] ?? 0) * (colTotals[j] ?? 0)) / n) * ((i - j) / (levels - 1)) ** 2;
   if (expected === 0) return null;
   return 1 - observed / expected;
-}
-
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 const round3 = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
