@@ -36,7 +36,8 @@ export const lessonFrontMatterSchema = z.strictObject({
 
 /** Questions per attempt when a quiz file does not say. */
 export const DEFAULT_DRAW = 6;
-const OPTION_IDS = ["a", "b", "c", "d"] as const;
+/** A question has 2 to 6 options, lettered in order. */
+const OPTION_IDS = ["a", "b", "c", "d", "e", "f"] as const;
 
 const bankFields = {
   title: nonEmpty.max(200),
@@ -51,7 +52,10 @@ const bankFields = {
           .regex(/^[a-z0-9-]+$/, "must be a lesson id")
           .optional(),
         question: nonEmpty,
-        options: z.array(z.strictObject({ id: z.enum(OPTION_IDS), text: nonEmpty })).length(4),
+        options: z
+          .array(z.strictObject({ id: z.enum(OPTION_IDS), text: nonEmpty }))
+          .min(2)
+          .max(6),
         correctAnswer: nonEmpty,
         explanation: nonEmpty,
       }),

@@ -1,0 +1,143 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { CourseDocument } from "#shared/schemas/studio.ts";
+import { expectFocused } from "./focus.ts";
+import { createAccount, expectAccessible, signInInBrowser, useE2E } from "./harness.ts";
+
+const e2e = useE2E();
+const COURSE = "fixture-basics";
+const FIGURE_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100" width="200" height="100"><rect width="200" height="100" fill="#0a7"/></svg>';
+
+async function signedInAuthor(): Promise<Page> {
+  const account = await createAccount(e2e, { firstName: "Ada", lastName: "Author" });
+  await e2e.testDb.database.db
+    .updateTable("user")
+    .set({ role: "admin", emailVerified: true })
+    .where("email", "=", account.email)
+    .execute();
+  const page = await e2e.newPage();
+  await signInInBrowser(page, account.email, account.password);
+  await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
+  return page;
+}
+
+async function draftDocument(): Promise<CourseDocument> {
+  const row = await e2e.testDb.database.db
+    .selectFrom("courseDraft")
+    .select("document")
+    .where("courseId", "=", COURSE)
+    .executeTakeFirst();
+  if (!row) throw new Error("no draft");
+  return JSON.parse(row.document) as CourseDocument;
+}
+const bodyOf = (document: CourseDocument, lessonId: string) =>
+  document.modules.flatMap((m) => m.lessons).find((l) => l.id === lessonId)?.body ?? "";
+
+/** Moves along the toolbar with the arrow keys to the named button. */
+async function toolbarTo(page: Page, name: string) {
+  const toolbar = page.getByRole("toolbar", { name: "Formatting" });
+  const target = toolbar.getByRole("button", { name, exact: true });
+  for (let i = 0; i < 12; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press("ArrowRight");
+  }
+  await expectFocused(target, name);
+}
+
+describe("the lesson editor", () => {
+  it("writes a lesson with a table and a figure by keyboard, autosaves it, and passes axe", async () => {
+    const page = await signedInAuthor();
+    await page.goto(`/studio/courses/${COURSE}/lessons/alpha-two`);
+    const text = page.getByRole("textbox", { name: "Lesson text" });
+    await text.waitFor();
+    await expectAccessible(page, "lesson editor");
+
+    await text.focus();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Energy per gram of each nutrient:");
+    await page.keyboard.press("Enter");
+    // Shift+Tab from the text reaches the toolbar, whose buttons take the arrow keys.
+    await page.keyboard.press("Shift+Tab");
+    await expectFocused(page.getByRole("toolbar").getByRole("button").first(), "the toolbar's first button");
+    await toolbarTo(page, "Insert table");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Nutrient");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Calories per gram");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Fat");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("9");
+    const status = page.getByRole("status").filter({ hasText: /Saved|Saving|Unsaved|Not saved/ });
+    await status.getByText("Saved", { exact: true }).waitFor();
+    await expect
+      .poll(async () => bodyOf(await draftDocument(), "alpha-two"))
+      .toMatch(/\| Nutrient\s*\| Calories per gram\s*\|/);
+
+    // A figure after the table (Shift+Tab inside a table moves between its cells).
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("After the table.");
+    await page.keyboard.press("Shift+Tab");
+    await toolbarTo(page, "Insert figure");
+    await page.keyboard.press("Enter");
+    const form = page.getByRole("form", { name: "Insert figure" });
+    await form.getByLabel("Image file").setInputFiles({
+      name: "Green Band.svg",
+      mimeType: "image/svg+xml",
+      buffer: Buffer.from(FIGURE_SVG),
+    });
+    await form.getByLabel("Caption").focus();
+    await page.keyboard.type("A green band.");
+    await page.keyboard.press("Enter");
+    await form.getByText("Say what the figure shows, in at least 10 characters.").waitFor();
+    await expectFocused(form.getByLabel("Alt text (what the figure shows)"), "the alt text field");
+    await page.keyboard.type("A green band twice as wide as it is tall.");
+    await form.getByRole("button", { name: "Insert figure" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("img", { name: "A green band twice as wide as it is tall." }).waitFor();
+    await status.getByText("Saved", { exact: true }).waitFor();
+    await expect
+      .poll(async () => bodyOf(await draftDocument(), "alpha-two"))
+      .toMatch(
+        /```figure\nsrc: green-band\.svg\nalt: A green band twice as wide as it is tall\.\ncaption: A green band\./,
+      );
+    expect((await draftDocument()).media.map((m) => m.name)).toContain("green-band.svg");
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(false);
+    await expectAccessible(page, "lesson editor with a table and a figure");
+  });
+
+  it("tells the second of two authors of one lesson about the first, and loses neither's text", async () => {
+    const first = await signedInAuthor();
+    const second = await signedInAuthor();
+    for (const page of [first, second]) {
+      await page.goto(`/studio/courses/${COURSE}/lessons/beta-one`);
+      await page.getByRole("textbox", { name: "Lesson text" }).waitFor();
+    }
+    const write = async (page: Page, words: string) => {
+      const text = page.getByRole("textbox", { name: "Lesson text" });
+      await text.focus();
+      await page.keyboard.press("Control+End");
+      await page.keyboard.press("Enter");
+      await page.keyboard.type(words);
+    };
+    await write(first, "The first author's sentence.");
+    await first.getByRole("status").getByText("Saved", { exact: true }).waitFor();
+    await expect.poll(async () => bodyOf(await draftDocument(), "beta-one")).toContain("The first author's sentence.");
+
+    await write(second, "The second author's sentence.");
+    const conflict = second.getByTestId("lesson-conflict");
+    await conflict.getByRole("heading", { name: "Someone else saved this lesson while you were writing" }).waitFor();
+    expect((await conflict.locator("del").allInnerTexts()).join(" ")).toContain("first");
+    expect((await conflict.locator("ins").allInnerTexts()).join(" ")).toContain("second");
+    // Nothing was overwritten while the second author decides.
+    expect(bodyOf(await draftDocument(), "beta-one")).not.toContain("The second author's sentence.");
+    await expectAccessible(second, "lesson conflict");
+    await conflict.getByRole("button", { name: "Keep my version" }).focus();
+    await second.keyboard.press("Enter");
+    await second.getByRole("status").getByText("Saved", { exact: true }).waitFor();
+    await expect.poll(async () => bodyOf(await draftDocument(), "beta-one")).toContain("The second author's sentence.");
+  });
+});
