@@ -116,15 +116,20 @@ describe("content validation", () => {
       message: /01-alpha\/quiz\.json: questions\.2\.id: duplicate question id 'q1'/,
     },
     {
-      name: "a question with three options",
-      mutate: (d) => editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => question(v, 3).options.pop()),
+      name: "a question with one option (2 to 6)",
+      mutate: (d) =>
+        editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) => question(v, 3).options.splice(1)),
       message: /01-alpha\/quiz\.json: questions\.3\.options:/,
     },
     {
-      name: "a question with five options",
+      name: "a question with seven options (2 to 6)",
       mutate: (d) =>
         editJson(`${d}/fixture-basics/modules/01-alpha/quiz.json`, (v) =>
-          question(v, 3).options.push({ id: "e", text: "Option e" }),
+          question(v, 3).options.push(
+            { id: "e", text: "Option e" },
+            { id: "f", text: "Option f" },
+            { id: "g", text: "Option g" },
+          ),
         ),
       message: /01-alpha\/quiz\.json: questions\.3\.options:/,
     },

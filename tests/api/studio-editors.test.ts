@@ -176,7 +176,7 @@ describe("what an author pastes into a lesson", () => {
     expect(saved.statusCode).toBe(200);
     const published = await request(t.app, "POST", studio("/publish"), {
       cookie: instructor.cookie,
-      payload: { kind: "minor", note: "Pasted text", baseRevision: saved.json().revision },
+      payload: { kind: "major", note: "Pasted text", baseRevision: saved.json().revision },
     });
     expect(published.statusCode, published.body).toBe(200);
 
@@ -191,5 +191,28 @@ describe("what an author pastes into a lesson", () => {
     expect(page.json().html).toContain("Safe words after.");
     expect(page.json().html).toContain("covered");
     expect(page.json().html).toContain("a link");
+  });
+});
+
+describe("question banks", () => {
+  it("take questions of 2 to 6 options", async () => {
+    const draft = await getDraft(instructor);
+    const document = structuredClone(draft.document);
+    const questions = document.modules[0]?.quiz?.questions as {
+      options: { id: string; text: string }[];
+      correctAnswer: string;
+    }[];
+    const [two, six] = questions;
+    if (!two || !six) throw new Error("no questions");
+    two.options = two.options.filter(
+      (o) => o.id === two.correctAnswer || o.id === (two.correctAnswer === "a" ? "b" : "a"),
+    );
+    six.options.push({ id: "e", text: "Option e" }, { id: "f", text: "Option f" });
+    const saved = await request(t.app, "PUT", studio("/draft"), {
+      cookie: instructor.cookie,
+      payload: { baseRevision: draft.revision, document },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().problems).toEqual([]);
   });
 });
