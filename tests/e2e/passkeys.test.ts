@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectFocused } from "./focus.ts";
 import { createAccount, expectAccessible, signInInBrowser, toastText, useE2E } from "./harness.ts";
 
 // Passkeys with Chromium's virtual WebAuthn authenticator, through the DevTools protocol (decision
@@ -37,6 +38,33 @@ describe("passkeys", () => {
     // The passkey is a second factor: the admin role is in force.
     await page.getByRole("link", { name: "Admin" }).first().waitFor();
 
+    // Password sign-in off: adding a passkey confirmed nothing, so the step-up prompt asks, and offers
+    // the passkey (the account has no authenticator app); reached and used with the keyboard alone.
+    await page.getByRole("button", { name: "Turn password sign-in off" }).click();
+    const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+    await dialog.getByText("This action needs one of your passkeys.").waitFor();
+    await expectAccessible(page, "step-up prompt with a passkey");
+    expect(await dialog.getByLabel("6-digit code").isVisible()).toBe(false);
+    const usePasskey = dialog.getByRole("button", { name: "Use a passkey" });
+    for (let stop = 0; stop < 4 && !(await usePasskey.evaluate((el) => el === document.activeElement)); stop++)
+      await page.keyboard.press("Tab");
+    await expectFocused(usePasskey, "Use a passkey, by Tab");
+    await page.keyboard.press("Enter");
+    await toastText(page).getByText("Password sign-in is off").waitFor();
+    await dialog.waitFor({ state: "detached" });
+    await expectFocused(page.getByRole("button", { name: "Turn password sign-in on" }), "the toggle after the change");
+    const row = await db
+      .selectFrom("user")
+      .select("passwordSignIn")
+      .where("email", "=", account.email)
+      .executeTakeFirst();
+    expect(row?.passwordSignIn).toBe(false);
+
+    // The password is refused, with a message that names the way in.
+    await page.context().clearCookies();
+    await signInInBrowser(page, account.email, account.password);
+    await page.getByRole("alert").getByText("This account signs in with a passkey only.", { exact: false }).waitFor();
+
     // Sign out, then in with the passkey alone.
     await page.context().clearCookies();
     await page.goto("/login");
@@ -46,6 +74,15 @@ describe("passkeys", () => {
     expect(me).toMatchObject({ email: account.email, role: "admin" });
     const passkeys = await db.selectFrom("passkey").select(["name", "userId"]).execute();
     expect(passkeys.map((p) => p.name)).toEqual(["Work laptop"]);
+
+    // A passkey sign-in counts as a confirmation: password sign-in goes back on without a prompt.
+    await page.goto("/profile");
+    // Keyboard alone: the toggle is the stop before the new passkey's name.
+    await page.getByLabel("Name of the new passkey").focus();
+    await page.keyboard.press("Shift+Tab");
+    await expectFocused(page.getByRole("button", { name: "Turn password sign-in on" }), "the toggle, by Shift+Tab");
+    await page.keyboard.press("Enter");
+    await toastText(page).getByText("Password sign-in is on").waitFor();
 
     // Removed: the role waits again.
     await page.goto("/profile");

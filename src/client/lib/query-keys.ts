@@ -5,6 +5,7 @@ export const queryKeys = {
   currentUser: () => ["/api/auth/user"] as const,
   siteConfig: () => ["/api/config"] as const,
   sessions: () => ["/api/profile/sessions"] as const,
+  passwordSignIn: () => ["/api/profile/password-sign-in"] as const,
   courses: {
     all: () => ["/api/courses"] as const,
     detail: (courseId: string) => ["/api/courses", courseId] as const,

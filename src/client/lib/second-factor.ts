@@ -26,3 +26,19 @@ export async function twoFactorEnabled(): Promise<boolean> {
   const body = (await response.json()) as { user?: { twoFactorEnabled?: boolean } } | null;
   return body?.user?.twoFactorEnabled === true;
 }
+
+/** Which second factors the signed-in account has: the step-up prompt offers those. */
+export interface Factors {
+  totp: boolean;
+  passkey: boolean;
+}
+
+export async function accountFactors(): Promise<Factors> {
+  const [totp, passkeys] = await Promise.all([
+    twoFactorEnabled(),
+    fetch("/api/auth/passkey/list-user-passkeys", { credentials: "same-origin" }).then((r) =>
+      r.ok ? (r.json() as Promise<unknown[]>) : [],
+    ),
+  ]);
+  return { totp, passkey: Array.isArray(passkeys) && passkeys.length > 0 };
+}

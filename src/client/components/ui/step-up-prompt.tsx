@@ -1,7 +1,7 @@
 import { Dialog } from "radix-ui";
 import { useEffect, useRef, useState } from "react";
 import { ApiError, refusal, registerRefusalHandler } from "#client/lib/api-client.ts";
-import { authPost, cleanCode } from "#client/lib/second-factor.ts";
+import { accountFactors, authPost, cleanCode, type Factors } from "#client/lib/second-factor.ts";
 import { STEP_UP_REQUIRED } from "#shared/constants.ts";
 import { isRecord } from "#shared/guards.ts";
 import { Button, buttonClasses } from "./button.tsx";
@@ -9,8 +9,9 @@ import { FormError, TextField } from "./form.tsx";
 
 /**
  * The prompt for a fresh second factor (docs/decisions/0054): an action that moves money or
- * credentials was answered 403 STEP_UP_REQUIRED; a code from the app (or a backup code) confirms it
- * is still the account's owner, and the action is sent once more. Cancel leaves it refused.
+ * credentials was answered 403 STEP_UP_REQUIRED; a code from the app (or a backup code), or one of the
+ * account's passkeys, confirms it is still the account's owner, and the action is sent once more.
+ * Cancel leaves it refused.
  */
 export function StepUpPrompt() {
   const [open, setOpen] = useState(false);
@@ -18,17 +19,21 @@ export function StepUpPrompt() {
   const [code, setCode] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [factors, setFactors] = useState<Factors>({ totp: true, passkey: false });
   const settle = useRef<((confirmed: boolean) => void) | null>(null);
 
   useEffect(() => {
-    const ask = () =>
-      new Promise<boolean>((resolve) => {
+    // The account's factors first, so the dialog opens with the right fields (and focus stays in them).
+    const ask = async () => {
+      setFactors(await accountFactors().catch(() => ({ totp: true, passkey: false })));
+      return new Promise<boolean>((resolve) => {
         settle.current = resolve;
         setCode("");
         setProblem(null);
         setBackup(false);
         setOpen(true);
       });
+    };
     // An action that needs a fresh second factor (403 STEP_UP_REQUIRED) prompts for it, then is sent once more.
     registerRefusalHandler(async (copy, status, text) => {
       if (status !== 403 || codeOf(text) !== STEP_UP_REQUIRED || !(await ask())) return null;
@@ -65,6 +70,34 @@ export function StepUpPrompt() {
     }
   };
 
+  const confirmWithPasskey = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const { authCall, authClient } = await import("#client/lib/auth-client.ts");
+      await authCall(authClient.signIn.passkey());
+      finish(true);
+    } catch (failure) {
+      setProblem(refusal(failure, "The passkey did not confirm it. Try again."));
+      document.getElementById("step-up-passkey")?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const passkeyButton = factors.passkey && (
+    <Button
+      id="step-up-passkey"
+      type="button"
+      size="sm"
+      variant={factors.totp ? "secondary" : "primary"}
+      disabled={busy}
+      onClick={confirmWithPasskey}
+    >
+      Use a passkey
+    </Button>
+  );
+
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && finish(false)}>
       <Dialog.Portal>
@@ -72,9 +105,20 @@ export function StepUpPrompt() {
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl">
           <Dialog.Title className="text-lg font-semibold text-slate-900">Confirm it is you</Dialog.Title>
           <Dialog.Description className="mt-2 text-sm text-slate-700">
-            This action needs a fresh code from your authenticator app{backup ? " or a backup code" : ""}.
+            {factors.totp
+              ? `This action needs a fresh code from your authenticator app${backup ? " or a backup code" : ""}${factors.passkey ? ", or one of your passkeys" : ""}.`
+              : "This action needs one of your passkeys."}
           </Dialog.Description>
-          <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
+          {!factors.totp && (
+            <div className="mt-4 space-y-4">
+              <FormError id="step-up-error" message={problem} />
+              <div className="flex flex-wrap justify-end gap-3">
+                <Dialog.Close className={buttonClasses("secondary", "sm")}>Cancel</Dialog.Close>
+                {passkeyButton}
+              </div>
+            </div>
+          )}
+          <form onSubmit={submit} className="mt-4 space-y-4" noValidate hidden={!factors.totp}>
             <FormError id="step-up-error" message={problem} />
             <TextField
               id="step-up-code"
@@ -97,6 +141,7 @@ export function StepUpPrompt() {
             >
               {backup ? "Use a code from the app instead" : "Use a backup code instead"}
             </button>
+            {passkeyButton && <div>{passkeyButton}</div>}
             <div className="flex flex-wrap justify-end gap-3">
               <Dialog.Close className={buttonClasses("secondary", "sm")}>Cancel</Dialog.Close>
               <Button type="submit" size="sm" disabled={busy}>

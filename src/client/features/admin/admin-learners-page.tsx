@@ -2,18 +2,27 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "#client/components/ui/button.tsx";
+import { ConfirmDialog } from "#client/components/ui/confirm-dialog.tsx";
 import { FormError, SelectField, TextField, useFormErrors } from "#client/components/ui/form.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { refusal } from "#client/lib/api-client.ts";
 import { useAssignCourseStaff, useCourseStaff, useUnassignCourseStaff } from "#client/lib/course-staff.ts";
 import { useCourses } from "#client/lib/courses.ts";
+import { useCurrentUser } from "#client/lib/session.ts";
 import { accommodationInputSchema, revokeCertificateInputSchema } from "#shared/schemas/admin.ts";
 import type { StaffRole } from "#shared/schemas/auth.ts";
 import { type GrantableRole, grantableRoleSchema, roleInputSchema } from "#shared/schemas/practical.ts";
 import { courseStaffInputSchema } from "#shared/schemas/staff.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { SearchableAdminTable, useAdminSearch } from "./admin-table.tsx";
-import { useAdminLearners, useGrantAttempt, useRevokeCertificate, useSetRole, useSetTimeMultiplier } from "./api.ts";
+import {
+  useAdminLearners,
+  useGrantAttempt,
+  useResetSecondFactors,
+  useRevokeCertificate,
+  useSetRole,
+  useSetTimeMultiplier,
+} from "./api.ts";
 import { useInlineFocus } from "./use-inline-focus.ts";
 
 type Learner = NonNullable<ReturnType<typeof useAdminLearners>["data"]>["items"][number];
@@ -170,6 +179,41 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
   );
 }
 
+/**
+ * Recovery of a member who lost every second factor (decision 0054): their two-factor sign-in and
+ * passkeys go and every session ends; audited and e-mailed by the server. Never one's own account.
+ */
+function ResetFactorsButton({ learner }: { learner: Learner }) {
+  const { user } = useCurrentUser();
+  const toast = useToast();
+  const reset = useResetSecondFactors();
+  const triggerId = `reset-factors-${learner.id}`;
+  if (!user || user.id === learner.id) return null;
+  const confirm = async () => {
+    try {
+      await reset.mutateAsync(learner.id);
+      toast({ title: "Sign-in factors reset", description: `${learner.email} was e-mailed.` });
+    } catch (failure) {
+      toast({ title: "Factors not reset", description: refusal(failure), variant: "destructive" });
+    }
+    // The row stays; focus goes back to its button, not to the page.
+    document.getElementById(triggerId)?.focus();
+  };
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button id={triggerId} size="sm" variant="secondary" className="mt-2" disabled={reset.isPending}>
+          Reset sign-in factors<span className="sr-only"> of {learner.email}</span>
+        </Button>
+      }
+      title={`Reset the sign-in factors of ${learner.email}?`}
+      description="Their two-factor sign-in, backup codes and passkeys are removed and every session of theirs ends. They sign in with the password and set up a new factor; a staff role waits until they do. The reset is audited and they are e-mailed."
+      confirmLabel="Reset sign-in factors"
+      onConfirm={confirm}
+    />
+  );
+}
+
 const ROLE_LABELS: Record<GrantableRole, string> = {
   learner: "Learner",
   assessor: "Assessor",
@@ -313,6 +357,7 @@ const learnerCell = (l: Learner) => (
     </span>
     <TimeMultiplier learner={l} />
     <RoleForm learner={l} />
+    <ResetFactorsButton learner={l} />
     {(l.role === "assessor" || l.role === "instructor") && <CourseAssignments key={l.role} learner={l} role={l.role} />}
   </>
 );

@@ -103,6 +103,13 @@ export const useRevokeCertificate = () =>
     ["learners"],
   );
 
+/** Recovery of a member who lost every factor (decision 0054): step-up, audited, the owner e-mailed. */
+export const useResetSecondFactors = () =>
+  useAdminMutation(
+    (id: string) => dataOf(api.POST("/api/admin/learners/{id}/second-factors/reset", { params: { path: { id } } })),
+    ["learners"],
+  );
+
 export const useAdminEnroll = () =>
   useAdminMutation(
     (body: z.input<typeof adminEnrollInputSchema>) => dataOf(api.POST("/api/admin-enroll-user", { body })),

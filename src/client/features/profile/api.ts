@@ -64,3 +64,18 @@ export function useEndSessions() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions() }),
   });
 }
+
+/** Whether the password signs in; passkey users may turn it off (decision 0054). */
+export const usePasswordSignIn = () =>
+  useQuery({
+    queryKey: queryKeys.passwordSignIn(),
+    queryFn: () => dataOf(api.GET("/api/profile/password-sign-in")),
+  });
+
+export function useSetPasswordSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (enabled: boolean) => dataOf(api.PUT("/api/profile/password-sign-in", { body: { enabled } })),
+    onSuccess: (data) => queryClient.setQueryData(queryKeys.passwordSignIn(), data),
+  });
+}

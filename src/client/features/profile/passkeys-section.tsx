@@ -6,6 +6,7 @@ import { useToast } from "#client/components/ui/toast.tsx";
 import { refusal } from "#client/lib/api-client.ts";
 import { authCall, authClient } from "#client/lib/auth-client.ts";
 import { refreshCurrentUser } from "#client/lib/session.ts";
+import { usePasswordSignIn, useSetPasswordSignIn } from "./api.ts";
 
 interface Passkey {
   id: string;
@@ -100,6 +101,7 @@ export function PasskeysSection() {
           ))}
         </ul>
       )}
+      {keys !== null && keys.length > 0 && <PasswordSignIn />}
       <form onSubmit={add} className="mt-4 space-y-3" noValidate>
         <FormError id={errorId} message={problem} />
         <TextField
@@ -115,5 +117,54 @@ export function PasskeysSection() {
         </Button>
       </form>
     </Card>
+  );
+}
+
+/**
+ * Password sign-in off and on, for an account with a passkey: the server refuses the password while it
+ * is off, and asks for a fresh confirmation (the step-up prompt) before either change.
+ */
+function PasswordSignIn() {
+  const toast = useToast();
+  const current = usePasswordSignIn();
+  const change = useSetPasswordSignIn();
+  const [problem, setProblem] = useState<string | null>(null);
+  const errorId = useId();
+  const enabled = current.data?.enabled;
+  if (enabled === undefined) return null;
+  // Not disabled while pending: focus stays on the button through the step-up prompt and the answer.
+  const toggle = async () => {
+    if (change.isPending) return;
+    setProblem(null);
+    try {
+      const { enabled: now } = await change.mutateAsync(!enabled);
+      toast({ title: now ? "Password sign-in is on" : "Password sign-in is off" });
+    } catch (failure) {
+      setProblem(refusal(failure, "Password sign-in was not changed."));
+    }
+    document.getElementById("password-sign-in-toggle")?.focus();
+  };
+  return (
+    <section className="mt-4 border-t border-border pt-4" aria-labelledby="password-sign-in-heading">
+      <h3 id="password-sign-in-heading" className="font-semibold">
+        Password sign-in
+      </h3>
+      <p className="mt-1 text-sm text-muted">
+        {enabled
+          ? "You can sign in with your password or a passkey."
+          : "Off: this account signs in with a passkey only. Keep at least one passkey."}
+      </p>
+      <FormError id={errorId} message={problem} />
+      <Button
+        id="password-sign-in-toggle"
+        type="button"
+        variant="secondary"
+        className="mt-2"
+        aria-describedby={problem ? errorId : undefined}
+        onClick={toggle}
+      >
+        {enabled ? "Turn password sign-in off" : "Turn password sign-in on"}
+      </Button>
+    </section>
   );
 }
