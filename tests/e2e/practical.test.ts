@@ -3,7 +3,7 @@ import { ASSESSED_BY_TEXT } from "#shared/schemas/practical.ts";
 import { answerKey } from "../setup/assessments.ts";
 import { COACH_QUALIFICATIONS, fixtureExemplars, SAMPLE_FILES } from "../setup/practical.ts";
 import { PRACTICAL_FIXTURE_CONTENT } from "../setup/test-app.ts";
-import { tabTo } from "./focus.ts";
+import { expectFocused, tabTo } from "./focus.ts";
 import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E({ content: PRACTICAL_FIXTURE_CONTENT });
@@ -57,16 +57,21 @@ describe("the practical in the browser", () => {
     await page.getByRole("button", { name: "Submit Practical" }).click();
     await page.getByRole("alert").getByText("Attach the audio or video recording of the session").waitFor();
     await page.getByLabel(/^Files/).setInputFiles([
-      { name: "session.mp3", mimeType: "audio/mpeg", buffer: SAMPLE_FILES.mp3 },
+      { name: "session.wav", mimeType: "audio/wav", buffer: SAMPLE_FILES.wav },
       { name: "transcript.txt", mimeType: "text/plain", buffer: SAMPLE_FILES.text },
     ]);
     await page.getByRole("button", { name: "Submit Practical" }).click();
     await toastText(page).getByText("Practical Submitted").waitFor();
     await page.getByTestId("practical-state").getByText("Submitted: waiting for an assessor").waitFor();
-    await page.getByRole("link", { name: "session.mp3" }).waitFor();
+    await page.getByRole("link", { name: "session.wav" }).waitFor();
 
     // A new assessor: records their qualifications, is assigned, and sees no live work before calibrating.
     const review = await e2e.newPage();
+    const ranges: { status: number; contentRange: string }[] = [];
+    review.on("response", (r) => {
+      if (r.url().includes("/api/practical-files/"))
+        ranges.push({ status: r.status(), contentRange: r.headers()["content-range"] ?? "" });
+    });
     await signUpInBrowser(review, assessor);
     const db = e2e.testDb.database.db;
     await db.updateTable("user").set({ role: "assessor" }).where("email", "=", assessor.email).execute();
@@ -100,23 +105,54 @@ describe("the practical in the browser", () => {
     await card.getByText("Not calibrated yet").waitFor();
     await expectAccessible(review, "calibration page");
 
-    // Calibration: each exemplar scored in the review form, at the agreed levels.
+    // A level chosen by keyboard: Tab to the criterion's first level, Space, then the arrows to the one wanted.
+    const chooseLevel = async (group: string, points: number) => {
+      const radios = review.getByRole("group", { name: group }).getByRole("radio");
+      const labels = await radios.evaluateAll((els) =>
+        els.map((e) => (e as HTMLInputElement).labels?.[0]?.textContent ?? ""),
+      );
+      const index = labels.findIndex((l) => l.includes(`(${points})`));
+      await tabTo(review, radios.first(), `the first level of ${group}`, 20);
+      await review.keyboard.press("Space");
+      for (let i = 0; i < index; i++) await review.keyboard.press("ArrowDown");
+      expect(await radios.nth(index).isChecked(), `${group} at ${points}`).toBe(true);
+    };
+    const chooseDecision = async (decision: "pass" | "resubmit") => {
+      const wanted = review.getByLabel(decision === "pass" ? "Pass" : "Resubmit", { exact: true });
+      const onDecision = () =>
+        review.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name === "decision");
+      for (let stop = 0; stop < 6 && !(await onDecision()); stop++) await review.keyboard.press("Tab");
+      expect(await onDecision(), "Tab reaches the decision").toBe(true);
+      await review.keyboard.press("Space");
+      for (let i = 0; i < 2 && !(await wanted.isChecked()); i++) await review.keyboard.press("ArrowDown");
+      expect(await wanted.isChecked(), `decision ${decision}`).toBe(true);
+    };
+
+    // Calibration, keyboard alone: each exemplar scored in the review form at the agreed levels.
     const exemplars = fixtureExemplars();
     for (const [i, exemplar] of exemplars.entries()) {
       await review.goto(`/review/calibration/${COURSE}/${exemplar.id}`);
-      await review.getByRole("heading", { name: `Calibration exemplar ${i + 1}` }).waitFor();
+      const heading = review.getByRole("heading", { name: `Calibration exemplar ${i + 1}` });
+      await heading.waitFor();
+      // Keyboard alone from the page's start: the skip link into the main content.
+      await review.keyboard.press("Tab");
+      await expectFocused(review.getByRole("link", { name: "Skip to content" }), "the skip link");
+      await review.keyboard.press("Enter");
       for (const s of exemplar.scores) {
         const title = s.criterionId === "listening" ? "Listening" : "Scope of practice";
-        await review
-          .getByRole("group", { name: title })
-          .getByLabel(new RegExp(`\\(${s.points}\\)`))
-          .check();
-        await review.getByLabel(`Comment on ${title}`).fill("Scored against the descriptors.");
+        await chooseLevel(title, s.points);
+        await review.keyboard.press("Tab");
+        await review.keyboard.type("Scored against the descriptors.");
       }
-      await review.getByLabel("Overall feedback for the learner").fill("Calibration.");
-      await review.getByLabel(exemplar.decision === "pass" ? "Pass" : "Resubmit", { exact: true }).check();
-      await review.getByRole("button", { name: "Send Scores" }).click();
+      await review.keyboard.press("Tab");
+      await review.keyboard.type("Calibration.");
+      expect(await review.getByLabel("Overall feedback for the learner").inputValue()).toBe("Calibration.");
+      await chooseDecision(exemplar.decision);
+      await tabTo(review, review.getByRole("button", { name: "Send Scores" }), "Send Scores", 4);
+      await review.keyboard.press("Enter");
       await review.getByTestId("calibration-result").getByText(exemplar.rationale).waitFor();
+      // The form is drawn afresh for the next score: focus goes to the result, never to the page.
+      await expectFocused(review.getByTestId("calibration-result").getByRole("heading"), "the calibration result");
       if (i === 0) await expectAccessible(review, "calibration result");
     }
     await review.getByText("You are calibrated on this practical: its live queue is open.").waitFor();
@@ -138,9 +174,26 @@ describe("the practical in the browser", () => {
     await player.waitFor();
     expect(await player.getAttribute("src")).toMatch(/^\/api\/practical-files\//);
     await review.getByRole("link", { name: /submission-\d+-file-2\.txt/ }).waitFor();
-    // From the heading, Tab reaches the player (its controls take Space and the arrows), then the form.
+    // From the heading, Tab reaches the player; its own keyboard controls play, seek and pause it,
+    // and the recording arrives by byte ranges (206), so the player can seek in it.
     await review.getByRole("heading", { name: /Submission #/ }).focus();
     await tabTo(review, player, "the recording's player", 10);
+    const state = () =>
+      player.evaluate((a: HTMLAudioElement) => ({
+        paused: a.paused,
+        time: a.currentTime,
+        seekable: a.seekable.length > 0 ? a.seekable.end(0) : 0,
+        duration: a.duration,
+      }));
+    await review.keyboard.press("Space");
+    await expect.poll(async () => (await state()).paused).toBe(false);
+    await review.keyboard.press("Space");
+    await expect.poll(async () => (await state()).paused).toBe(true);
+    const before = (await state()).time;
+    expect((await state()).seekable).toBeGreaterThan(5);
+    await review.keyboard.press("ArrowRight");
+    await expect.poll(async () => (await state()).time).toBeGreaterThan(before);
+    expect(ranges.some((r) => r.status === 206 && /^bytes \d+-\d+\/\d+$/.test(r.contentRange))).toBe(true);
     const levels = async (group: string, steps: number) => {
       const first = review.getByRole("group", { name: group }).getByRole("radio").first();
       await tabTo(review, first, `the first level of ${group}`, 20);

@@ -5,6 +5,26 @@ import { loadContent } from "#server/content/content-files.ts";
 import { deliverQueuedMail } from "./outbox.ts";
 import { PRACTICAL_FIXTURE_CONTENT, TEST_ORIGIN, type TestApp } from "./test-app.ts";
 
+function pcmWav(seconds: number, rate = 8000) {
+  const samples = seconds * rate;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write("RIFF", 0, "latin1");
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write("WAVEfmt ", 8, "latin1");
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20); // PCM
+  wav.writeUInt16LE(1, 22); // mono
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36, "latin1");
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++)
+    wav.writeInt16LE(Math.round(2000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
+  return wav;
+}
+
 /** Files a practical submission may carry, by their real bytes. */
 export const SAMPLE_FILES = {
   pdf: Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"),
@@ -14,6 +34,8 @@ export const SAMPLE_FILES = {
     Buffer.from([3, 0, 0, 0, 0, 0, 0, 0xff, 0xfb, 0x90, 0x64]),
     Buffer.alloc(600),
   ]),
+  /** A real, playable recording: 6 seconds of a quiet 440 Hz tone, 16-bit PCM WAV at 8 kHz (a player can seek in it). */
+  wav: pcmWav(6),
   /** A PNG image, whatever name it is given. */
   png: Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex"),
 };

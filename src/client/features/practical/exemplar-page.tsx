@@ -1,3 +1,4 @@
+import { type Ref, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
@@ -11,14 +12,20 @@ import { RubricTable } from "./rubric.tsx";
 import { ScoreForm } from "./score-form.tsx";
 
 /** The assessor's scores beside the agreed ones, and the rationale. */
-function CalibrationResult({ exemplar }: { exemplar: CalibrationExemplar }) {
+function CalibrationResult({
+  exemplar,
+  headingRef,
+}: {
+  exemplar: CalibrationExemplar;
+  headingRef: Ref<HTMLHeadingElement>;
+}) {
   const result = exemplar.result;
   if (!result) return null;
   const label = (criterionId: string, points: number) =>
     exemplar.rubric.criteria.find((c) => c.id === criterionId)?.levels.find((l) => l.points === points)?.label ?? "";
   return (
     <Card className="mt-6 p-4" data-testid="calibration-result">
-      <h2 className="text-xl font-semibold">
+      <h2 ref={headingRef} tabIndex={-1} className="text-xl font-semibold">
         {result.withinOne ? "Within one level on every criterion" : "More than one level off on a criterion"}
       </h2>
       <table className="mt-3 w-full text-left text-sm">
@@ -69,9 +76,18 @@ export default function ExemplarPage({ courseId, exemplarId }: { courseId: strin
     description: "Score an exemplar submission against the rubric and compare with the agreed scores.",
   });
   const toast = useToast();
+  // The form is drawn afresh for each score, so focus goes to the result it produced, not to the page.
+  const resultHeading = useRef<HTMLHeadingElement>(null);
+  const justScored = useRef(false);
   const score = useScoreExemplar(courseId, exemplarId, {
     onSuccess: () => toast({ title: "Exemplar Scored", description: "Compare your scores with the agreed ones." }),
   });
+  const scoredAt = data?.result?.scoredAt;
+  useEffect(() => {
+    if (!scoredAt || !justScored.current) return;
+    justScored.current = false;
+    resultHeading.current?.focus();
+  }, [scoredAt]);
   if (isPending)
     return (
       <PageContainer aria-busy="true">
@@ -100,13 +116,16 @@ export default function ExemplarPage({ courseId, exemplarId }: { courseId: strin
           {data.text}
         </p>
       </Card>
-      <CalibrationResult exemplar={data} />
+      <CalibrationResult exemplar={data} headingRef={resultHeading} />
       <ScoreForm
         key={data.result?.scoredAt ?? "new"}
         rubric={data.rubric}
         pending={score.isPending}
         submitLabel={data.result ? "Score Again" : "Send Scores"}
-        onScore={(input, refuse) => score.mutate(input, { onError: (e) => refuse(refusal(e, e.message)) })}
+        onScore={(input, refuse) => {
+          justScored.current = true;
+          score.mutate(input, { onError: (e) => refuse(refusal(e, e.message)) });
+        }}
       />
       <RubricTable rubric={data.rubric} />
     </PageContainer>
