@@ -141,3 +141,58 @@ describe("the lesson editor", () => {
     await expect.poll(async () => bodyOf(await draftDocument(), "beta-one")).toContain("The second author's sentence.");
   });
 });
+
+describe("question banks and the exam", () => {
+  it("shows an item-writing hint while the author types and clears it when the cue is gone, then saves the bank", async () => {
+    const page = await signedInAuthor();
+    await page.goto(`/studio/courses/${COURSE}/question-banks/alpha`);
+    const first = page.getByTestId("question-1");
+    await first.getByText("No cues found: a learner needs the course to answer this.").waitFor();
+    await expectAccessible(page, "question bank");
+    const optionA = first.getByLabel("Option A", { exact: true });
+    await optionA.focus();
+    await page.keyboard.press("End");
+    const longer = " for every client";
+    await page.keyboard.type(longer);
+    const hint = first.getByText(/The correct answer is the longest option/);
+    await hint.waitFor();
+    for (let i = 0; i < longer.length; i++) await page.keyboard.press("Backspace");
+    await first.getByText("No cues found: a learner needs the course to answer this.").waitFor();
+    expect(await hint.count()).toBe(0);
+    await expect.poll(() => page.getByText(/Always picking the longest option: \d+% \(limit 40%\)/).count()).toBe(1);
+
+    await first.getByLabel("Question 1: the question").focus();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" (revised)");
+    await page.getByRole("button", { name: "Save bank" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("status").getByText("Saved", { exact: true }).waitFor();
+    const quiz = (await draftDocument()).modules.find((m) => m.id === "alpha")?.quiz as {
+      questions: { question: string }[];
+    };
+    expect(quiz.questions[0]?.question).toBe("Question 1 of alpha? (revised)");
+  });
+
+  it("checks the blueprint live: a module asked for more than its bank holds, then one every draw can meet", async () => {
+    const page = await signedInAuthor();
+    await page.goto(`/studio/courses/${COURSE}/exam`);
+    const check = page.getByTestId("blueprint-check");
+    await check.getByText("Every exam draw can follow this blueprint.").waitFor();
+    const alpha = page.getByLabel("Module Alpha");
+    await alpha.focus();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("9");
+    await check.getByText("Not every exam draw can follow this blueprint:").waitFor();
+    expect(await check.innerText()).toMatch(/the modules' items add up to 12, but each exam draws 5/);
+    expect(await check.innerText()).toMatch(
+      /module 'alpha' has \d+ questions in the bank, fewer than the 9 each exam draws/,
+    );
+    await expectAccessible(page, "exam with a failing blueprint");
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("2");
+    await check.getByText("Every exam draw can follow this blueprint.").waitFor();
+    await page.getByRole("button", { name: "Save exam" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("status").getByText("Saved", { exact: true }).waitFor();
+  });
+});

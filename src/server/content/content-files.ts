@@ -4,6 +4,7 @@ import { join, relative, resolve } from "node:path";
 import { Marked } from "marked";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { blueprintProblems } from "#shared/exam-blueprint.ts";
 import { evaluatePassRule, passRuleProblems, type RuleRubric } from "#shared/practical-pass-rule.ts";
 import { firstIssue } from "#shared/schemas/common.ts";
 import { courseFileSchema, moduleFileSchema } from "#shared/schemas/course-file.ts";
@@ -377,39 +378,18 @@ function checkQuestionLessons(root: string, file: string, quiz: QuizFile, lesson
   });
 }
 
-/** Which module each lesson belongs to. */
-const moduleOfLesson = (modules: { id: string; lessons: { id: string }[] }[]) =>
-  new Map(modules.flatMap((m) => m.lessons.map((l) => [l.id, m.id] as const)));
-
 /**
  * The blueprint names every module of the course once, sums to the draw, and each module's share of the
  * bank holds at least the items the blueprint takes from it (so every draw can follow it).
  */
 function checkBlueprint(root: string, file: string, exam: ExamFile, modules: LoadedModule[]) {
-  const moduleIds = modules.map((m) => m.id);
-  for (const id of Object.keys(exam.blueprint))
-    if (!moduleIds.includes(id)) fail(root, file, `blueprint: '${id}' is not a module of this course`);
-  for (const id of moduleIds)
-    if (exam.blueprint[id] === undefined)
-      fail(root, file, `blueprint: module '${id}' is missing (every module is in every exam)`);
-  const draw = exam.draw ?? DEFAULT_DRAW;
-  const total = Object.values(exam.blueprint).reduce((sum, n) => sum + n, 0);
-  if (total !== draw) fail(root, file, `blueprint: the modules' items add up to ${total}, but each exam draws ${draw}`);
-  const moduleOf = moduleOfLesson(modules);
-  exam.questions.forEach((q, i) => {
-    if (q.lesson === undefined)
-      fail(root, file, `questions.${i}.lesson: an exam question names its lesson (the blueprint needs its module)`);
+  const [first] = blueprintProblems({
+    blueprint: exam.blueprint,
+    draw: exam.draw ?? DEFAULT_DRAW,
+    modules: modules.map((m) => ({ id: m.id, lessonIds: m.lessons.map((l) => l.id) })),
+    questions: exam.questions,
   });
-  for (const id of moduleIds) {
-    const pool = exam.questions.filter((q) => q.lesson !== undefined && moduleOf.get(q.lesson) === id).length;
-    const wanted = exam.blueprint[id] ?? 0;
-    if (pool < wanted)
-      fail(
-        root,
-        file,
-        `blueprint: module '${id}' has ${pool} questions in the bank, fewer than the ${wanted} each exam draws`,
-      );
-  }
+  if (first) fail(root, file, first);
 }
 
 /** Reads and validates every course folder. Throws a ContentError naming the file and field at the first problem. */
