@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readCourseDocument } from "#server/content/course-document.ts";
 import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
 import {
   createTestApp,
   enrol,
+  PRACTICAL_FIXTURE_CONTENT,
   request,
   signUpUser,
   type TestApp,
@@ -249,5 +251,71 @@ describe("drafts and publishing", () => {
       ["course.publish", instructor.id, 3],
       ["course.republish", admin.id, 4],
     ]);
+  });
+});
+
+describe("publishing a practical's rubric", () => {
+  it("refuses a pass rule that contradicts the labels (all Competent failing, a critical criterion with nothing under Competent), one point from the line on each side", async () => {
+    const { document: withPractical } = readCourseDocument(`${PRACTICAL_FIXTURE_CONTENT}/fixture-practical`);
+    const practical = withPractical.practical;
+    if (!practical) throw new Error("the fixture has no practical");
+    const start = await getDraft(admin);
+    const draftWith = (meta: Record<string, unknown>) => ({
+      ...structuredClone(start.document),
+      practical: { ...structuredClone(practical), meta: { ...structuredClone(practical.meta), ...meta } },
+    });
+    const refusedWith = async (meta: Record<string, unknown>) => {
+      const revision = (await getDraft(admin)).revision;
+      const saved = await putDraft(admin, revision, draftWith(meta));
+      expect(saved.statusCode, saved.body).toBe(200);
+      const refused = await publish(admin, { kind: "major", note: "Pass rule", baseRevision: revision + 1 });
+      expect(refused.statusCode).toBe(422);
+      return (refused.json().problems as string[]).join("\n");
+    };
+    type Criterion = { id: string; levels: { points: number; label: string; descriptor: string }[] };
+    const criteriaWith = (change: (criteria: Criterion[]) => void) => {
+      const criteria = structuredClone(practical.meta.criteria) as Criterion[];
+      change(criteria);
+      return criteria;
+    };
+    const listeningWithStrong = criteriaWith((criteria) =>
+      criteria
+        .find((c) => c.id === "listening")
+        ?.levels.push({ points: 6, label: "Strong", descriptor: "Complex reflections that draw out change talk." }),
+    );
+    // Competent on both criteria is 10 of 12 points (83.3%): a rule asking 84% fails it, one asking 83% does not.
+    expect(
+      await refusedWith({ criteria: listeningWithStrong, passRule: { minimumLevel: "Competent", minPercent: 84 } }),
+    ).toMatch(
+      /practical\.md: passRule: refused: a submission rated Competent on every criterion \(10 of 12 points\) fails/,
+    );
+    const atTheLine = await putDraft(
+      admin,
+      (await getDraft(admin)).revision,
+      draftWith({
+        criteria: listeningWithStrong,
+        passRule: { minimumLevel: "Competent", minPercent: 83 },
+      }),
+    );
+    expect(atTheLine.json().problems).toEqual([]);
+    // A critical criterion with nothing under Competent would pass at its lowest level.
+    const noFloor = criteriaWith((criteria) => {
+      const scope = criteria.find((c) => c.id === "scope");
+      if (!scope) throw new Error("the fixture's scope criterion");
+      scope.levels = scope.levels.map((l, i) => ({ ...l, label: ["Competent", "Developing", "Strong"][i] ?? l.label }));
+    });
+    expect(await refusedWith({ criteria: noFloor })).toMatch(
+      /practical\.md: passRule: refused: critical criterion 'scope' has no level below 'Competent'/,
+    );
+    const versions = await db().selectFrom("courseVersion").select("version").where("courseId", "=", COURSE).execute();
+
+    // At the line: every criterion at least Competent, no share of points, publishes.
+    const revision = (await getDraft(admin)).revision;
+    expect((await putDraft(admin, revision, draftWith({}))).json().problems).toEqual([]);
+    // Put the draft back as it was, for the other tests.
+    expect((await putDraft(admin, revision + 1, start.document)).statusCode).toBe(200);
+    expect(
+      await db().selectFrom("courseVersion").select("version").where("courseId", "=", COURSE).execute(),
+    ).toHaveLength(versions.length);
   });
 });
