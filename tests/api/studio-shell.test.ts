@@ -175,3 +175,22 @@ describe("saving the outline alone", () => {
     expect((await put(COURSE_ID, "outline", { baseRevision: before.revision, modules: outline })).statusCode).toBe(409);
   });
 });
+
+describe("the versions list", () => {
+  it("names each version's author, and none for a version imported from the files", async () => {
+    const COURSE_ID = "fixture-soon";
+    const before = await draftOf(COURSE_ID);
+    const course = { ...before.document.course, description: "Soon, with a new description." };
+    const saved = await put(COURSE_ID, "course", { baseRevision: before.revision, course });
+    expect(saved.statusCode).toBe(200);
+    const published = await request(t.app, "POST", `/api/studio/courses/${COURSE_ID}/publish`, {
+      cookie: admin.cookie,
+      payload: { kind: "minor", note: "New description", baseRevision: (saved.json() as Draft).revision },
+    });
+    expect(published.statusCode).toBe(200);
+    const list = await request(t.app, "GET", `/api/studio/courses/${COURSE_ID}/versions`, { cookie: admin.cookie });
+    const versions = list.json() as { version: number; author: string | null; note: string }[];
+    expect(versions[0]?.author).toBeNull();
+    expect(versions.at(-1)).toMatchObject({ note: "New description", author: "Test Learner (owner@academy.example)" });
+  });
+});

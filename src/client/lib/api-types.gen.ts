@@ -5694,6 +5694,7 @@ export interface paths {
         200: {
           content: {
             "application/json": ({
+                author: string | null;
                 /** @enum {string} */
                 kind: "major" | "minor";
                 line: number;

@@ -153,7 +153,8 @@ export const versionSummarySchema = z.object({
   publishedBy: z.string().nullable(),
 });
 export type VersionSummary = z.infer<typeof versionSummarySchema>;
-export const versionListSchema = z.array(versionSummarySchema);
+/** The versions page's rows: each version with its author's name and e-mail (null for an import). */
+export const versionListSchema = z.array(versionSummarySchema.extend({ author: z.string().nullable() }));
 export const versionDetailSchema = versionSummarySchema.extend({ document: courseDocumentSchema.nullable() });
 export const publishResultSchema = versionSummarySchema.extend({ changes: versionChangesSchema });
 /** 422: every check the draft fails, each naming the file and field to fix. */

@@ -1,7 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, dataOf } from "#client/lib/api-client.ts";
+import { ApiError, api, dataOf, refusal } from "#client/lib/api-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
-import type { Draft } from "#shared/schemas/studio.ts";
+import {
+  type CourseFile,
+  type Draft,
+  failedChecksSchema,
+  type PutOutline,
+  studioConflictSchema,
+} from "#shared/schemas/studio.ts";
 
 /** The courses the caller may edit (admins: every course; instructors: the ones assigned to them). */
 export const useStudioCourses = () =>
@@ -60,3 +66,113 @@ export const useInstructors = (enabled: boolean) =>
     queryFn: () => dataOf(api.GET("/api/studio/instructors")),
     enabled,
   });
+
+/** The draft as it is now, when a write was refused as stale (409 with `current`); null for any other failure. */
+export function staleDraftOf(failure: unknown): Draft | null {
+  if (!(failure instanceof ApiError) || failure.status !== 409) return null;
+  try {
+    const parsed = studioConflictSchema.safeParse(JSON.parse(failure.body));
+    return parsed.success ? (parsed.data.current ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a part's save does with the answer: a saved draft (or, after a stale write, the draft as it is
+ * now) becomes the course's draft; `onStale` gets the latter, and `setStatus` says what happened.
+ */
+export function useSaveOutcome(handlers: {
+  onSaved: (draft: Draft) => void;
+  onStale: (current: Draft) => void;
+  setStatus: (status: string) => void;
+}) {
+  const keepDraft = useKeepDraft();
+  return {
+    onSuccess: (saved: Draft) => {
+      keepDraft(saved);
+      handlers.onSaved(saved);
+      handlers.setStatus(`Saved (revision ${saved.revision}).`);
+    },
+    onError: (failure: unknown) => {
+      const current = staleDraftOf(failure);
+      if (!current) return handlers.setStatus(`Not saved: ${refusal(failure)}`);
+      keepDraft(current);
+      handlers.onStale(current);
+      handlers.setStatus("Not saved: someone else saved the draft first. Choose what to keep.");
+    },
+  };
+}
+
+/** Saves the course's settings (course.json) on the draft's revision. */
+export const useSaveSettings = (courseId: string) =>
+  useMutation({
+    mutationFn: (body: { baseRevision: number; course: CourseFile }) =>
+      dataOf(api.PUT("/api/studio/courses/{courseId}/draft/course", { params: { path: { courseId } }, body })),
+  });
+
+/** Saves the modules and lessons, in order, by id and title. */
+export const useSaveOutline = (courseId: string) =>
+  useMutation({
+    mutationFn: (body: PutOutline) =>
+      dataOf(api.PUT("/api/studio/courses/{courseId}/draft/outline", { params: { path: { courseId } }, body })),
+  });
+
+/** One published version with its document (the publish page compares the draft with the latest). */
+export const useVersion = (courseId: string, version: number | null) =>
+  useQuery({
+    queryKey: queryKeys.studio.version(courseId, version ?? 0),
+    queryFn: () =>
+      dataOf(
+        api.GET("/api/studio/courses/{courseId}/versions/{version}", {
+          params: { path: { courseId, version: version ?? 0 } },
+        }),
+      ),
+    enabled: version !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+/** Publishes the draft at its revision; the versions and the list are read again. */
+export function usePublish(courseId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { kind: "minor" | "major"; note: string; baseRevision: number }) =>
+      dataOf(api.POST("/api/studio/courses/{courseId}/publish", { params: { path: { courseId } }, body })),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.studio.versions(courseId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.studio.draft(courseId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.studio.courses() }),
+      ]),
+  });
+}
+
+/** Admins: an earlier version's content published again as the next version. */
+export function useRepublish(courseId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ version, note }: { version: number; note: string }) =>
+      dataOf(
+        api.POST("/api/studio/courses/{courseId}/versions/{version}/republish", {
+          params: { path: { courseId, version } },
+          body: note ? { note } : undefined,
+        }),
+      ),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.studio.versions(courseId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.studio.courses() }),
+      ]),
+  });
+}
+
+/** The checks a refused publish lists (422), or null for any other failure. */
+export function failedChecksOf(failure: unknown): string[] | null {
+  if (!(failure instanceof ApiError) || failure.status !== 422) return null;
+  try {
+    const parsed = failedChecksSchema.safeParse(JSON.parse(failure.body));
+    return parsed.success ? parsed.data.problems : null;
+  } catch {
+    return null;
+  }
+}

@@ -31,6 +31,7 @@ export function CourseInstructors() {
   const published = (courses.data ?? []).filter((c) => c.publishedVersion !== null);
 
   const submit = form.handleSubmit(async (input) => {
+    if (assign.isPending) return;
     try {
       const done = await assign.mutateAsync(input);
       form.reset({ userId: "", courseId: "", role: "instructor" });
@@ -41,6 +42,7 @@ export function CourseInstructors() {
     }
   });
   const remove = async (a: (typeof assignments)[number]) => {
+    if (unassign.isPending) return;
     try {
       await unassign.mutateAsync({ userId: a.userId, courseId: a.courseId, role: "instructor" });
       toast({ title: "Instructor Unassigned", description: `${a.email}: ${a.courseTitle}` });
@@ -75,7 +77,7 @@ export function CourseInstructors() {
                     </span>{" "}
                     ({a.email}) writes <span className="font-medium">{a.courseTitle}</span>
                   </span>
-                  <Button size="sm" variant="ghost" disabled={unassign.isPending} onClick={() => void remove(a)}>
+                  <Button size="sm" variant="ghost" aria-disabled={unassign.isPending} onClick={() => void remove(a)}>
                     Unassign
                     <span className="sr-only">
                       {" "}
@@ -121,7 +123,7 @@ export function CourseInstructors() {
                   </option>
                 ))}
               </SelectField>
-              <Button type="submit" variant="secondary" disabled={assign.isPending}>
+              <Button type="submit" variant="secondary" aria-disabled={assign.isPending}>
                 Assign instructor
               </Button>
             </form>

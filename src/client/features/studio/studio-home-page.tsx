@@ -56,13 +56,15 @@ function NewCourseForm() {
   const slug = form.watch("slug");
 
   const submit = form.handleSubmit((input) =>
-    create.mutate(input, {
-      onSuccess: (draft) => navigate(paths.studioCourse(draft.courseId, "settings")),
-      onError: (failure) =>
-        failure instanceof ApiError && failure.status === 409
-          ? error.show(refusal(failure), "slug")
-          : error.show(refusal(failure)),
-    }),
+    create.isPending
+      ? undefined
+      : create.mutate(input, {
+          onSuccess: (draft) => navigate(paths.studioCourse(draft.courseId, "settings")),
+          onError: (failure) =>
+            failure instanceof ApiError && failure.status === 409
+              ? error.show(refusal(failure), "slug")
+              : error.show(refusal(failure)),
+        }),
   );
 
   return (
@@ -87,7 +89,7 @@ function NewCourseForm() {
           <SlugStatus id={statusId} slug={slug} />
         </div>
         <div className="sm:col-span-2">
-          <Button type="submit" disabled={create.isPending}>
+          <Button type="submit" aria-disabled={create.isPending}>
             {create.isPending ? "Creating…" : "Create course"}
           </Button>
         </div>

@@ -343,7 +343,15 @@ async function sameRequest(trx: Trx, courseId: string, requestKey: string) {
 export async function listCourseVersions(db: Db, courseId: string) {
   const rows = await listVersions(db, courseId);
   if (rows.length === 0 && !(await readDraft(db, courseId))) throw notFound(NO_COURSE);
-  return rows.map(summaryOf);
+  const ids = [...new Set(rows.map((r) => r.publishedBy).filter((id): id is string => id !== null))];
+  const people =
+    ids.length === 0
+      ? []
+      : await db.selectFrom("user").select(["id", "email", "firstName", "lastName"]).where("id", "in", ids).execute();
+  return rows.map((row) => {
+    const who = people.find((p) => p.id === row.publishedBy);
+    return { ...summaryOf(row), author: who ? `${who.firstName} ${who.lastName} (${who.email})` : null };
+  });
 }
 
 export async function getCourseVersion(db: Db, courseId: string, version: number) {
