@@ -20,3 +20,9 @@ export async function tabTo(page: Page, target: Locator, what: string, maxStops 
   }
   throw new Error(`${what} not reached with Tab`);
 }
+
+/** Presses Tab inside an open dialog (its focus trap keeps every stop inside) until the target has focus. */
+export async function tabInDialogTo(page: Page, target: Locator, what: string, maxStops = 4) {
+  for (let stop = 0; stop < maxStops && !(await isFocused(target)); stop++) await page.keyboard.press("Tab");
+  await expectFocused(target, `${what}, by Tab`);
+}

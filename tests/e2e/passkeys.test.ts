@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectFocused } from "./focus.ts";
+import { expectFocused, tabInDialogTo } from "./focus.ts";
 import { createAccount, expectAccessible, signInInBrowser, toastText, useE2E } from "./harness.ts";
 
 // Passkeys with Chromium's virtual WebAuthn authenticator, through the DevTools protocol (decision
@@ -46,9 +46,7 @@ describe("passkeys", () => {
     await expectAccessible(page, "step-up prompt with a passkey");
     expect(await dialog.getByLabel("6-digit code").isVisible()).toBe(false);
     const usePasskey = dialog.getByRole("button", { name: "Use a passkey" });
-    for (let stop = 0; stop < 4 && !(await usePasskey.evaluate((el) => el === document.activeElement)); stop++)
-      await page.keyboard.press("Tab");
-    await expectFocused(usePasskey, "Use a passkey, by Tab");
+    await tabInDialogTo(page, usePasskey, "Use a passkey");
     await page.keyboard.press("Enter");
     await toastText(page).getByText("Password sign-in is off").waitFor();
     await dialog.waitFor({ state: "detached" });

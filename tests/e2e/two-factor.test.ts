@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { authenticatorFor } from "../setup/second-factor.ts";
-import { expectFocused } from "./focus.ts";
+import { expectFocused, tabInDialogTo, tabTo } from "./focus.ts";
 import { createAccount, expectAccessible, signInInBrowser, toastText, useE2E } from "./harness.ts";
 
 // Two-factor sign-in through the screens (decision 0054), with the staff rule on as in production.
@@ -18,7 +18,14 @@ describe("two-factor sign-in from the profile", () => {
     await signInInBrowser(page, account.email, account.password);
     await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
     await page.getByText("Your admin role needs two-factor sign-in or a passkey").waitFor();
-    await page.getByRole("link", { name: "Set one up on your profile" }).click();
+    // A staff area asks for the set-up before anything else; reached by keyboard from there.
+    await page.goto("/admin/orders");
+    await page.getByRole("heading", { name: "Set up a second factor first", level: 1 }).waitFor();
+    await expectAccessible(page, "staff set-up page");
+    await page.locator("main").focus();
+    const setUp = page.getByRole("link", { name: "Set up two-factor sign-in or a passkey" });
+    await tabTo(page, setUp, "the set-up link");
+    await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Two-factor sign-in" }).waitFor();
     await expectAccessible(page, "profile with the security card");
 
@@ -28,16 +35,18 @@ describe("two-factor sign-in from the profile", () => {
     await page.getByRole("alert").waitFor();
     await expectFocused(page.getByLabel("Your password"), "the password after a refusal");
 
+    // The keyboard alone from here: Enter in a field sends its form.
     await page.getByLabel("Your password").fill(account.password);
-    await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+    await page.getByLabel("Your password").press("Enter");
     await page.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
     const key = (await page.locator("code").first().innerText()).replace(/\s/g, "");
     const app = authenticatorFor(`otpauth://totp/x?secret=${key}`);
     await expectFocused(page.getByLabel("Code from the app"), "the code field once the QR code shows");
     await expectAccessible(page, "QR code and manual key");
-    await page.getByLabel("Code from the app").fill(await app.code());
-    await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+    await page.keyboard.type(await app.code());
+    await page.keyboard.press("Enter");
     await toastText(page).getByText("Two-factor sign-in is on").waitFor();
+    await expectAccessible(page, "backup codes shown once");
     const codes = await page.getByRole("list", { name: "Backup codes" }).getByRole("listitem").allInnerTexts();
     expect(codes).toHaveLength(10);
     // The role is in force: the notice has gone and the header has Admin.
@@ -52,8 +61,8 @@ describe("two-factor sign-in from the profile", () => {
     await expectAccessible(second, "sign-in code step");
     await second.getByRole("button", { name: "Continue" }).click();
     await second.getByText("Enter the 6-digit code from your app.").waitFor();
-    await second.getByLabel("6-digit code").fill(await app.code(1));
-    await second.getByRole("button", { name: "Continue" }).click();
+    await second.keyboard.type(await app.code(1));
+    await second.keyboard.press("Enter");
     await toastText(second).getByText("Welcome back!").waitFor();
 
     // And with a backup code, once.
@@ -77,16 +86,19 @@ describe("two-factor sign-in from the profile", () => {
     await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
     const key = (await page.locator("code").first().innerText()).replace(/\s/g, "");
     const app = authenticatorFor(`otpauth://totp/x?secret=${key}`);
-    await page.getByLabel("Code from the app").fill(await app.code());
+    const firstCode = await app.code();
+    await page.getByLabel("Code from the app").fill(firstCode);
     await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
     await toastText(page).getByText("Two-factor sign-in is on").waitFor();
     // Eleven minutes later, as far as the session knows.
     const user = await db.selectFrom("user").select("id").where("email", "=", account.email).executeTakeFirstOrThrow();
-    await db
-      .updateTable("session")
-      .set({ secondFactorAt: new Date(Date.now() - 11 * 60_000).toISOString() })
-      .where("userId", "=", user.id)
-      .execute();
+    const elevenMinutesLater = () =>
+      db
+        .updateTable("session")
+        .set({ secondFactorAt: new Date(Date.now() - 11 * 60_000).toISOString() })
+        .where("userId", "=", user.id)
+        .execute();
+    await elevenMinutesLater();
 
     await page.goto("/admin/coupons");
     await page.getByRole("heading", { name: "Coupons", level: 1 }).waitFor();
@@ -100,10 +112,49 @@ describe("two-factor sign-in from the profile", () => {
     await dialog.getByRole("button", { name: "Confirm" }).click();
     await dialog.getByRole("alert").waitFor();
     await expectFocused(dialog.getByLabel("6-digit code"), "the code after a wrong one");
-    await dialog.getByLabel("6-digit code").fill(await app.code(1));
-    await dialog.getByRole("button", { name: "Confirm" }).click();
+    // Keyboard alone: the code typed in the focused field, Enter confirms.
+    const couponCode = await app.code(1);
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.type(couponCode);
+    await page.keyboard.press("Enter");
     await toastText(page).getByText("Coupon Created").waitFor();
     await dialog.waitFor({ state: "detached" });
     expect(await db.selectFrom("coupon").select("code").where("code", "=", "STEPUP15").executeTakeFirst()).toBeTruthy();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.tagName ?? "none"), {
+        message: "focus after the action",
+        timeout: 10_000,
+      })
+      .not.toBe("BODY");
+
+    // Recovery from the learners page: confirmed, asked again past the 10 minutes, audited, e-mailed.
+    const member = await createAccount(e2e, { firstName: "Lost", lastName: "Factors" });
+    const target = await db.selectFrom("user").select("id").where("email", "=", member.email).executeTakeFirstOrThrow();
+    await elevenMinutesLater();
+    await page.goto("/admin/learners");
+    await page.getByLabel("Search by name or e-mail").fill(member.email);
+    const resetButton = page.getByRole("button", { name: `Reset sign-in factors of ${member.email}` });
+    await resetButton.waitFor();
+    await resetButton.focus();
+    await page.keyboard.press("Enter");
+    const question = page.getByRole("alertdialog", { name: `Reset the sign-in factors of ${member.email}?` });
+    await question.waitFor();
+    await expectAccessible(page, "reset confirmation");
+    await tabInDialogTo(page, question.getByRole("button", { name: "Reset sign-in factors" }), "the confirm button");
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await page.keyboard.type(await app.freshCode(firstCode, couponCode));
+    await page.keyboard.press("Enter");
+    await toastText(page).getByText("Sign-in factors reset").waitFor();
+    await expectFocused(resetButton, "the row's reset button after the reset");
+    const audit = await db.selectFrom("auditLog").select("action").where("target", "=", member.email).execute();
+    expect(audit).toEqual([{ action: "second-factors.reset" }]);
+    const told = await db
+      .selectFrom("outboxEmail")
+      .select("data")
+      .where("userId", "=", target.id)
+      .where("template", "=", "account-security")
+      .execute();
+    expect(told.map((r) => JSON.parse(r.data).event)).toContain("factors-reset");
   });
 });

@@ -39,6 +39,9 @@ function Page({ page }: { page: LazyPage }) {
 }
 
 // Only staff whose role waits for a second factor see it: kept out of everyone else's first load.
+const SecondFactorFirstPage = lazy(() =>
+  import("#client/components/layout/second-factor-notice.tsx").then((m) => ({ default: m.SecondFactorFirstPage })),
+);
 const SecondFactorNotice = lazy(() =>
   import("#client/components/layout/second-factor-notice.tsx").then((m) => ({ default: m.SecondFactorNotice })),
 );
@@ -160,6 +163,8 @@ export function AppRoutes() {
   if (!settled) return <Spinner label="Checking your sign-in" />;
   const signedIn = !!user;
   const member = (element: ReactNode) => <RequireSignedIn signedIn={signedIn}>{element}</RequireSignedIn>;
+  // Staff areas: staff whose role waits for a second factor are asked to set one up first (decision 0054).
+  const staff = (element: ReactNode) => member(user?.roleOnHold ? <SecondFactorFirstPage /> : element);
 
   return (
     <Routes>
@@ -186,27 +191,27 @@ export function AppRoutes() {
         <Route path={routePatterns.recertify} element={member(<RecertificationPage />)} />
         <Route path={routePatterns.unsubscribe} element={<UnsubscribePage />} />
         <Route path={routePatterns.practical} element={member(<PracticalPage />)} />
-        <Route path={routePatterns.reviewQueue} element={member(<ReviewQueuePage />)} />
-        <Route path={routePatterns.reviewSubmission} element={member(<ReviewPage />)} />
+        <Route path={routePatterns.reviewQueue} element={staff(<ReviewQueuePage />)} />
+        <Route path={routePatterns.reviewSubmission} element={staff(<ReviewPage />)} />
         {/* Calibration loads from the review area's chunk: the first load of every page stays within its budget. */}
-        <Route path={routePatterns.reviewCalibration} element={member(<ReviewQueuePage />)} />
+        <Route path={routePatterns.reviewCalibration} element={staff(<ReviewQueuePage />)} />
         <Route path={routePatterns.courseCertificate} element={member(<CertificatePage />)} />
         <Route path={routePatterns.verify} element={<Page page={VerifyPage} />} />
         <Route path={routePatterns.myLearning} element={member(<MyLearningPage />)} />
         <Route path={routePatterns.certificates} element={member(<CertificatesPage />)} />
-        <Route path={routePatterns.adminEnrollments} element={member(<AdminEnrollmentsPage />)} />
+        <Route path={routePatterns.adminEnrollments} element={staff(<AdminEnrollmentsPage />)} />
         <Route path={routePatterns.admin} element={<Navigate to={paths.adminAnalytics} replace />} />
-        <Route path={routePatterns.adminAnalytics} element={member(<AdminAnalyticsPage />)} />
-        <Route path={routePatterns.adminCoupons} element={member(<AdminCouponsPage />)} />
-        <Route path={routePatterns.adminOrders} element={member(<AdminOrdersPage />)} />
-        <Route path={routePatterns.adminLearners} element={member(<AdminLearnersPage />)} />
-        <Route path={routePatterns.adminAudit} element={member(<AdminAuditPage />)} />
-        <Route path={routePatterns.adminOutbox} element={member(<AdminOutboxPage />)} />
+        <Route path={routePatterns.adminAnalytics} element={staff(<AdminAnalyticsPage />)} />
+        <Route path={routePatterns.adminCoupons} element={staff(<AdminCouponsPage />)} />
+        <Route path={routePatterns.adminOrders} element={staff(<AdminOrdersPage />)} />
+        <Route path={routePatterns.adminLearners} element={staff(<AdminLearnersPage />)} />
+        <Route path={routePatterns.adminAudit} element={staff(<AdminAuditPage />)} />
+        <Route path={routePatterns.adminOutbox} element={staff(<AdminOutboxPage />)} />
         {/* The agreement report loads from the item statistics' chunk (both measure assessment quality). */}
-        <Route path={routePatterns.adminAgreement} element={member(<AdminItemStatisticsPage />)} />
-        <Route path={routePatterns.adminCertificates} element={member(<AdminCertificatesPage />)} />
-        <Route path={routePatterns.adminItemStatistics} element={member(<AdminItemStatisticsPage />)} />
-        <Route path={`${routePatterns.studio}/*`} element={member(<StudioApp />)} />
+        <Route path={routePatterns.adminAgreement} element={staff(<AdminItemStatisticsPage />)} />
+        <Route path={routePatterns.adminCertificates} element={staff(<AdminCertificatesPage />)} />
+        <Route path={routePatterns.adminItemStatistics} element={staff(<AdminItemStatisticsPage />)} />
+        <Route path={`${routePatterns.studio}/*`} element={staff(<StudioApp />)} />
         <Route path={routePatterns.profile} element={member(<ProfilePage />)} />
         <Route path={routePatterns.purchases} element={member(<PurchasesPage />)} />
         <Route path={routePatterns.receipt} element={member(<ReceiptPage />)} />

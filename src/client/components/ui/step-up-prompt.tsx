@@ -21,6 +21,7 @@ export function StepUpPrompt() {
   const [busy, setBusy] = useState(false);
   const [factors, setFactors] = useState<Factors>({ totp: true, passkey: false });
   const settle = useRef<((confirmed: boolean) => void) | null>(null);
+  const returnTo = useRef<HTMLElement | null>(null);
 
   useEffect(() => {
     // The account's factors first, so the dialog opens with the right fields (and focus stays in them).
@@ -28,6 +29,9 @@ export function StepUpPrompt() {
       setFactors(await accountFactors().catch(() => ({ totp: true, passkey: false })));
       return new Promise<boolean>((resolve) => {
         settle.current = resolve;
+        // The body when the action's button lost focus by being disabled: then main takes it back.
+        const active = document.activeElement;
+        returnTo.current = active instanceof HTMLElement && active !== document.body ? active : null;
         setCode("");
         setProblem(null);
         setBackup(false);
@@ -38,6 +42,7 @@ export function StepUpPrompt() {
     registerRefusalHandler(async (copy, status, text) => {
       if (status !== 403 || codeOf(text) !== STEP_UP_REQUIRED || !(await ask())) return null;
       const again = await fetch(copy);
+      focusBack(returnTo.current);
       if (again.ok) return again;
       const retryText = await again.text();
       throw new ApiError(again.status, retryText, `${again.status}: ${retryText || again.statusText}`);
@@ -102,7 +107,13 @@ export function StepUpPrompt() {
     <Dialog.Root open={open} onOpenChange={(next) => !next && finish(false)}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl">
+        <Dialog.Content
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            focusBack(returnTo.current);
+          }}
+          className="fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl"
+        >
           <Dialog.Title className="text-lg font-semibold text-slate-900">Confirm it is you</Dialog.Title>
           <Dialog.Description className="mt-2 text-sm text-slate-700">
             {factors.totp
@@ -163,4 +174,20 @@ function codeOf(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Focus back on what had it before the prompt. The action's button is often disabled while its
+ * request runs (a disabled button cannot take focus), so it is tried again until the page enables it,
+ * and the page's main region takes focus if the button has gone: focus is never left on the body.
+ */
+function focusBack(element: HTMLElement | null, tries = 50) {
+  setTimeout(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const usable = element?.isConnected && !(element instanceof HTMLButtonElement && element.disabled);
+    if (usable) element?.focus();
+    else if (element && tries > 0) focusBack(element, tries - 1);
+    else document.getElementById("main")?.focus();
+  }, 20);
 }

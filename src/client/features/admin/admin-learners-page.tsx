@@ -202,7 +202,8 @@ function ResetFactorsButton({ learner }: { learner: Learner }) {
   return (
     <ConfirmDialog
       trigger={
-        <Button id={triggerId} size="sm" variant="secondary" className="mt-2" disabled={reset.isPending}>
+        // Not disabled while the reset runs: focus comes back to it through the step-up prompt.
+        <Button id={triggerId} size="sm" variant="secondary" className="mt-2">
           Reset sign-in factors<span className="sr-only"> of {learner.email}</span>
         </Button>
       }
