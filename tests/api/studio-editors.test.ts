@@ -153,6 +153,21 @@ describe("saving one lesson", () => {
     );
     expect(withAlt.json().problems).toEqual([]);
     expect((await getDraft(instructor)).document.media).toContainEqual(media);
+
+    // Published, the learner's lesson shows it from the database, found by its name and hash only.
+    const published = await request(t.app, "POST", studio("/publish"), {
+      cookie: instructor.cookie,
+      payload: { kind: "major", note: "A figure", baseRevision: withAlt.json().revision },
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    const page = await request(t.app, "GET", `/api/courses/${COURSE}/lessons/alpha-one`, { cookie: learner.cookie });
+    const src = /<img src="([^"]+band\.svg[^"]*)"/.exec(page.json().html)?.[1];
+    expect(src).toMatch(/^\/media\/fixture-basics\/band\.svg\?v=[0-9a-f]{12}$/);
+    const served = await request(t.app, "GET", src ?? "");
+    expect(served.statusCode).toBe(200);
+    expect(served.body).toBe(svg);
+    expect((await request(t.app, "GET", "/media/fixture-basics/band.svg")).statusCode).toBe(404);
+    expect((await request(t.app, "GET", "/media/fixture-basics/band.svg?v=000000000000")).statusCode).toBe(404);
   });
 });
 

@@ -186,6 +186,21 @@ export async function storedMedia(db: Db, courseId: string, document: CourseDocu
   return media;
 }
 
+/**
+ * A media file the server holds rather than a course folder (uploaded in the studio), by name and the
+ * start of its SHA-256 (the `?v=` a lesson page links it with): without the hash nothing is found.
+ */
+export async function mediaByHash(db: Db, courseId: string, name: string, hashPrefix: string) {
+  const row = await db
+    .selectFrom("courseMedia")
+    .select("bytes")
+    .where("courseId", "=", courseId)
+    .where("name", "=", name)
+    .where("sha256", "like", `${hashPrefix}%`)
+    .executeTakeFirst();
+  return row ? Buffer.from(row.bytes) : null;
+}
+
 /** Checks a document with the import's rules: the loaded course, or a 422 listing what to fix. */
 export function checkDocument(courseId: string, document: CourseDocument, media: MediaBytes): LoadedCourse {
   try {

@@ -4,6 +4,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { binaryFileSchema } from "#shared/schemas/common.ts";
+import { mediaByHash } from "../../content/course-versions.ts";
 import { MEDIA_FILE, MEDIA_FOLDER, MEDIA_POLICY, MEDIA_TYPES } from "../../content/lesson-media.ts";
 import { notFound } from "../../errors.ts";
 
@@ -40,15 +41,19 @@ export function mediaRoutes(contentDir: string): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { courseId, file } = request.params;
         const relativePath = `${courseId}/${MEDIA_FOLDER}/${file}`;
-        if (!existsSync(join(contentDir, relativePath))) throw notFound("No such media file.");
         const extension = file.slice(file.lastIndexOf(".") + 1);
         const type = MEDIA_TYPES[extension];
         if (!type) throw new Error(`MEDIA_FILE lets .${extension} through, and MEDIA_TYPES has no type for it.`);
+        const onDisk = existsSync(join(contentDir, relativePath));
+        // A file uploaded in the studio lives in the database: found only by its name and hash.
+        const stored =
+          onDisk || !request.query.v ? null : await mediaByHash(app.deps.database.db, courseId, file, request.query.v);
+        if (!onDisk && !stored) throw notFound("No such media file.");
         reply
           .header("content-security-policy", MEDIA_POLICY)
           .header("cache-control", request.query.v ? "public, max-age=31536000, immutable" : "no-cache")
           .type(type);
-        return reply.sendFile(relativePath, contentDir);
+        return stored ?? reply.sendFile(relativePath, contentDir);
       },
     );
   };
