@@ -1,9 +1,9 @@
 import { useId, useRef, useState } from "react";
-import { Button } from "#client/components/ui/button.tsx";
 import { PASS_MARK } from "#shared/constants.ts";
 import { blueprintModules, blueprintProblems } from "#shared/exam-blueprint.ts";
 import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
 import { useDraftPart } from "./draft-part.ts";
+import { PartSaveBar } from "./part-save-bar.tsx";
 import { StudioSection, useStudioDraft } from "./studio-section.tsx";
 
 type Exam = Record<string, unknown> & {
@@ -132,28 +132,15 @@ function ExamEditor({ draft }: { draft: Draft }) {
           </>
         )}
       </div>
-      <div className="mt-4 flex items-center gap-3">
-        <Button
-          disabled={part.state.kind === "saving"}
-          onClick={async () => {
-            const saved = await part.save(draft, base.current, exam);
-            if (saved) base.current = examOf(saved.document);
-          }}
-        >
-          Save exam
-        </Button>
-        <p role="status" className="text-sm text-muted">
-          {part.state.kind === "saving"
-            ? "Saving…"
-            : part.state.kind === "saved"
-              ? "Saved"
-              : part.state.kind === "failed"
-                ? `Not saved: ${part.state.message}`
-                : part.state.kind === "conflict"
-                  ? "Not saved: someone else changed the exam. Reload the page to see their version."
-                  : ""}
-        </p>
-      </div>
+      <PartSaveBar
+        label="Save exam"
+        what="the exam"
+        state={part.state}
+        onSave={async () => {
+          const saved = await part.save(draft, base.current, exam);
+          if (saved) base.current = examOf(saved.document);
+        }}
+      />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from "react";
 import { Button } from "#client/components/ui/button.tsx";
 import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
 import { useDraftPart } from "./draft-part.ts";
+import { PartSaveBar } from "./part-save-bar.tsx";
 import { type Criterion, type Level, type Meta, rubricCheck } from "./rubric-check.ts";
 import { StudioSection, useStudioDraft } from "./studio-section.tsx";
 
@@ -252,28 +253,15 @@ function PracticalEditor({ draft }: { draft: Draft }) {
           </ul>
         )}
       </div>
-      <div className="flex items-center gap-3">
-        <Button
-          disabled={part.state.kind === "saving"}
-          onClick={async () => {
-            const saved = await part.save(draft, base.current, practical);
-            if (saved) base.current = practicalOf(saved.document);
-          }}
-        >
-          Save practical
-        </Button>
-        <p role="status" className="text-sm text-muted">
-          {part.state.kind === "saving"
-            ? "Saving…"
-            : part.state.kind === "saved"
-              ? "Saved"
-              : part.state.kind === "failed"
-                ? `Not saved: ${part.state.message}`
-                : part.state.kind === "conflict"
-                  ? "Not saved: someone else changed the practical. Reload the page to see their version."
-                  : ""}
-        </p>
-      </div>
+      <PartSaveBar
+        label="Save practical"
+        what="the practical"
+        state={part.state}
+        onSave={async () => {
+          const saved = await part.save(draft, base.current, practical);
+          if (saved) base.current = practicalOf(saved.document);
+        }}
+      />
     </div>
   );
 }
