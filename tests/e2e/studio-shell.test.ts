@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { expectFocused } from "./focus.ts";
 import { createAccount, expectAccessible, signInInBrowser, useE2E } from "./harness.ts";
+import { expectNoSideScrollAt200, setTextSize200 } from "./large-text.ts";
 
 const e2e = useE2E();
 
@@ -142,6 +143,29 @@ describe("the course studio by keyboard", () => {
     await page.getByText("Nothing is published yet: learners cannot see this course.").waitFor();
     await openSection(page, "Settings");
     expect(await page.getByLabel("Outcome 1", { exact: true }).inputValue()).toBe("Breathe with the diaphragm");
+  });
+
+  it("every studio page fits a 390 px phone at 200% text without sideways scrolling", async () => {
+    const owner = await createAccount(e2e, { firstName: "Pat", lastName: "Phone" });
+    await e2e.testDb.database.db.updateTable("user").set({ role: "admin" }).where("email", "=", owner.email).execute();
+    const page = await e2e.newPage({ viewport: { width: 390, height: 844 } });
+    await signInInBrowser(page, owner.email, owner.password);
+    await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
+    await setTextSize200(page);
+    await page.goto("/studio");
+    await page.getByRole("link", { name: "Fixture Basics" }).waitFor();
+    await expectNoSideScrollAt200(page, "studio home");
+    for (const [section, heading] of [
+      ["settings", "Settings"],
+      ["outline", "Outline"],
+      ["publish", "Publish"],
+      ["versions", "Versions"],
+    ]) {
+      await page.goto(`/studio/courses/fixture-basics/${section}`);
+      await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+      await page.getByRole("button").last().waitFor();
+      await expectNoSideScrollAt200(page, `studio ${section}`);
+    }
   });
 
   it("learners do not see the studio and get the refusal page there", async () => {

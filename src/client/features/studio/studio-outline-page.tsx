@@ -88,7 +88,7 @@ function LessonRow(props: {
           className={inputClass}
         />
       </div>
-      <div className="flex flex-wrap items-center gap-1">
+      <div className="flex min-w-0 max-w-full flex-wrap items-center gap-1">
         <Button
           id={`lesson-up-${lesson.id}`}
           size="sm"
@@ -118,7 +118,7 @@ function LessonRow(props: {
               id={`lesson-target-${lesson.id}`}
               value={target}
               onChange={(e) => setTarget(e.target.value)}
-              className="h-9 max-w-40 rounded-lg border border-slate-300 bg-white px-2 text-sm"
+              className="h-9 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 text-sm sm:w-auto sm:max-w-40"
             >
               <option value="">Move to module…</option>
               {others.map(({ m, i }) => (
