@@ -255,20 +255,36 @@ describe("drafts and publishing", () => {
 });
 
 describe("publishing a practical's rubric", () => {
-  it("refuses a pass rule that contradicts the labels (all Competent failing, a critical criterion with nothing under Competent), one point from the line on each side", async () => {
+  // An app of its own: these drafts must not move the revisions the tests above start from.
+  let own: TestApp;
+  let owner: TestUser;
+  beforeAll(async () => {
+    own = await createTestApp({ env: { ADMIN_EMAILS: "rubric-owner@academy.example" } });
+    owner = await signUpUser(own.app, { email: "rubric-owner@academy.example" });
+    await verifyEmail(own, owner);
+  });
+  afterAll(async () => own?.close());
+  const ownDraft = async () =>
+    (await request(own.app, "GET", studio("/draft"), { cookie: owner.cookie })).json() as Draft;
+  const ownPut = (baseRevision: number, document: CourseDocument) =>
+    request(own.app, "PUT", studio("/draft"), { cookie: owner.cookie, payload: { baseRevision, document } });
+  const ownPublish = (payload: { kind: string; note: string; baseRevision: number }) =>
+    request(own.app, "POST", studio("/publish"), { cookie: owner.cookie, payload });
+
+  it("refuses a pass rule that contradicts the labels (all Competent failing, a critical criterion with nothing under Competent) one point from the line, and publishes the rule the labels say", async () => {
     const { document: withPractical } = readCourseDocument(`${PRACTICAL_FIXTURE_CONTENT}/fixture-practical`);
     const practical = withPractical.practical;
     if (!practical) throw new Error("the fixture has no practical");
-    const start = await getDraft(admin);
+    const start = await ownDraft();
     const draftWith = (meta: Record<string, unknown>) => ({
       ...structuredClone(start.document),
       practical: { ...structuredClone(practical), meta: { ...structuredClone(practical.meta), ...meta } },
     });
     const refusedWith = async (meta: Record<string, unknown>) => {
-      const revision = (await getDraft(admin)).revision;
-      const saved = await putDraft(admin, revision, draftWith(meta));
+      const revision = (await ownDraft()).revision;
+      const saved = await ownPut(revision, draftWith(meta));
       expect(saved.statusCode, saved.body).toBe(200);
-      const refused = await publish(admin, { kind: "major", note: "Pass rule", baseRevision: revision + 1 });
+      const refused = await ownPublish({ kind: "major", note: "Pass rule", baseRevision: revision + 1 });
       expect(refused.statusCode).toBe(422);
       return (refused.json().problems as string[]).join("\n");
     };
@@ -289,9 +305,8 @@ describe("publishing a practical's rubric", () => {
     ).toMatch(
       /practical\.md: passRule: refused: a submission rated Competent on every criterion \(10 of 12 points\) fails/,
     );
-    const atTheLine = await putDraft(
-      admin,
-      (await getDraft(admin)).revision,
+    const atTheLine = await ownPut(
+      (await ownDraft()).revision,
       draftWith({
         criteria: listeningWithStrong,
         passRule: { minimumLevel: "Competent", minPercent: 83 },
@@ -307,15 +322,16 @@ describe("publishing a practical's rubric", () => {
     expect(await refusedWith({ criteria: noFloor })).toMatch(
       /practical\.md: passRule: refused: critical criterion 'scope' has no level below 'Competent'/,
     );
-    const versions = await db().selectFrom("courseVersion").select("version").where("courseId", "=", COURSE).execute();
+    // Refused publications left no version behind.
+    const versions = () =>
+      own.testDb.database.db.selectFrom("courseVersion").select("version").where("courseId", "=", COURSE).execute();
+    expect(await versions()).toHaveLength(1);
 
-    // At the line: every criterion at least Competent, no share of points, publishes.
-    const revision = (await getDraft(admin)).revision;
-    expect((await putDraft(admin, revision, draftWith({}))).json().problems).toEqual([]);
-    // Put the draft back as it was, for the other tests.
-    expect((await putDraft(admin, revision + 1, start.document)).statusCode).toBe(200);
-    expect(
-      await db().selectFrom("courseVersion").select("version").where("courseId", "=", COURSE).execute(),
-    ).toHaveLength(versions.length);
+    // As the labels say: every criterion at least Competent, the critical one too, no share of points.
+    const revision = (await ownDraft()).revision;
+    expect((await ownPut(revision, draftWith({}))).json().problems).toEqual([]);
+    const published = await ownPublish({ kind: "major", note: "A practical", baseRevision: revision + 1 });
+    expect(published.statusCode, published.body).toBe(200);
+    expect(await versions()).toHaveLength(2);
   });
 });
