@@ -72,6 +72,19 @@ describe("two-factor sign-in from the profile", () => {
     await third.getByLabel("Backup code", { exact: true }).fill(codes[0] ?? "");
     await third.getByRole("button", { name: "Continue" }).click();
     await toastText(third).getByText("Welcome back!").waitFor();
+
+    // Your sessions: three browsers; the others signed out with the keyboard, on the spot.
+    await page.goto("/profile");
+    const others = page.getByRole("button", { name: "Sign out all other sessions" });
+    await others.waitFor();
+    await expectAccessible(page, "profile with the sessions list");
+    await others.focus();
+    await page.keyboard.press("Enter");
+    await toastText(page)
+      .getByText(/Every other session: [0-9]+ sessions? ended/)
+      .waitFor();
+    await expectFocused(page.getByRole("heading", { name: "Your sessions" }), "the sessions heading after signing out");
+    expect(await third.evaluate(async () => (await fetch("/api/auth/user")).json())).toBeNull();
   });
 
   it("an action past the 10 minutes asks for a fresh code in a dialog, then goes through", async () => {

@@ -16,14 +16,19 @@ export function SessionsSection() {
   const toast = useToast();
   const endOne = (id: string | "others", label: string) =>
     end.mutate(id, {
-      onSuccess: ({ ended }) =>
-        toast({ title: "Signed out", description: `${label}: ${ended} session${ended === 1 ? "" : "s"} ended.` }),
+      onSuccess: ({ ended }) => {
+        toast({ title: "Signed out", description: `${label}: ${ended} session${ended === 1 ? "" : "s"} ended.` });
+        // The button pressed goes with its row (or the list): focus stays in the section, not on the body.
+        document.getElementById("sessions-heading")?.focus();
+      },
       onError: (failure) => toast({ title: "Not signed out", description: refusal(failure), variant: "destructive" }),
     });
   const others = sessions.data?.filter((s) => !s.current) ?? [];
   return (
     <Card className="mt-6 p-6">
-      <h2 className="font-serif text-xl font-bold">Your sessions</h2>
+      <h2 id="sessions-heading" tabIndex={-1} className="font-serif text-xl font-bold">
+        Your sessions
+      </h2>
       {sessions.isPending ? (
         <Spinner label="Loading your sessions" />
       ) : sessions.isError ? (
