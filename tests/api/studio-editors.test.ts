@@ -231,3 +231,21 @@ describe("question banks", () => {
     expect(saved.json().problems).toEqual([]);
   });
 });
+
+describe("previewing a draft lesson", () => {
+  it("shows the draft's text as the lesson page would, to authors only, and publishes nothing", async () => {
+    const draft = await getDraft(instructor);
+    const lesson = lessonOf(draft.document, "beta-one");
+    const body = `${lesson.body}\nOnly in the draft so far.\n\n<script>window.x=1</script>\n`;
+    expect((await putLesson(instructor, draft.revision, { ...lesson, body })).statusCode).toBe(200);
+    const url = studio("/lessons/beta-one/preview");
+    const preview = await request(t.app, "GET", url, { cookie: instructor.cookie });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().html).toContain("Only in the draft so far.");
+    expect(preview.json().html).not.toContain("<script");
+    for (const user of [learner, stranger])
+      expect((await request(t.app, "GET", url, { cookie: user.cookie })).statusCode).toBe(403);
+    const served = await request(t.app, "GET", `/api/courses/${COURSE}/lessons/beta-one`, { cookie: learner.cookie });
+    expect(served.json().html ?? "").not.toContain("Only in the draft so far.");
+  });
+});

@@ -195,4 +195,35 @@ describe("question banks and the exam", () => {
     await page.keyboard.press("Enter");
     await page.getByRole("status").getByText("Saved", { exact: true }).waitFor();
   });
+
+  it("checks a practical's rubric live, and previews a draft lesson and a quiz graded by the draft's keys", async () => {
+    const page = await signedInAuthor();
+    await page.goto(`/studio/courses/${COURSE}/practical`);
+    await page.getByRole("button", { name: "Add a practical assessment" }).focus();
+    await page.keyboard.press("Enter");
+    const check = page.getByTestId("rubric-check");
+    await check.getByText("Add at least one criterion.").waitFor();
+    await page.getByRole("button", { name: "Add a criterion" }).focus();
+    await page.keyboard.press("Enter");
+    await check
+      .getByText("A learner at the top level everywhere passes, and one at the lowest level on any criterion does not.")
+      .waitFor();
+    await expectAccessible(page, "practical editor");
+
+    await page.goto(`/studio/courses/${COURSE}/preview`);
+    const choice = page.getByLabel("What to preview");
+    await choice.selectOption({ label: "Lesson alpha-one" });
+    await page.getByRole("heading", { name: "Lesson alpha-one" }).waitFor();
+    await expectAccessible(page, "lesson preview");
+    await choice.selectOption({ label: "Module Alpha quiz" });
+    await page.getByRole("button", { name: "Check answers" }).focus();
+    await page.keyboard.press("Enter");
+    await page
+      .getByRole("status")
+      .getByText(/0 of \d+ right \(0%\): not a pass/)
+      .waitFor();
+    await expectAccessible(page, "quiz preview");
+    const attempts = await e2e.testDb.database.db.selectFrom("quizAttempt").select("id").execute();
+    expect(attempts).toEqual([]);
+  });
 });

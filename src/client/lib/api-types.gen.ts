@@ -5510,6 +5510,44 @@ export interface paths {
       };
     };
   };
+  "/api/studio/courses/{courseId}/lessons/{lessonId}/preview": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+          lessonId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              html: string;
+              lessonId: string;
+              title: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/studio/courses/{courseId}/media": {
     post: {
       parameters: {

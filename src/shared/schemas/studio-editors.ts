@@ -49,3 +49,6 @@ export const uploadMediaSchema = z.strictObject({
 });
 export const mediaParamsSchema = z.strictObject({ courseId: slugSchema, name: mediaFileNameSchema });
 export const mediaQuerySchema = z.strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+
+/** A draft lesson as its page would show it (the studio's preview; nothing is recorded). */
+export const lessonPreviewSchema = z.object({ lessonId: z.string(), title: z.string(), html: z.string() });

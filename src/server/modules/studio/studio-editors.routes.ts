@@ -3,6 +3,7 @@ import { binaryFileSchema, messageSchema } from "#shared/schemas/common.ts";
 import { documentMediaSchema, studioCourseParamsSchema } from "#shared/schemas/studio.ts";
 import {
   lessonConflictSchema,
+  lessonPreviewSchema,
   lessonSavedSchema,
   mediaParamsSchema,
   mediaQuerySchema,
@@ -13,7 +14,7 @@ import {
 import { MEDIA_POLICY, MEDIA_TYPES } from "../../content/lesson-media.ts";
 import { requireInstructor } from "../../plugins/auth.ts";
 import { requireCourseAuthor } from "./studio.service.ts";
-import { putLesson, readMedia, uploadMedia } from "./studio-editors.service.ts";
+import { previewLesson, putLesson, readMedia, uploadMedia } from "./studio-editors.service.ts";
 
 /** A media file in base64 JSON: 4 MB of bytes. */
 const MEDIA_BODY_LIMIT = 6 * 1024 * 1024;
@@ -78,6 +79,21 @@ export const studioEditorsRoutes: FastifyPluginAsyncZod = async (app) => {
         .header("cache-control", "private, max-age=31536000, immutable")
         .type(type);
       return bytes;
+    },
+  );
+
+  app.get(
+    "/api/studio/courses/:courseId/lessons/:lessonId/preview",
+    {
+      schema: {
+        params: studioLessonParamsSchema,
+        response: { 200: lessonPreviewSchema, 404: messageSchema, 422: messageSchema },
+      },
+    },
+    async (request) => {
+      const { courseId, lessonId } = request.params;
+      await author(request, courseId);
+      return previewLesson(db, courseId, lessonId);
     },
   );
 };

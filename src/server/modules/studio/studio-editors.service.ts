@@ -1,9 +1,14 @@
 import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Kysely } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
 import type { CourseDocument } from "#shared/schemas/studio.ts";
 import type { LessonConflict, LessonSaved } from "#shared/schemas/studio-editors.ts";
-import { readDraft, saveDraft } from "../../content/course-versions.ts";
+import { renderLessonBody } from "../../content/content-files.ts";
+import { readDraft, saveDraft, storedMedia } from "../../content/course-versions.ts";
+import { MEDIA_FOLDER, MediaError } from "../../content/lesson-media.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { getDraft } from "./studio.service.ts";
@@ -104,4 +109,32 @@ export async function readMedia(db: Db, courseId: string, name: string, sha256: 
     .executeTakeFirst();
   if (!row) throw notFound("No such media file.");
   return Buffer.from(row.bytes);
+}
+
+/**
+ * One lesson of the draft as its learners' page would show it (sanitised HTML, figures linked by
+ * hash), for the author's preview; nothing is stored. A figure or video block that would not publish
+ * is a 422 naming it.
+ */
+export async function previewLesson(db: Db, courseId: string, lessonId: string) {
+  const draft = await getDraft(db, courseId);
+  const lesson = lessonIn(draft.document, lessonId);
+  if (!lesson) throw notFound("This course's draft has no such lesson.");
+  const bytes = await storedMedia(db, courseId, draft.document);
+  const root = mkdtempSync(join(tmpdir(), "lesson-preview-"));
+  try {
+    const courseDir = join(root, courseId);
+    mkdirSync(join(courseDir, MEDIA_FOLDER), { recursive: true });
+    for (const file of draft.document.media) {
+      const content = bytes.get(file.sha256);
+      if (content) writeFileSync(join(courseDir, MEDIA_FOLDER, file.name), content);
+    }
+    const html = renderLessonBody(lesson.body, lesson.format, { courseId, courseDir });
+    return { lessonId, title: typeof lesson.meta.title === "string" ? lesson.meta.title : lessonId, html };
+  } catch (error) {
+    if (error instanceof MediaError) throw new AppError(422, error.message);
+    throw error;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
