@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answerKey } from "../setup/assessments.ts";
 import { giveCertificate } from "../setup/factories.ts";
+import { expectFocused } from "./focus.ts";
 import { expectAccessible, signUpInBrowser, toastText, useE2E } from "./harness.ts";
 
 const e2e = useE2E();
@@ -28,9 +29,23 @@ describe("recertification in the browser", () => {
     await expectAccessible(page, "my certificates, expiring");
     await card.getByRole("link", { name: "Renew certificate: Fixture Basics" }).click();
 
-    await page.getByRole("heading", { name: "Recertification exam" }).waitFor();
-    await page.getByRole("button", { name: "Start Recertification Exam" }).click();
+    // The final exam's rules before Start, for this learner, naming the certificate it renews.
+    await page.getByRole("heading", { name: "Recertification exam: Fixture Basics" }).waitFor();
+    const rules = await page.getByTestId("exam-rules").innerText();
+    expect(rules).toMatch(/Questions\s+5/);
+    expect(rules).toMatch(/Time limit\s+30 minutes/);
+    expect(rules).toMatch(/Pass mark\s+80%/);
+    expect(rules).toMatch(/Attempts left\s+3 of 3/);
+    expect(await page.locator("main").innerText()).toContain(
+      `Renew your certificate ${certificateId} for Fixture Basics`,
+    );
+    await expectAccessible(page, "recertification intro");
+    // Started by keyboard: focus goes to the first question, never to the page body.
+    const start = page.getByRole("button", { name: "Start Recertification Exam" });
+    await start.focus();
+    await page.keyboard.press("Enter");
     await page.getByTestId("time-left").waitFor();
+    await expectFocused(page.locator("main h2[id^=question-]"), "the first question");
     await expectAccessible(page, "recertification exam");
     const key = answerKey("fixture-basics", "recertification");
     for (let i = 0; i < 5; i++) {
@@ -101,7 +116,15 @@ describe("recertification in the browser", () => {
       "/api/admin/certificates/expiring.csv?window=30",
     );
 
-    await row.getByRole("button", { name: `Extend certificate ${certificateId}` }).click();
+    // Extend opens the form with focus in it; Cancel puts focus back on Extend (keyboard only).
+    const extend = row.getByRole("button", { name: `Extend certificate ${certificateId}` });
+    await extend.focus();
+    await page.keyboard.press("Enter");
+    await expectFocused(row.getByLabel("New expiry date"), "the new expiry date");
+    await row.getByRole("button", { name: "Cancel" }).focus();
+    await page.keyboard.press("Enter");
+    await expectFocused(extend, "Extend after Cancel");
+    await page.keyboard.press("Enter");
     await row.getByRole("button", { name: "Save extension" }).click();
     // Both fields are named in the form's alert; the first is marked and takes focus.
     const alert = row.getByRole("alert");
@@ -114,9 +137,12 @@ describe("recertification in the browser", () => {
     const until = new Date(Date.now() + 400 * DAY).toISOString().slice(0, 10);
     await row.getByLabel("New expiry date").fill(until);
     await row.getByLabel(/^Reason/).fill("Parental leave during the renewal window");
-    await row.getByRole("button", { name: "Save extension" }).click();
+    await row.getByRole("button", { name: "Save extension" }).focus();
+    await page.keyboard.press("Enter");
     await toastText(page).getByText("Certificate extended").waitFor();
     await expect.poll(() => row.count()).toBe(0);
+    // The row left the window with its buttons: focus is on the list, not the page body.
+    await expectFocused(page.getByRole("region", { name: "Certificates in this window" }), "the certificates list");
 
     await page.goto(`/verify/${certificateId}`);
     await page

@@ -3946,6 +3946,46 @@ export interface paths {
       };
     };
   };
+  "/api/recertification/{courseId}/rules": {
+    get: {
+      parameters: {
+        path: {
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              attemptsLeft: number;
+              certificateId: string;
+              courseId: string;
+              courseTitle: string;
+              expiresAt: string;
+              inProgress: ({
+                deadlineAt: string | null;
+              }) | null;
+              maxAttempts: number;
+              nextAttemptAt: string | null;
+              passMark: number;
+              previous: {
+                attempts: number;
+                bestScore: number;
+                passed: boolean;
+                score: number;
+              } | null;
+              questionCount: number;
+              timeLimitMinutes: number | null;
+              timeMultiplier: number;
+              title: string;
+              yourTimeLimitMinutes: number | null;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/review/calibration": {
     get: {
       responses: {

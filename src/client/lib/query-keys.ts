@@ -17,6 +17,7 @@ export const queryKeys = {
   },
   myLearning: () => ["/api/my-learning"] as const,
   examRules: (courseId: string) => ["/api/exam-rules", courseId] as const,
+  recertificationRules: (courseId: string) => ["/api/recertification-rules", courseId] as const,
   practical: (courseId: string) => ["/api/practical", courseId] as const,
   review: {
     queue: () => ["/api/review/queue"] as const,

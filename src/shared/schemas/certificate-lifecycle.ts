@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { certificateLifecycleSchema } from "./certificates.ts";
+import { examRulesSchema } from "./learning.ts";
 
 /** The signed token of a one-click unsubscribe link: base64url characters and one dot. */
 export const unsubscribeTokenSchema = z
@@ -13,6 +14,14 @@ export const unsubscribeBodySchema = z.strictObject({ token: unsubscribeTokenSch
 export const unsubscribeResponseSchema = z.object({ unsubscribed: z.literal(true), message: z.string() });
 
 export const recertificationParamsSchema = z.strictObject({ courseId: z.string().min(1).max(100) });
+
+/** The recertification exam's rules before Start (the final exam's, for this learner) and the certificate it renews. */
+export const recertificationRulesSchema = examRulesSchema.extend({
+  certificateId: z.string(),
+  courseTitle: z.string(),
+  expiresAt: z.string(),
+});
+export type RecertificationRules = z.infer<typeof recertificationRulesSchema>;
 
 export const expiringWindowSchema = z.enum(["30", "60", "90", "expired"]);
 export const expiringQuerySchema = z.strictObject({ window: expiringWindowSchema.default("90") });

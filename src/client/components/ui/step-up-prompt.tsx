@@ -155,7 +155,7 @@ export function StepUpPrompt() {
             {passkeyButton && <div>{passkeyButton}</div>}
             <div className="flex flex-wrap justify-end gap-3">
               <Dialog.Close className={buttonClasses("secondary", "sm")}>Cancel</Dialog.Close>
-              <Button type="submit" size="sm" disabled={busy}>
+              <Button type="submit" size="sm" pending={busy}>
                 {busy ? "Checking..." : "Confirm"}
               </Button>
             </div>

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { FormError, TextField, useFormErrors } from "#client/components/ui/form.tsx";
@@ -10,6 +10,7 @@ import { formatLongDate } from "#shared/format.ts";
 import { type ExpiringCertificate, extendCertificateInputSchema } from "#shared/schemas/certificate-lifecycle.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { type ExpiringWindow, expiringCsvUrl, useExpiringCertificates, useExtendCertificate } from "./api.ts";
+import { useInlineFocus } from "./use-inline-focus.ts";
 
 const WINDOWS: { value: ExpiringWindow; label: string }[] = [
   { value: "30", label: "Next 30 days" },
@@ -25,6 +26,12 @@ export default function AdminCertificatesPage() {
   const [window, setWindow] = useState<ExpiringWindow>("30");
   const list = useExpiringCertificates(window);
   const rows = list.data ?? [];
+  // An extended certificate may leave the window, and its row with it: focus then goes to the list
+  // (or the line that says it is empty), never to the page body.
+  const results = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (list.data && document.activeElement === document.body) results.current?.focus();
+  }, [list.data]);
   return (
     <AdminLayout title="Expiring certificates">
       <fieldset className="flex flex-wrap items-center gap-2">
@@ -44,23 +51,29 @@ export default function AdminCertificatesPage() {
           Export CSV
         </a>
       </fieldset>
-      {list.isPending ? (
-        <p className="mt-6 text-muted">Loading…</p>
-      ) : rows.length === 0 ? (
-        <p className="mt-6 text-muted">No certificates in this window.</p>
-      ) : (
-        <ul className="mt-6 space-y-4" aria-label="Certificates">
-          {rows.map((row) => (
-            <CertificateRow key={row.certificateId} row={row} />
-          ))}
-        </ul>
-      )}
+      <section ref={results} tabIndex={-1} aria-label="Certificates in this window" className="mt-6">
+        {list.isPending ? (
+          <p className="text-muted">Loading…</p>
+        ) : rows.length === 0 ? (
+          <p className="text-muted">No certificates in this window.</p>
+        ) : (
+          <ul className="space-y-4" aria-label="Certificates">
+            {rows.map((row) => (
+              <CertificateRow key={row.certificateId} row={row} />
+            ))}
+          </ul>
+        )}
+      </section>
     </AdminLayout>
   );
 }
 
 function CertificateRow({ row }: { row: ExpiringCertificate }) {
   const [extending, setExtending] = useState(false);
+  const triggerId = `extend-${row.certificateId}`;
+  const fieldId = `extend-until-${row.certificateId}`;
+  // Into the form when it opens, back to Extend when it closes (Cancel or Save).
+  useInlineFocus(extending, triggerId, fieldId);
   return (
     <li>
       <Card className="p-4" data-testid={`expiring-${row.certificateId}`}>
@@ -80,9 +93,9 @@ function CertificateRow({ row }: { row: ExpiringCertificate }) {
           {row.unsubscribed ? " · unsubscribed from reminders" : ""}
         </p>
         {extending ? (
-          <ExtendForm row={row} onDone={() => setExtending(false)} />
+          <ExtendForm row={row} fieldId={fieldId} onDone={() => setExtending(false)} />
         ) : (
-          <Button size="sm" variant="secondary" className="mt-3" onClick={() => setExtending(true)}>
+          <Button id={triggerId} size="sm" variant="secondary" className="mt-3" onClick={() => setExtending(true)}>
             Extend<span className="sr-only"> certificate {row.certificateId}</span>
           </Button>
         )}
@@ -91,7 +104,7 @@ function CertificateRow({ row }: { row: ExpiringCertificate }) {
   );
 }
 
-function ExtendForm({ row, onDone }: { row: ExpiringCertificate; onDone: () => void }) {
+function ExtendForm({ row, fieldId, onDone }: { row: ExpiringCertificate; fieldId: string; onDone: () => void }) {
   const extend = useExtendCertificate();
   const toast = useToast();
   const form = useForm({
@@ -113,10 +126,10 @@ function ExtendForm({ row, onDone }: { row: ExpiringCertificate; onDone: () => v
   );
   return (
     <form className="mt-3 grid gap-3 sm:grid-cols-[12rem_1fr_auto] sm:items-end" onSubmit={submit} noValidate>
-      <TextField label="New expiry date" type="date" {...error.field("until")} />
+      <TextField id={fieldId} label="New expiry date" type="date" {...error.field("until")} />
       <TextField label="Reason (kept in the audit log)" maxLength={500} {...error.field("reason")} />
       <div className="flex gap-2">
-        <Button type="submit" size="sm" disabled={extend.isPending}>
+        <Button type="submit" size="sm" pending={extend.isPending}>
           Save extension
         </Button>
         <Button type="button" size="sm" variant="secondary" onClick={onDone}>

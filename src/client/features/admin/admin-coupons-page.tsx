@@ -151,7 +151,7 @@ export default function AdminCouponsPage() {
           <TextField {...error.field("expires")} label="Expires (optional)" type="date" />
           <TextField {...error.field("max")} label="Maximum uses (optional)" type="number" min={1} />
           <div className="sm:col-span-2 lg:col-span-3">
-            <Button type="submit" disabled={createCoupon.isPending}>
+            <Button type="submit" pending={createCoupon.isPending}>
               Create Coupon
             </Button>
           </div>

@@ -105,7 +105,7 @@ function BulkEnrol() {
             <span className="mr-2 font-medium">Or upload a CSV file</span>
             <input type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e)} className="max-w-full" />
           </label>
-          <Button type="submit" disabled={bulkEnroll.isPending}>
+          <Button type="submit" pending={bulkEnroll.isPending}>
             {bulkEnroll.isPending ? "Enrolling..." : "Enroll All"}
           </Button>
         </div>
@@ -173,7 +173,7 @@ function EnrolOne() {
             </option>
           ))}
         </SelectField>
-        <Button type="submit" disabled={adminEnroll.isPending}>
+        <Button type="submit" pending={adminEnroll.isPending}>
           {adminEnroll.isPending ? "Enrolling..." : "Enroll User"}
         </Button>
       </form>

@@ -64,7 +64,7 @@ function Attempts({ learner, courseId }: { learner: Learner; courseId: string })
                 ? `none left until ${when(a.nextAttemptAt)}`
                 : "none left"}
           </span>
-          <Button size="sm" variant="ghost" disabled={grant.isPending} onClick={() => void give(a.assessment, a.title)}>
+          <Button size="sm" variant="ghost" pending={grant.isPending} onClick={() => void give(a.assessment, a.title)}>
             Grant one more<span className="sr-only"> attempt at {a.title}</span>
           </Button>
         </li>
@@ -125,7 +125,7 @@ function TimeMultiplier({ learner }: { learner: Learner }) {
         step={0.25}
         className="w-36"
       />
-      <Button type="submit" size="sm" variant="secondary" disabled={save.isPending}>
+      <Button type="submit" size="sm" variant="secondary" pending={save.isPending}>
         Save<span className="sr-only"> exam time multiplier for {learner.email}</span>
       </Button>
     </RowForm>
@@ -162,7 +162,7 @@ function RevokeButton({ certificateId }: { certificateId: string }) {
   return (
     <RowForm onSubmit={revoke} error={error} className="w-full">
       <TextField {...error.field("reason")} id={reasonId} label="Reason" className="w-48 max-w-full" />
-      <Button type="submit" size="sm" variant="danger" disabled={revokeCertificate.isPending}>
+      <Button type="submit" size="sm" variant="danger" pending={revokeCertificate.isPending}>
         Confirm revoke
       </Button>
       <Button
@@ -248,7 +248,7 @@ function RoleForm({ learner }: { learner: Learner }) {
           </option>
         ))}
       </SelectField>
-      <Button type="submit" size="sm" variant="secondary" disabled={setRole.isPending}>
+      <Button type="submit" size="sm" variant="secondary" pending={setRole.isPending}>
         Save<span className="sr-only"> role for {learner.email}</span>
       </Button>
     </RowForm>
@@ -317,7 +317,7 @@ function CourseAssignments({ learner, role }: { learner: Learner; role: StaffRol
               <Button
                 size="sm"
                 variant="ghost"
-                disabled={unassign.isPending}
+                pending={unassign.isPending}
                 onClick={() => void remove(a.courseId, a.courseTitle)}
               >
                 Unassign<span className="sr-only"> {a.courseTitle}</span>
@@ -336,7 +336,7 @@ function CourseAssignments({ learner, role }: { learner: Learner; role: StaffRol
               </option>
             ))}
           </SelectField>
-          <Button type="submit" size="sm" variant="secondary" disabled={assign.isPending}>
+          <Button type="submit" size="sm" variant="secondary" pending={assign.isPending}>
             Assign
             <span className="sr-only">
               {" "}

@@ -135,7 +135,7 @@ export default function AdminOutboxPage() {
                     {(item.status === "failed" || (item.status === "queued" && item.attempts > 0)) && (
                       <Button
                         size="sm"
-                        disabled={retry.isPending && retry.variables === item.id}
+                        pending={retry.isPending && retry.variables === item.id}
                         onClick={() => void retryMessage(item)}
                       >
                         Retry<span className="sr-only"> the message to {item.toAddress}</span>

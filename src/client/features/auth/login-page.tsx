@@ -74,7 +74,7 @@ function CodeStep({ onDone }: { onDone: () => Promise<void> }) {
           Trust this device for 30 days
         </label>
       )}
-      <Button type="submit" className="w-full" disabled={verify.isPending || verify.isSuccess}>
+      <Button type="submit" className="w-full" pending={verify.isPending || verify.isSuccess}>
         {verify.isPending || verify.isSuccess ? "Checking..." : "Continue"}
       </Button>
       <button
@@ -163,14 +163,14 @@ function SignInForm() {
           If an account exists for {reset.variables}, a reset link is on its way. It works once and expires in one hour.
         </p>
       )}
-      <Button type="submit" className="w-full" disabled={signingIn}>
+      <Button type="submit" className="w-full" pending={signingIn}>
         {signingIn ? "Signing In..." : "Sign In"}
       </Button>
       <Button
         type="button"
         variant="secondary"
         className="w-full"
-        disabled={signingIn}
+        pending={signingIn}
         onClick={async () => {
           try {
             await authCall(authClient.signIn.passkey());
@@ -271,7 +271,7 @@ function SignUpForm() {
           its link to confirm your address.
         </p>
       )}
-      <Button type="submit" className="w-full" disabled={busy}>
+      <Button type="submit" className="w-full" pending={busy}>
         {busy ? "Creating Account..." : "Create Account"}
       </Button>
       <p className="text-xs text-muted">

@@ -97,7 +97,7 @@ export default function ResetPasswordPage() {
             required
             minLength={MIN_PASSWORD_LENGTH}
           />
-          <Button type="submit" className="w-full" disabled={saving.isPending}>
+          <Button type="submit" className="w-full" pending={saving.isPending}>
             {saving.isPending ? "Saving..." : "Set New Password"}
           </Button>
         </form>

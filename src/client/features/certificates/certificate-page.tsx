@@ -91,7 +91,7 @@ export default function CertificatePage() {
             Your profile name or its order has changed since this certificate was issued. It keeps its ID if you reissue
             it with your current name.
           </p>
-          <Button variant="secondary" onClick={() => reissue.mutate(cert.certificateId)} disabled={reissue.isPending}>
+          <Button variant="secondary" onClick={() => reissue.mutate(cert.certificateId)} pending={reissue.isPending}>
             Reissue with my current name
           </Button>
         </Card>

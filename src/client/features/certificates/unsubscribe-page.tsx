@@ -41,7 +41,12 @@ export default function UnsubscribePage() {
               {refusal(unsubscribe.error, "This unsubscribe link is not valid.")}
             </p>
           )}
-          <Button className="mt-6" onClick={() => unsubscribe.mutate()} disabled={!token || unsubscribe.isPending}>
+          <Button
+            className="mt-6"
+            onClick={() => unsubscribe.mutate()}
+            disabled={!token}
+            pending={unsubscribe.isPending}
+          >
             Unsubscribe from certificate reminders
           </Button>
         </>

@@ -78,7 +78,7 @@ export function SandboxCardForm({
           onChange={(e) => setCvc(e.target.value.replace(/\D/g, ""))}
         />
       </div>
-      <Button type="submit" size="lg" className="w-full" disabled={busy}>
+      <Button type="submit" size="lg" className="w-full" pending={busy}>
         <CreditCard size={18} aria-hidden="true" />
         {busy ? "Processing..." : submitLabel}
       </Button>

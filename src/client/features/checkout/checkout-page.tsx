@@ -282,7 +282,7 @@ export default function CheckoutPage() {
               <div className="space-y-4 text-center">
                 <Gift className="mx-auto text-brand-700" size={40} aria-hidden="true" />
                 <p>Your coupon covers the full price of this course.</p>
-                <Button size="lg" className="w-full" onClick={() => void claimFree()} disabled={busy}>
+                <Button size="lg" className="w-full" onClick={() => void claimFree()} pending={busy}>
                   {busy ? "Claiming..." : "Claim Free Course"}
                 </Button>
               </div>

@@ -21,7 +21,7 @@ export default function HostedCheckoutPage() {
         <>
           <h1 className="text-2xl font-bold">{course.title}</h1>
           <p className="mt-2 text-3xl font-bold text-brand-800">{formatPrice(course.price)}</p>
-          <Button size="lg" className="mt-6 w-full" onClick={() => void start()} disabled={busy}>
+          <Button size="lg" className="mt-6 w-full" onClick={() => void start()} pending={busy}>
             {busy ? "Redirecting..." : `Buy Now - ${formatPrice(course.price)}`}
           </Button>
           <p className="mt-3 flex items-center justify-center gap-1 text-sm text-muted">

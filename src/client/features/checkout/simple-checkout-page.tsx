@@ -44,7 +44,7 @@ export default function SimpleCheckoutPage() {
               User must be logged in to make a purchase
             </p>
           ) : (
-            <Button size="lg" className="mt-6 w-full" onClick={() => void start()} disabled={busy}>
+            <Button size="lg" className="mt-6 w-full" onClick={() => void start()} pending={busy}>
               {busy ? "Redirecting..." : "Continue to Payment"}
             </Button>
           )}

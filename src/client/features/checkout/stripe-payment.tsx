@@ -55,7 +55,7 @@ export default function StripePayment({
   return (
     <form onSubmit={submit} className="space-y-4">
       <div ref={mount} />
-      <Button type="submit" size="lg" className="w-full" disabled={!stripe || busy}>
+      <Button type="submit" size="lg" className="w-full" disabled={!stripe} pending={busy}>
         {busy ? "Processing..." : submitLabel}
       </Button>
     </form>

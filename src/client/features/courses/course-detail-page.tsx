@@ -251,7 +251,7 @@ function CertificationBanner({ course }: { course: CourseDetail }) {
           completion.
         </p>
       </div>
-      <Button onClick={() => issue.mutate()} disabled={issue.isPending}>
+      <Button onClick={() => issue.mutate()} pending={issue.isPending}>
         {issue.isPending ? "Issuing..." : "Get Certificate"}
       </Button>
     </Card>

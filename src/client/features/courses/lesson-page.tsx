@@ -251,7 +251,7 @@ export default function LessonPage() {
         )}
         {/* At the end of the preview the card above offers the way on; Next would only lead to a locked page. */}
         {!previewEnd && (
-          <Button onClick={() => void goNext()} disabled={saving} className="ml-auto">
+          <Button onClick={() => void goNext()} pending={saving} className="ml-auto">
             {data.nextLessonId || quizNext ? (
               <>
                 Next

@@ -26,6 +26,8 @@ export function useStartAssessment(courseId: string, moduleId: string | null) {
     mutationFn: () => startAssessment(courseId, moduleId),
     onSuccess: async () => {
       if (moduleId === null) await queryClient.invalidateQueries({ queryKey: queryKeys.examRules(courseId) });
+      if (moduleId === RECERTIFICATION)
+        await queryClient.invalidateQueries({ queryKey: queryKeys.recertificationRules(courseId) });
     },
   });
 }
@@ -36,6 +38,14 @@ export const getExamRules = (courseId: string) =>
 export const examRulesQueryOptions = (courseId: string) =>
   queryOptions({ queryKey: queryKeys.examRules(courseId), queryFn: () => getExamRules(courseId), retry: false });
 export const useExamRules = (courseId: string) => useQuery(examRulesQueryOptions(courseId));
+
+/** The recertification exam's rules for this learner and the certificate it renews; reading them starts nothing. */
+export const useRecertificationRules = (courseId: string) =>
+  useQuery({
+    queryKey: queryKeys.recertificationRules(courseId),
+    queryFn: () => dataOf(api.GET("/api/recertification/{courseId}/rules", { params: { path: { courseId } } })),
+    retry: false,
+  });
 
 /** Grades the attempt; the course (unlocks, percent) and My Learning are read again. */
 export function useSubmitAssessment(

@@ -337,7 +337,7 @@ function ReviewStep({
         <Button variant="secondary" onClick={() => onGoTo(quiz.questions.length - 1)}>
           Back to questions
         </Button>
-        <Button onClick={onSubmit} disabled={unanswered > 0 || submitting} className="ml-auto">
+        <Button onClick={onSubmit} disabled={unanswered > 0} pending={submitting} className="ml-auto">
           {submitting ? "Submitting..." : quiz.kind === "exam" ? "Submit Exam" : "Submit Quiz"}
         </Button>
       </div>

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
@@ -30,16 +30,28 @@ function TimeRule({ rules }: { rules: ExamRules }) {
   );
 }
 
-/** The rules before Start: questions, the learner's own time limit, pass mark and attempts left. */
-function ExamIntro({ rules, onStart }: { rules: ExamRules; onStart: () => void }) {
+/**
+ * The rules before Start: questions, the learner's own time limit, pass mark and attempts left (the
+ * final exam's, and the recertification exam's with its own lead, back link and Start label).
+ */
+export function ExamIntro({
+  rules,
+  onStart,
+  lead = "The exam draws questions from every module of the course, one at a time. You can go back to earlier questions and review your answers before you submit.",
+  back = { to: paths.course(rules.courseId), label: "Back to Course" },
+  startLabel = "Start Exam",
+}: {
+  rules: ExamRules;
+  onStart: () => void;
+  lead?: ReactNode;
+  back?: { to: string; label: string };
+  startLabel?: string;
+}) {
   const noAttempts = rules.attemptsLeft === 0 && !rules.inProgress;
   return (
     <PageContainer className="max-w-2xl py-16">
       <h1 className="text-center text-3xl font-bold">{rules.title}</h1>
-      <p className="mt-3 text-center text-muted">
-        The exam draws questions from every module of the course, one at a time. You can go back to earlier questions
-        and review your answers before you submit.
-      </p>
+      <div className="mt-3 text-center text-muted">{lead}</div>
       <Card className="mt-6 p-6">
         <h2 className="text-lg font-semibold">Before you start</h2>
         <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]" data-testid="exam-rules">
@@ -67,7 +79,7 @@ function ExamIntro({ rules, onStart }: { rules: ExamRules; onStart: () => void }
             ? "You have already started an attempt: it resumes where you left it" +
               (rules.inProgress.deadlineAt ? ", and its clock has kept running." : ".")
             : rules.timeLimitMinutes !== null
-              ? "The clock starts when you press Start Exam and keeps running if you leave the page."
+              ? `The clock starts when you press ${startLabel} and keeps running if you leave the page. Extra time an administrator gives you applies from your next attempt.`
               : "Take the time you need; your attempt is kept if you leave the page."}
         </p>
         {noAttempts && (
@@ -78,10 +90,10 @@ function ExamIntro({ rules, onStart }: { rules: ExamRules; onStart: () => void }
         )}
       </Card>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <Link to={paths.course(rules.courseId)} className={buttonClasses("secondary")}>
-          Back to Course
+        <Link to={back.to} className={buttonClasses("secondary")}>
+          {back.label}
         </Link>
-        {!noAttempts && <Button onClick={onStart}>{rules.inProgress ? "Resume Exam" : "Start Exam"}</Button>}
+        {!noAttempts && <Button onClick={onStart}>{rules.inProgress ? "Resume Exam" : startLabel}</Button>}
       </div>
     </PageContainer>
   );

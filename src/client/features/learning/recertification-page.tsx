@@ -1,11 +1,13 @@
 import { useState } from "react";
-import { Link, useParams } from "react-router";
-import { Button, buttonClasses } from "#client/components/ui/button.tsx";
+import { useParams } from "react-router";
+import { PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
-import { BRAND_NAME, PASS_MARK } from "#shared/constants.ts";
-import { RECERTIFICATION } from "./api.ts";
-import { AssessmentRunner, Screen } from "./assessment-runner.tsx";
+import { BRAND_NAME } from "#shared/constants.ts";
+import { formatLongDate } from "#shared/format.ts";
+import { RECERTIFICATION, useRecertificationRules } from "./api.ts";
+import { AssessmentRunner, ErrorScreen } from "./assessment-runner.tsx";
+import { ExamIntro } from "./exam-page.tsx";
 import type { NextStep } from "./next-step.ts";
 
 const afterPass: NextStep = {
@@ -14,24 +16,52 @@ const afterPass: NextStep = {
   passedText: "You passed: your certificate is renewed and its credential re-issued with the new dates.",
 };
 
-/** The recertification exam: drawn and timed like the final exam, only when the learner starts. */
+/**
+ * The recertification exam: the final exam's rules for this learner before Start (their own time
+ * limit, questions, pass mark, attempts left), drawn and timed only when they start; focus then goes
+ * to the first question, as in the final exam.
+ */
 export default function RecertificationPage() {
   const { courseId = "" } = useParams();
   const [started, setStarted] = useState(false);
+  const rules = useRecertificationRules(courseId);
   useDocumentMeta({
     title: `Recertification exam | ${BRAND_NAME}`,
     description: `Renew a ${BRAND_NAME} certificate by passing its recertification exam.`,
   });
-  if (started) return <AssessmentRunner courseId={courseId} moduleId={RECERTIFICATION} nextStep={() => afterPass} />;
+  if (started)
+    return (
+      <AssessmentRunner courseId={courseId} moduleId={RECERTIFICATION} nextStep={() => afterPass} startedByLearner />
+    );
+  if (rules.isPending)
+    return (
+      <PageContainer className="max-w-2xl py-16" aria-busy="true">
+        <Skeleton className="mx-auto h-9 w-1/2" />
+        <Skeleton className="mt-6 h-48" />
+      </PageContainer>
+    );
+  if (rules.isError) return <ErrorScreen error={rules.error} kind="exam" courseId={courseId} />;
+  const r = rules.data;
   return (
-    <Screen
-      title="Recertification exam"
-      text={`Renew your certificate by passing this timed exam, free of charge. It draws questions from every module of the course; you need ${PASS_MARK}% to pass, with the same attempts and waiting time as the final exam. A pass extends your certificate by a full validity period from its current expiry date (or from today, if it has already expired).`}
-    >
-      <Link to={paths.certificates} className={buttonClasses("secondary")}>
-        Back to My Certificates
-      </Link>
-      <Button onClick={() => setStarted(true)}>Start Recertification Exam</Button>
-    </Screen>
+    <ExamIntro
+      rules={r}
+      onStart={() => setStarted(true)}
+      startLabel="Start Recertification Exam"
+      back={{ to: paths.certificates, label: "Back to My Certificates" }}
+      lead={
+        <>
+          <p>
+            Renew your certificate <span className="font-mono break-all">{r.certificateId}</span> for {r.courseTitle} (
+            {new Date(r.expiresAt).getTime() < Date.now() ? "expired" : "expires"} on {formatLongDate(r.expiresAt)}) by
+            passing this timed exam, free of charge.
+          </p>
+          <p className="mt-2">
+            It draws questions from every module of the course, under the final exam&apos;s rules. A pass extends your
+            certificate by a full validity period from its current expiry date (or from today, if it has already
+            expired).
+          </p>
+        </>
+      }
+    />
   );
 }

@@ -75,7 +75,7 @@ function ProfileForm({ profile }: { profile: AssessorProfile | null }) {
           </div>
         );
       })}
-      <Button type="submit" disabled={save.isPending}>
+      <Button type="submit" pending={save.isPending}>
         {save.isPending ? "Saving..." : "Save Qualifications"}
       </Button>
     </form>

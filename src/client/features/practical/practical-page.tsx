@@ -148,7 +148,7 @@ function SubmissionForm({ practical }: { practical: LearnerPractical }) {
             steps above and submitted nothing from it.
           </label>
         </div>
-        <Button type="submit" disabled={submit.isPending}>
+        <Button type="submit" pending={submit.isPending}>
           {submit.isPending ? "Submitting..." : "Submit Practical"}
         </Button>
       </form>

@@ -33,7 +33,7 @@ function ReviewForm({ submission }: { submission: ReviewSubmission }) {
       submitLabel="Send Review"
       onScore={(input, refuse) => review.mutate(input, { onError: (error) => refuse(refusal(error, error.message)) })}
     >
-      <Button type="button" variant="secondary" disabled={release.isPending} onClick={() => release.mutate()}>
+      <Button type="button" variant="secondary" pending={release.isPending} onClick={() => release.mutate()}>
         Give Back to Queue
       </Button>
     </ScoreForm>
@@ -87,7 +87,7 @@ export default function ReviewPage() {
         {data.courseTitle} · {data.rubric.title} · attempt {data.attempt} · sent {formatLongDate(data.submittedAt)}
       </p>
       {data.status === "submitted" && (
-        <Button className="mt-4" onClick={() => claim.mutate()} disabled={claim.isPending}>
+        <Button className="mt-4" onClick={() => claim.mutate()} pending={claim.isPending}>
           Claim for Review
         </Button>
       )}

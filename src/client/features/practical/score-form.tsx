@@ -109,7 +109,7 @@ export function ScoreForm({
       </fieldset>
       <FormError id={form.errorId} message={message} />
       <div className="flex flex-wrap gap-3">
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" pending={pending}>
           {pending ? "Sending..." : submitLabel}
         </Button>
         {children}

@@ -91,7 +91,7 @@ export function PasskeysSection() {
                 type="button"
                 variant="secondary"
                 size="sm"
-                disabled={busy}
+                pending={busy}
                 onClick={() => remove(key)}
                 aria-label={`Remove passkey ${key.name || ""}`.trim()}
               >
@@ -112,7 +112,7 @@ export function PasskeysSection() {
           maxLength={100}
           errorId={problem ? errorId : undefined}
         />
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" pending={busy}>
           Add a passkey
         </Button>
       </form>

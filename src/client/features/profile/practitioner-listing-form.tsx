@@ -117,11 +117,11 @@ export function PractitionerListingForm() {
             </p>
           )}
           <div className="flex flex-wrap gap-3">
-            <Button type="submit" disabled={save.isPending || !eligible}>
+            <Button type="submit" disabled={!eligible} pending={save.isPending}>
               {listing ? "Update listing" : "List me in the directory"}
             </Button>
             {listing && (
-              <Button type="button" variant="secondary" onClick={optOut} disabled={remove.isPending}>
+              <Button type="button" variant="secondary" onClick={optOut} pending={remove.isPending}>
                 Remove me from the directory
               </Button>
             )}

@@ -97,7 +97,7 @@ export default function ProfilePage() {
               />
             )}
           />
-          <Button type="submit" disabled={updateProfile.isPending}>
+          <Button type="submit" pending={updateProfile.isPending}>
             {updateProfile.isPending ? "Saving..." : "Save"}
           </Button>
         </form>

@@ -55,7 +55,7 @@ export function SessionsSection() {
                     type="button"
                     variant="secondary"
                     size="sm"
-                    disabled={end.isPending}
+                    pending={end.isPending}
                     onClick={() => endOne(s.id, s.device)}
                     aria-label={`Sign out ${s.device}, last seen ${when(s.lastSeenAt)}`}
                   >
@@ -70,7 +70,7 @@ export function SessionsSection() {
               type="button"
               variant="secondary"
               className="mt-3"
-              disabled={end.isPending}
+              pending={end.isPending}
               onClick={() => endOne("others", "Every other session")}
             >
               Sign out all other sessions

@@ -158,7 +158,7 @@ export function TwoFactorSection() {
             autoComplete="one-time-code"
             errorId={problem ? errorId : undefined}
           />
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" pending={busy}>
             {busy ? "Checking..." : "Turn on two-factor sign-in"}
           </Button>
         </form>
@@ -178,7 +178,7 @@ export function TwoFactorSection() {
             onChange={(e) => setPassword(e.target.value)}
             errorId={problem ? errorId : undefined}
           />
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" pending={busy}>
             {enabled ? "Make new backup codes" : "Set up two-factor sign-in"}
           </Button>
         </form>

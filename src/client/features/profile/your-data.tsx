@@ -80,7 +80,7 @@ export function YourData() {
                 <PasswordField {...error.field("password")} label="Password" autoComplete="current-password" />
                 <div className="flex flex-wrap justify-end gap-3">
                   <Dialog.Close className={buttonClasses("secondary", "sm")}>Cancel</Dialog.Close>
-                  <Button type="submit" variant="danger" size="sm" disabled={busy}>
+                  <Button type="submit" variant="danger" size="sm" pending={busy}>
                     {busy ? "Deleting..." : "Delete my account"}
                   </Button>
                 </div>

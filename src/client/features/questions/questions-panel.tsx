@@ -77,7 +77,7 @@ function MarkdownField(props: {
       <p id={`${props.id}-hint`} className="text-xs text-muted">
         Markdown: **bold**, _italic_, [links](https://…), `code`, lists. No images.
       </p>
-      <Button size="sm" variant="ghost" onClick={() => preview.mutate(props.value)} disabled={preview.isPending}>
+      <Button size="sm" variant="ghost" onClick={() => preview.mutate(props.value)} pending={preview.isPending}>
         Preview
       </Button>
       {preview.data ? (
@@ -152,7 +152,7 @@ function AskForm({
         value={form.watch("body")}
         onChange={(value) => form.setValue("body", value, { shouldValidate: form.formState.isSubmitted })}
       />
-      <Button type="submit" size="sm" disabled={ask.isPending}>
+      <Button type="submit" size="sm" pending={ask.isPending}>
         Post question
       </Button>
     </form>
@@ -187,7 +187,7 @@ function AnswerForm({ questionId }: { questionId: string }) {
         value={form.watch("body")}
         onChange={(value) => form.setValue("body", value, { shouldValidate: form.formState.isSubmitted })}
       />
-      <Button type="submit" size="sm" disabled={post.isPending}>
+      <Button type="submit" size="sm" pending={post.isPending}>
         Post answer
       </Button>
     </form>
@@ -201,7 +201,7 @@ function ReportButton({ postId }: { postId: string }) {
     onError: (failure) => toast({ title: "Not Reported", description: refusal(failure), variant: "destructive" }),
   });
   return (
-    <Button size="sm" variant="ghost" onClick={() => report.mutate({ reason: "other" })} disabled={report.isPending}>
+    <Button size="sm" variant="ghost" onClick={() => report.mutate({ reason: "other" })} pending={report.isPending}>
       Report
     </Button>
   );
@@ -225,7 +225,7 @@ function AnswerItem({ answer, question }: { answer: Answer; question: QuestionDe
       <Byline author={answer.author} createdAt={answer.createdAt} editedAt={answer.editedAt} />
       <div className="flex flex-wrap gap-1">
         {question.canAccept && !answer.accepted && answer.state === "visible" ? (
-          <Button size="sm" variant="secondary" onClick={() => accept.mutate(answer.id)} disabled={accept.isPending}>
+          <Button size="sm" variant="secondary" onClick={() => accept.mutate(answer.id)} pending={accept.isPending}>
             Accept<span className="sr-only"> this answer</span>
           </Button>
         ) : null}
@@ -276,7 +276,7 @@ function QuestionThread({ questionId, onClose }: { questionId: string; onClose: 
             variant="secondary"
             aria-pressed={q.upvoted}
             onClick={() => upvote.mutate(!q.upvoted)}
-            disabled={upvote.isPending}
+            pending={upvote.isPending}
           >
             <ThumbsUp size={14} aria-hidden="true" /> Upvote ({q.upvotes})
           </Button>
@@ -287,7 +287,7 @@ function QuestionThread({ questionId, onClose }: { questionId: string; onClose: 
             variant="secondary"
             aria-pressed={q.following}
             onClick={() => follow.mutate(!q.following)}
-            disabled={follow.isPending}
+            pending={follow.isPending}
           >
             {q.following ? "Following" : "Follow"}
           </Button>
@@ -302,7 +302,7 @@ function QuestionThread({ questionId, onClose }: { questionId: string; onClose: 
                   toast({ title: q.promoted ? "Removed from Common Questions" : "Added to Common Questions" }),
               })
             }
-            disabled={promote.isPending}
+            pending={promote.isPending}
           >
             {q.promoted ? "Remove from common questions" : "Promote to common questions"}
           </Button>

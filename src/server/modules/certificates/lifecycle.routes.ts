@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import {
   recertificationParamsSchema,
+  recertificationRulesSchema,
   unsubscribeBodySchema,
   unsubscribeQuerySchema,
   unsubscribeResponseSchema,
@@ -13,7 +14,7 @@ import { requireCourse } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { sweepCertificateReminders } from "./certificate-reminders.ts";
 import { unsubscribeFromReminders } from "./reminder-unsubscribe.ts";
-import { readRecertification, startRecertification, submitRecertification } from "./renewals.ts";
+import { readRecertification, recertificationRules, startRecertification, submitRecertification } from "./renewals.ts";
 
 /**
  * After issue (docs/decisions/0028): the recertification exam, the one-click unsubscribe from
@@ -43,6 +44,15 @@ export function certificateLifecycleRoutes(catalogue: CourseCatalogue): FastifyP
       async (request) => {
         const user = await requireUser(request);
         return startRecertification(deps, user, requireCourse(await catalogue.course(request.params.courseId)));
+      },
+    );
+
+    app.get(
+      "/api/recertification/:courseId/rules",
+      { schema: { params: recertificationParamsSchema, response: { 200: recertificationRulesSchema } } },
+      async (request) => {
+        const user = await requireUser(request);
+        return recertificationRules(deps, user, requireCourse(await catalogue.course(request.params.courseId)));
       },
     );
 

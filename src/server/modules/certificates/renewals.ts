@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { CurrentUser } from "#shared/schemas/auth.ts";
+import type { RecertificationRules } from "#shared/schemas/certificate-lifecycle.ts";
 import type { Quiz, QuizResult, QuizSubmission } from "#shared/schemas/learning.ts";
 import type { Config } from "../../config.ts";
 import type { DB, RenewalKind } from "../../db/schema.ts";
@@ -8,7 +9,7 @@ import { conflict, notFound } from "../../errors.ts";
 import type { HitCounter } from "../../limits/hit-counter.ts";
 import { enqueueEmail } from "../../mail/outbox.ts";
 import type { CatalogueCourse } from "../courses/course-catalogue.ts";
-import { readOpenAttempt, startOrResumeAttempt, submitAttempt } from "../learning/assessment.service.ts";
+import { examRules, readOpenAttempt, startOrResumeAttempt, submitAttempt } from "../learning/assessment.service.ts";
 import { RECERTIFICATION_ID, recertificationAssessment } from "../learning/assessment-access.ts";
 import { canRenew, instantOf, renewalWindow, renewedExpiry } from "./certificate-lifecycle.ts";
 import {
@@ -131,6 +132,22 @@ export async function readRecertification(
 ): Promise<Quiz> {
   await renewableCertificate(deps.db, user, course.card.id);
   return readOpenAttempt(deps, await recertificationAssessment(deps.db, user, course));
+}
+
+/** GET /api/recertification/:courseId/rules: the exam's rules for this learner and the certificate it renews; starts nothing. */
+export async function recertificationRules(
+  deps: RenewalDeps,
+  user: CurrentUser,
+  course: CatalogueCourse,
+): Promise<RecertificationRules> {
+  const row = await renewableCertificate(deps.db, user, course.card.id);
+  const rules = await examRules(deps, await recertificationAssessment(deps.db, user, course));
+  return {
+    ...rules,
+    certificateId: row.certificateId,
+    courseTitle: course.card.title,
+    expiresAt: instantOf(row.expiresAt).toISOString(),
+  };
 }
 
 /** POST /api/recertification/:courseId/attempt: starts (or resumes) a timed recertification exam. */
