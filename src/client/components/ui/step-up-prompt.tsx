@@ -96,7 +96,7 @@ export function StepUpPrompt() {
       type="button"
       size="sm"
       variant={factors.totp ? "secondary" : "primary"}
-      disabled={busy}
+      pending={busy}
       onClick={confirmWithPasskey}
     >
       Use a passkey

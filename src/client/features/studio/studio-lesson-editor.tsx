@@ -539,7 +539,7 @@ function FigureForm({
         </p>
       )}
       <div className="mt-2 flex gap-2">
-        <Button size="sm" type="submit" disabled={busy}>
+        <Button size="sm" type="submit" pending={busy}>
           {busy ? "Uploading…" : "Insert figure"}
         </Button>
         <Button size="sm" variant="ghost" onClick={onClose}>
@@ -656,7 +656,7 @@ function VideoForm({
         </p>
       )}
       <div className="mt-2 flex gap-2">
-        <Button size="sm" type="submit" disabled={busy}>
+        <Button size="sm" type="submit" pending={busy}>
           {busy ? "Uploading…" : "Insert video"}
         </Button>
         <Button size="sm" variant="ghost" onClick={onClose}>

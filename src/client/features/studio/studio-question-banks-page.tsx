@@ -369,7 +369,7 @@ function BankEditor({ draft, bankId }: { draft: Draft; bankId: string }) {
           Add a question
         </Button>
         <Button
-          disabled={part.state.kind === "saving"}
+          pending={part.state.kind === "saving"}
           onClick={async () => {
             const saved = await part.save(draft, base.current, bank);
             if (saved) base.current = bankIn(saved.document, bankId);
