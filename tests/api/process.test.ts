@@ -1,22 +1,28 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildServer } from "../../scripts/build-server.mjs";
 import { freePort } from "../setup/server-process.ts";
 import { createTestApp, type TestApp } from "../setup/test-app.ts";
 import { testEngine } from "../setup/test-database.ts";
 
 const run = promisify(execFile);
-// Starting a server compiles the whole app with tsx: seconds on a quiet machine, minutes on a shared,
-// loaded one. Every wait here ends on an event (a line of output, bytes on a socket, an exit); this
-// only bounds a hang, and nothing here asserts how fast anything is.
+// Starting a server takes seconds on a quiet machine, minutes on a shared, loaded one. Every wait
+// here ends on an event (a line of output, bytes on a socket, an exit); this only bounds a hang, and
+// nothing here asserts how fast anything is.
 const TEST_MS = 360_000;
 const TSX = resolve("node_modules/.bin/tsx");
+// The server runs as production runs it: the compiled bundle (decision 0059), built for this file,
+// by node itself with no tsx process between the test's signal and the server.
+const bundle = `dist/process-${randomBytes(4).toString("hex")}/main.js`;
+const SERVER = [bundle];
 
 /**
  * A child process's output (stdout and stderr), and a wait for text in it that ends on the output
@@ -163,11 +169,14 @@ function serverEnv(port: number, workers: number): NodeJS.ProcessEnv {
 // These start servers of their own on a fresh SQLite file whatever the run's engine, so the
 // PostgreSQL run would repeat them exactly; it leaves them to the SQLite run.
 describe.skipIf(testEngine === "postgres")("the server process", () => {
+  beforeAll(() => buildServer(bundle), 120_000);
+  afterAll(() => rmSync(dirname(bundle), { recursive: true, force: true }));
+
   it(
     "stops at start-up on a bad setting, with a message naming it",
     async () => {
       const dir = mkdtempSync(join(tmpdir(), "bad-setting-"));
-      const result = await run(TSX, ["src/server/main.ts"], {
+      const result = await run(process.execPath, SERVER, {
         env: { ...process.env, PORT: "not-a-port", DATABASE_URL: `sqlite:${join(dir, "x.db")}` },
       }).catch((e) => e);
       expect(result.code).toBe(1);
@@ -180,7 +189,7 @@ describe.skipIf(testEngine === "postgres")("the server process", () => {
     "serves, then on SIGTERM finishes and exits cleanly",
     async () => {
       const port = await freePort();
-      const child = spawn(TSX, ["src/server/main.ts"], { env: serverEnv(port, 1), stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, SERVER, { env: serverEnv(port, 1), stdio: ["ignore", "pipe", "pipe"] });
       const output = watchOutput(child);
       const exited = new Promise<number | null>((done) => child.on("exit", done));
       await output.until("ready at");
@@ -197,7 +206,7 @@ describe.skipIf(testEngine === "postgres")("the server process", () => {
     "on SIGTERM answers /readyz 503 at once, answers what arrives on a kept-alive connection with Connection: close instead of resetting it, finishes the request in flight and exits",
     async () => {
       const port = await freePort();
-      const child = spawn(TSX, ["src/server/main.ts"], {
+      const child = spawn(process.execPath, SERVER, {
         // Serving on for a few seconds after SIGTERM, as in production, so /readyz can be asked.
         env: { ...serverEnv(port, 1), SHUTDOWN_DELAY_SECONDS: "5" },
         stdio: ["ignore", "pipe", "pipe"],

@@ -212,9 +212,16 @@ for (const setting of settings) {
             { timeout: 10_000, interval: 500 },
           )
           .toBeGreaterThan(0);
-        const before = heardOnA;
-        await pair.b.deps.invalidation.publish("course-templates");
-        await expect.poll(() => heardOnA, { timeout: 10_000 }).toBeGreaterThan(before);
+        // And the other way, once A's own subscription is in place (on a loaded machine it may not be yet).
+        await expect
+          .poll(
+            async () => {
+              await pair.b.deps.invalidation.publish("course-templates");
+              return heardOnA;
+            },
+            { timeout: 10_000, interval: 500 },
+          )
+          .toBeGreaterThan(0);
         stopA();
         stopB();
         await expectCountedIn(where, pair.t, "invalidate:", { keysInRedis: false });
