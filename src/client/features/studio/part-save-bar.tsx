@@ -25,7 +25,7 @@ export function PartSaveBar({
             : "";
   return (
     <div className="mt-4 flex items-center gap-3">
-      <Button disabled={state.kind === "saving"} onClick={onSave}>
+      <Button pending={state.kind === "saving"} onClick={onSave}>
         {label}
       </Button>
       <p
