@@ -168,6 +168,40 @@ describe("the course studio by keyboard", () => {
     }
   });
 
+  it("a settings save overtaken by another author's shows both and loses nothing", async () => {
+    const owner = await createAccount(e2e, { firstName: "Sam", lastName: "Second" });
+    await e2e.testDb.database.db.updateTable("user").set({ role: "admin" }).where("email", "=", owner.email).execute();
+    const first = await e2e.newPage();
+    const second = await e2e.newPage();
+    for (const page of [first, second]) {
+      await signInInBrowser(page, owner.email, owner.password);
+      await page.getByRole("heading", { name: "Holistic Wellness Coach Certification Programs" }).waitFor();
+      await page.goto("/studio/courses/fixture-other/settings");
+      await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+    }
+    await typeInto(first, "Title", "Title from the first tab");
+    await press(first, "Save settings");
+    await first.getByText(/Saved \(revision/).waitFor();
+
+    await typeInto(second, "Description", "A description only the second tab wrote.");
+    await press(second, "Save settings");
+    const notice = second.getByRole("region", { name: /Someone else saved this draft/ });
+    await expectFocused(notice.getByRole("heading"), "the stale-save notice");
+    expect(await notice.innerText()).toContain("Theirs: Title from the first tab");
+    expect(await notice.innerText()).toContain("Yours: A description only the second tab wrote.");
+    expect(await second.getByLabel("Description", { exact: true }).inputValue()).toBe(
+      "A description only the second tab wrote.",
+    );
+    await expectAccessible(second, "the stale-save notice");
+    await press(second, "Save mine over theirs");
+    await second.getByText(/Saved \(revision/).waitFor();
+    await expectFocusKept(second, "saving over theirs");
+    expect(await notice.count()).toBe(0);
+    expect(await second.getByLabel("Description", { exact: true }).inputValue()).toBe(
+      "A description only the second tab wrote.",
+    );
+  });
+
   it("learners do not see the studio and get the refusal page there", async () => {
     const learner = await createAccount(e2e);
     const page = await e2e.newPage();

@@ -32,7 +32,8 @@ export function StudioCourseLayout() {
               <NavLink
                 to={paths.studioCourse(courseId, s.path)}
                 className={({ isActive }) =>
-                  `inline-block rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`
+                  // The open section is underlined as well as filled: forced colours drop the fill.
+                  `inline-block rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-700 text-white underline decoration-2 underline-offset-4" : "text-slate-700 hover:bg-slate-100"}`
                 }
               >
                 {s.label}

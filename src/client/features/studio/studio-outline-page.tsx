@@ -303,6 +303,8 @@ function OutlineEditor({ draft }: { draft: Draft }) {
 
   const outcome = useSaveOutcome({
     onSaved: (saved) => {
+      // The notice's button had focus: it goes to the save button the notice leaves behind.
+      if (stale) setFocusIds(["save-outline"]);
       setBase(saved);
       setStale(null);
       setOutline(outlineOf(saved.document));
@@ -463,7 +465,7 @@ function OutlineEditor({ draft }: { draft: Draft }) {
       {outline.length === 0 && <p className="text-muted">No modules yet: add the first one.</p>}
       <AddForm id="new-module" label="New module" button="Add module" onAdd={addModule} />
       <div className="flex flex-wrap items-center gap-3 border-t border-line pt-4">
-        <Button aria-disabled={save.isPending} onClick={() => send((stale ?? base).revision)}>
+        <Button id="save-outline" aria-disabled={save.isPending} onClick={() => send((stale ?? base).revision)}>
           {save.isPending ? "Saving…" : "Save outline"}
         </Button>
         <p role="status" className="text-sm">

@@ -46,6 +46,8 @@ function SettingsEditor({ draft }: { draft: Draft }) {
 
   const outcome = useSaveOutcome({
     onSaved: (saved) => {
+      // The notice's button had focus: it goes to the save button the notice leaves behind.
+      if (stale) requestAnimationFrame(() => document.getElementById("save-settings")?.focus());
       setStale(null);
       form.reset(formOf(saved.document.course));
     },
@@ -270,7 +272,7 @@ function SettingsEditor({ draft }: { draft: Draft }) {
         </fieldset>
 
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" aria-disabled={save.isPending}>
+          <Button id="save-settings" type="submit" aria-disabled={save.isPending}>
             {save.isPending ? "Saving…" : "Save settings"}
           </Button>
           <p id={statusId} role="status" className="text-sm">
