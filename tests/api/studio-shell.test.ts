@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
-import { createTestApp, request, signUpUser, type TestApp, type TestUser, verifyEmail } from "../setup/test-app.ts";
+import {
+  createTestApp,
+  request,
+  signUpStaff,
+  signUpUser,
+  type TestApp,
+  type TestUser,
+  verifyEmail,
+} from "../setup/test-app.ts";
 
 let t: TestApp;
 let admin: TestUser;
@@ -8,21 +16,11 @@ let instructor: TestUser;
 let learner: TestUser;
 const COURSE = "fixture-basics";
 
-async function withRole(role: "assessor" | "instructor") {
-  const user = await signUpUser(t.app);
-  const res = await request(t.app, "PUT", `/api/admin/learners/${user.id}/role`, {
-    cookie: admin.cookie,
-    payload: { role },
-  });
-  expect(res.statusCode).toBe(200);
-  return user;
-}
-
 beforeAll(async () => {
   t = await createTestApp({ env: { ADMIN_EMAILS: "owner@academy.example" } });
   admin = await signUpUser(t.app, { email: "owner@academy.example" });
   await verifyEmail(t, admin);
-  instructor = await withRole("instructor");
+  instructor = await signUpStaff(t, admin, "instructor");
   learner = await signUpUser(t.app);
 });
 afterAll(async () => t?.close());
@@ -58,6 +56,23 @@ describe("the new-course slug check", () => {
 });
 
 describe("the instructors an admin assigns", () => {
+  it("shows an instructor only the courses assigned to them, and each once assigned", async () => {
+    const writer = await signUpStaff(t, admin, "instructor");
+    const mine = async () =>
+      ((await request(t.app, "GET", "/api/studio/courses", { cookie: writer.cookie })).json() as { id: string }[]).map(
+        (c) => c.id,
+      );
+    expect(await mine()).toEqual([]);
+    const assigned = await request(t.app, "POST", "/api/admin/course-staff", {
+      cookie: admin.cookie,
+      payload: { userId: writer.id, courseId: "fixture-other", role: "instructor" },
+    });
+    expect(assigned.statusCode).toBe(200);
+    expect(await mine()).toEqual(["fixture-other"]);
+    expect((await draftOf("fixture-basics", writer)).courseId).toBeUndefined();
+    expect((await draftOf("fixture-other", writer)).courseId).toBe("fixture-other");
+  });
+
   it("lists every instructor and nobody else, for admins only", async () => {
     const res = await request(t.app, "GET", "/api/studio/instructors", { cookie: admin.cookie });
     expect(res.statusCode).toBe(200);

@@ -6,6 +6,7 @@ import {
   enrol,
   PRACTICAL_FIXTURE_CONTENT,
   request,
+  signUpStaff,
   signUpUser,
   type TestApp,
   type TestUser,
@@ -36,23 +37,13 @@ type Question = { id: string; correctAnswer: string; options: { id: string }[] }
 const questionsOf = (document: CourseDocument, moduleId: string) =>
   document.modules.find((m) => m.id === moduleId)?.quiz?.questions as Question[];
 
-async function withRole(role: "assessor" | "instructor") {
-  const user = await signUpUser(t.app);
-  const res = await request(t.app, "PUT", `/api/admin/learners/${user.id}/role`, {
-    cookie: admin.cookie,
-    payload: { role },
-  });
-  expect(res.statusCode).toBe(200);
-  return user;
-}
-
 beforeAll(async () => {
   t = await createTestApp({ env: { ADMIN_EMAILS: "owner@academy.example" } });
   admin = await signUpUser(t.app, { email: "owner@academy.example" });
   await verifyEmail(t, admin);
-  instructor = await withRole("instructor");
-  stranger = await withRole("instructor");
-  assessor = await withRole("assessor");
+  instructor = await signUpStaff(t, admin, "instructor");
+  stranger = await signUpStaff(t, admin, "instructor");
+  assessor = await signUpStaff(t, admin, "assessor");
   learner = await signUpUser(t.app);
   await enrol(t, learner, COURSE);
   const assigned = await request(t.app, "POST", "/api/admin/course-staff", {

@@ -211,3 +211,14 @@ export async function verifyEmail(testApp: TestApp, user: TestUser) {
   if (fresh) user.cookie = fresh;
   return response;
 }
+
+/** A new account given a staff role by the admin, through the admin's role route. */
+export async function signUpStaff(testApp: TestApp, admin: TestUser, role: "assessor" | "instructor") {
+  const user = await signUpUser(testApp.app);
+  const res = await request(testApp.app, "PUT", `/api/admin/learners/${user.id}/role`, {
+    cookie: admin.cookie,
+    payload: { role },
+  });
+  if (res.statusCode !== 200) throw new Error(`granting ${role} failed: ${res.statusCode} ${res.body}`);
+  return user;
+}
