@@ -1,8 +1,7 @@
 import { useState } from "react";
-import { ApiError, api, dataOf, refusal } from "#client/lib/api-client.ts";
+import { api, dataOf, refusal } from "#client/lib/api-client.ts";
 import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
-import { studioConflictSchema } from "#shared/schemas/studio.ts";
-import { useKeepDraft } from "./api.ts";
+import { staleDraftOf, useKeepDraft } from "./api.ts";
 
 export type PartState =
   | { kind: "idle" }
@@ -12,15 +11,6 @@ export type PartState =
   | { kind: "conflict"; current: Draft };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-function currentOf(error: unknown): Draft | null {
-  if (!(error instanceof ApiError) || error.status !== 409) return null;
-  try {
-    return studioConflictSchema.parse(JSON.parse(error.body)).current ?? null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Saves one part of the draft (a bank, the exam, the practical) inside the whole document, on the
@@ -48,7 +38,7 @@ export function useDraftPart<T>(
       setState({ kind: "saved" });
       return saved;
     } catch (error) {
-      const current = currentOf(error);
+      const current = staleDraftOf(error);
       if (current && same(pick(current.document), base)) return save(current, base, part);
       if (current) {
         setState({ kind: "conflict", current });
