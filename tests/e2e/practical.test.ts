@@ -40,6 +40,8 @@ describe("the practical in the browser", () => {
     expect(statuses).toEqual([200, 200, 200]);
     await page.goto(`/course/${COURSE}`);
     await page.getByTestId("practical-state").getByText("Ready for your submission").waitFor();
+    // Only the practical is left: the course page's first action names it.
+    await page.getByTestId("resume").getByText("Resume: Fixture coaching practical").waitFor();
     expect(await page.getByTestId("practical").innerText()).toContain("review in about 5 days");
     await page.getByRole("link", { name: "Open Practical" }).click();
     await page.getByRole("heading", { name: "Fixture coaching practical" }).waitFor();
@@ -63,6 +65,10 @@ describe("the practical in the browser", () => {
     await page.getByRole("button", { name: "Submit Practical" }).click();
     await toastText(page).getByText("Practical Submitted").waitFor();
     await page.getByTestId("practical-state").getByText("Submitted: waiting for an assessor").waitFor();
+    await page.getByRole("link", { name: "session.wav" }).waitFor();
+    await page.goto(`/course/${COURSE}`);
+    await page.getByTestId("resume").getByText("Waiting for review: Fixture coaching practical").waitFor();
+    await page.goto(`/course/${COURSE}/practical`);
     await page.getByRole("link", { name: "session.wav" }).waitFor();
 
     // A new assessor: records their qualifications, is assigned, and sees no live work before calibrating.

@@ -156,16 +156,28 @@ function ExamCard({ course }: { course: CourseDetail }) {
   );
 }
 
-/** The page's first action for an enrolled learner: straight to the lesson, quiz or exam that is due. */
+/**
+ * The page's first action for an enrolled learner: straight to the lesson, quiz or exam that is due,
+ * and once only the practical is left, to the practical ("Waiting for review" while an assessor has it).
+ */
 function ResumeLink({ course }: { course: CourseDetail }) {
   const step = resumeStep(course);
-  if (!step) return null;
+  const practical = course.practical;
+  const practicalDue = !step && course.enrolled && !!practical?.accessible && !practical.passed;
+  const { data } = usePractical(course.id, practicalDue);
+  const target = step
+    ? { href: step.item.href, label: `${step.first ? "Start" : "Resume"}: ${step.item.title}` }
+    : practicalDue && practical
+      ? {
+          href: paths.practical(course.id),
+          label: `${data?.state === "waiting" ? "Waiting for review" : "Resume"}: ${practical.title}`,
+        }
+      : null;
+  if (!target) return null;
   return (
-    <Link to={step.item.href} className={buttonClasses("light", "lg", "mt-5 max-w-full")} data-testid="resume">
+    <Link to={target.href} className={buttonClasses("light", "lg", "mt-5 max-w-full")} data-testid="resume">
       <PlayCircle size={20} aria-hidden="true" className="shrink-0" />
-      <span className="min-w-0 break-words">
-        {step.first ? "Start" : "Resume"}: {step.item.title}
-      </span>
+      <span className="min-w-0 break-words">{target.label}</span>
     </Link>
   );
 }
