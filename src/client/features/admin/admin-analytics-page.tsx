@@ -17,7 +17,7 @@ import {
   useAnalyticsQuestions,
   useCourseFunnel,
 } from "./api.ts";
-import { usePublishedVersions, VersionSelect } from "./version-select.tsx";
+import { CourseSelect, usePublishedVersions, VersionSelect } from "./version-select.tsx";
 
 type Choice = "7" | "30" | "90" | "year" | "custom";
 const CHOICES: { value: Choice; label: string }[] = [
@@ -271,21 +271,14 @@ function FunnelSection({ from, to }: { from: string; to: string }) {
         The learners who enrolled in the course during the period, and how far each has got since.
       </p>
       <div className="mt-3 flex flex-wrap items-end gap-4">
-        <SelectField
-          label="Course"
+        <CourseSelect
+          courses={courses}
           value={selected}
-          onChange={(e) => {
-            setCourseId(e.target.value);
+          onChange={(id) => {
+            setCourseId(id);
             setVersion(undefined);
           }}
-          className="max-w-md"
-        >
-          {courses.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.title}
-            </option>
-          ))}
-        </SelectField>
+        />
         <VersionSelect
           versions={versions}
           value={version}
@@ -376,22 +369,15 @@ function AssessmentsSection({ from, to }: { from: string; to: string }) {
         .
       </p>
       <div className="mt-3 flex flex-wrap items-end gap-4">
-        <SelectField
-          label="Course"
+        <CourseSelect
+          courses={courses}
           value={courseId}
-          onChange={(e) => {
-            setCourseId(e.target.value);
+          everyLabel="Every course"
+          onChange={(id) => {
+            setCourseId(id);
             setVersion(undefined);
           }}
-          className="max-w-md"
-        >
-          <option value="">Every course</option>
-          {courses.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.title}
-            </option>
-          ))}
-        </SelectField>
+        />
         {courseId && (
           <VersionSelect
             versions={versions}

@@ -1,13 +1,12 @@
 import { lazy, Suspense, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
-import { SelectField } from "#client/components/ui/form.tsx";
 import { Skeleton } from "#client/components/ui/misc.tsx";
 import { useCourses } from "#client/lib/courses.ts";
 import { routePatterns } from "#shared/client-routes.ts";
 import type { ItemStatistic } from "#shared/schemas/item-statistics.ts";
 import { AdminLayout } from "./admin-layout.tsx";
 import { itemStatisticsCsvUrl, useItemStatistics } from "./api.ts";
-import { VersionSelect } from "./version-select.tsx";
+import { CourseSelect, VersionSelect } from "./version-select.tsx";
 
 type SortKey = "order" | "responses" | "difficulty" | "discrimination";
 const FLAG_TEXT = { "too-easy": "too easy", "too-hard": "too hard", "low-discrimination": "discriminates badly" };
@@ -98,20 +97,14 @@ function AdminItemStatisticsPage() {
         discrimination below 0.2. Under {stats.data?.minResponses ?? 30} responses an item shows "not enough data".
       </p>
       <div className="mt-4 flex flex-wrap items-end gap-4">
-        <SelectField
-          label="Course"
+        <CourseSelect
+          courses={courses}
           value={selected}
-          onChange={(e) => {
-            setCourseId(e.target.value);
+          onChange={(id) => {
+            setCourseId(id);
             setVersion(undefined);
           }}
-        >
-          {courses.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.title}
-            </option>
-          ))}
-        </SelectField>
+        />
         {/* Each version's own bank and attempts; the latest until another is chosen. */}
         <VersionSelect
           versions={stats.data?.versions ?? []}

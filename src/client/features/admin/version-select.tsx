@@ -1,6 +1,33 @@
 import { SelectField } from "#client/components/ui/form.tsx";
 import { useCourse } from "#client/lib/courses.ts";
 
+/**
+ * Chooses a course (or every course, with `everyLabel`); choosing one calls `onChange`, where the
+ * caller also resets its version, which belongs to the course before.
+ */
+export function CourseSelect({
+  courses,
+  value,
+  onChange,
+  everyLabel,
+}: {
+  courses: { id: string; title: string }[];
+  value: string;
+  onChange: (courseId: string) => void;
+  everyLabel?: string;
+}) {
+  return (
+    <SelectField label="Course" value={value} onChange={(e) => onChange(e.target.value)} className="max-w-md">
+      {everyLabel !== undefined && <option value="">{everyLabel}</option>}
+      {courses.map((c) => (
+        <option key={c.id} value={c.id}>
+          {c.title}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
 /** The published versions of a course, 1 to the latest (versions are numbered without gaps, decision 0055). */
 export function usePublishedVersions(courseId: string): number[] {
   const latest = useCourse(courseId).data?.latestVersion ?? 0;

@@ -30,6 +30,16 @@ function TimeRule({ rules }: { rules: ExamRules }) {
   );
 }
 
+/** The intro's place while its rules load. */
+export function ExamIntroSkeleton() {
+  return (
+    <PageContainer className="max-w-2xl py-16" aria-busy="true">
+      <Skeleton className="mx-auto h-9 w-1/2" />
+      <Skeleton className="mt-6 h-48" />
+    </PageContainer>
+  );
+}
+
 /**
  * The rules before Start: questions, the learner's own time limit, pass mark and attempts left (the
  * final exam's, and the recertification exam's with its own lead, back link and Start label).
@@ -110,13 +120,7 @@ export default function ExamPage() {
   });
   // Started from the intro: focus goes to the first question whenever Start is pressed.
   if (started) return <AssessmentRunner courseId={courseId} moduleId={null} startedByLearner />;
-  if (rules.isPending)
-    return (
-      <PageContainer className="max-w-2xl py-16" aria-busy="true">
-        <Skeleton className="mx-auto h-9 w-1/2" />
-        <Skeleton className="mt-6 h-48" />
-      </PageContainer>
-    );
+  if (rules.isPending) return <ExamIntroSkeleton />;
   if (rules.isError) return <ErrorScreen error={rules.error} kind="exam" courseId={courseId} />;
   return <ExamIntro rules={rules.data} onStart={() => setStarted(true)} />;
 }

@@ -1,13 +1,12 @@
 import { useState } from "react";
 import { useParams } from "react-router";
-import { PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
 import { RECERTIFICATION, useRecertificationRules } from "./api.ts";
 import { AssessmentRunner, ErrorScreen } from "./assessment-runner.tsx";
-import { ExamIntro } from "./exam-page.tsx";
+import { ExamIntro, ExamIntroSkeleton } from "./exam-page.tsx";
 import type { NextStep } from "./next-step.ts";
 
 const afterPass: NextStep = {
@@ -33,13 +32,7 @@ export default function RecertificationPage() {
     return (
       <AssessmentRunner courseId={courseId} moduleId={RECERTIFICATION} nextStep={() => afterPass} startedByLearner />
     );
-  if (rules.isPending)
-    return (
-      <PageContainer className="max-w-2xl py-16" aria-busy="true">
-        <Skeleton className="mx-auto h-9 w-1/2" />
-        <Skeleton className="mt-6 h-48" />
-      </PageContainer>
-    );
+  if (rules.isPending) return <ExamIntroSkeleton />;
   if (rules.isError) return <ErrorScreen error={rules.error} kind="exam" courseId={courseId} />;
   const r = rules.data;
   return (
