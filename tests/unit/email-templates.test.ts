@@ -31,6 +31,35 @@ describe("e-mail templates", () => {
     }
   });
 
+  it("underlines every link and draws it at 4.5:1 or more against the white message", async () => {
+    /** WCAG's relative luminance of #rrggbb. */
+    const luminance = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => {
+        const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const contrast = (hex: string) => 1.05 / (luminance(hex) + 0.05);
+    let links = 0;
+    for (const { name, email } of await renderSamples(site)) {
+      for (const [tag] of email.html.matchAll(/<a\b[^>]*>/g)) {
+        const style = /style="([^"]*)"/.exec(tag)?.[1] ?? "";
+        // The call-to-action button is a filled link: white on the brand colour, checked below.
+        if (/background-color/.test(style)) {
+          expect(style, `${name}: ${tag}`).toMatch(/color:#ffffff/i);
+          continue;
+        }
+        links++;
+        expect(style, `${name}: ${tag}`).toMatch(/text-decoration:underline/);
+        const color = /(?:^|;)color:(#[0-9a-f]{6})/i.exec(style)?.[1];
+        expect(color, `${name}: ${tag}`).toBeDefined();
+        expect(contrast(color!), `${name}: ${tag}`).toBeGreaterThanOrEqual(4.5);
+      }
+    }
+    expect(links).toBeGreaterThan(0);
+  });
+
   it("writes every template to the outbox as one .eml with a text/plain and a text/html part", async () => {
     const dir = mkdtempSync(join(tmpdir(), "outbox-"));
     const mailer = createMailer(

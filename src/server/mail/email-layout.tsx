@@ -28,6 +28,18 @@ export interface EmailLayoutProps {
   unsubscribeUrl?: string;
 }
 
+/**
+ * A link in a message: underlined and in the brand green (6.4:1 on white), where mail clients'
+ * own default blue is 3.97:1 and often not underlined.
+ */
+export function EmailLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <Link href={href} style={{ color: colors.brand, textDecoration: "underline" }}>
+      {children}
+    </Link>
+  );
+}
+
 /** Every message's frame: the academy's name, one call to action, the support address, the legal lines. */
 export function EmailLayout({ site, preview, heading, children, action, unsubscribeUrl }: EmailLayoutProps) {
   return (
@@ -61,22 +73,22 @@ export function EmailLayout({ site, preview, heading, children, action, unsubscr
                 {action.label}
               </Button>
               <Text style={{ color: colors.muted, fontSize: "13px" }} data-skip-in-text="true">
-                Or open this link: <Link href={action.url}>{action.url}</Link>
+                Or open this link: <EmailLink href={action.url}>{action.url}</EmailLink>
               </Text>
             </Section>
           ) : null}
           <Hr style={{ borderColor: colors.line, margin: "24px 0 16px" }} />
           <Text style={{ color: colors.muted, fontSize: "13px", margin: "0 0 8px" }}>
-            Questions? Write to <Link href={`mailto:${site.supportEmail}`}>{site.supportEmail}</Link>.
+            Questions? Write to <EmailLink href={`mailto:${site.supportEmail}`}>{site.supportEmail}</EmailLink>.
           </Text>
           <Text style={{ color: colors.muted, fontSize: "13px", margin: "0 0 8px" }}>
-            {site.name} · {site.postalAddress} · <Link href={site.appUrl}>{site.appUrl}</Link>
+            {site.name} · {site.postalAddress} · <EmailLink href={site.appUrl}>{site.appUrl}</EmailLink>
           </Text>
           {unsubscribeUrl ? (
             <Text style={{ color: colors.muted, fontSize: "13px", margin: 0 }}>
               You receive this because you hold a certificate from {site.name}.{" "}
-              <Link href={unsubscribeUrl}>Unsubscribe from certificate reminders</Link> (one click, no sign-in).
-              Receipts and security messages still reach you.
+              <EmailLink href={unsubscribeUrl}>Unsubscribe from certificate reminders</EmailLink> (one click, no
+              sign-in). Receipts and security messages still reach you.
             </Text>
           ) : null}
         </Container>

@@ -1,5 +1,5 @@
-import { Link, Text } from "@react-email/components";
-import { EmailLayout, P } from "../email-layout.tsx";
+import { Text } from "@react-email/components";
+import { EmailLayout, EmailLink, P } from "../email-layout.tsx";
 import { defineTemplate } from "../email-template.ts";
 
 /** To a question's followers: a new answer, or an accepted one (decision 0056). Post text goes in as plain text only. */
@@ -47,9 +47,9 @@ export const questionActivity = defineTemplate<{
         {d.excerpt}
       </Text>
       <Text style={{ color: "#52606d", fontSize: "13px" }}>
-        You follow this question. <Link href={d.unsubscribeUrl}>Stop e-mails about this question</Link> or{" "}
-        <Link href={d.unsubscribeAllUrl}>stop e-mails about every question</Link> (one click, no sign-in). Notices in
-        the academy still appear.
+        You follow this question. <EmailLink href={d.unsubscribeUrl}>Stop e-mails about this question</EmailLink> or{" "}
+        <EmailLink href={d.unsubscribeAllUrl}>stop e-mails about every question</EmailLink> (one click, no sign-in).
+        Notices in the academy still appear.
       </Text>
     </EmailLayout>
   ),
