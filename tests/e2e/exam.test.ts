@@ -55,14 +55,22 @@ describe("the timed final exam", () => {
     expect(await announcer.getAttribute("aria-live")).toBe("polite");
     const heard = () => announcer.innerText();
     expect(await heard()).toBe("");
+    // Sighted learners see the same warnings beside the clock.
+    const warning = page.getByTestId("time-warning");
+    const seen = async () => ((await warning.count()) ? warning.innerText() : "");
     await page.clock.fastForward("30:00");
     expect(await heard(), "nothing to say with 15 minutes left").toBe("");
+    expect(await seen(), "nothing to show with 15 minutes left").toBe("");
     await page.clock.fastForward("05:05");
     await expect.poll(heard).toBe("10 minutes left in this exam.");
+    expect(await seen()).toBe("10 minutes left in this exam.");
+    expect(await warning.evaluate((el) => !!el.closest("[aria-live]"))).toBe(false);
     await page.clock.fastForward("05:00");
     await expect.poll(heard).toBe("5 minutes left in this exam.");
+    expect(await seen()).toBe("5 minutes left in this exam.");
     await page.clock.fastForward("04:00");
     await expect.poll(heard).toBe("1 minute left in this exam.");
+    expect(await seen()).toBe("1 minute left in this exam.");
     await page.clock.fastForward("01:00");
     await expect.poll(heard).toBe("Time is up. Submit your answers now.");
     expect(await clock.innerText()).toBe("Time is up: submit now.");

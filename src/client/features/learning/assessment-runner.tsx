@@ -200,6 +200,16 @@ function TimeLeft({ deadlineAt }: { deadlineAt: string }) {
         <Clock size={16} aria-hidden="true" />
         {seconds > 0 ? `Time left: ${text}` : "Time is up: submit now."}
       </p>
+      {/* The same warnings for sighted learners, drawn at each point reached (not a live region:
+          the announcer below speaks them once). */}
+      {mark !== null && mark > 0 && (
+        <p
+          className="rounded-md border border-amber-700 bg-amber-50 px-2 py-1 text-sm font-semibold text-amber-900"
+          data-testid="time-warning"
+        >
+          {announcementFor(mark)}
+        </p>
+      )}
       <p className="sr-only" aria-live="polite" aria-atomic="true" data-testid="time-announcement">
         {announcement}
       </p>
