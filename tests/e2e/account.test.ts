@@ -48,6 +48,7 @@ describe("the learner's account", () => {
       "Profile",
       "Purchases",
       "My Certificates",
+      "What's new",
       "Logout",
     ]);
     await expectAccessible(page, "avatar menu open");

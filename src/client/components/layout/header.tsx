@@ -73,6 +73,11 @@ export function Header() {
               Reviews
             </NavLink>
           )}
+          {user.role !== "learner" && (
+            <NavLink to={paths.staffQuestions} className={navClass}>
+              Questions
+            </NavLink>
+          )}
           {(user.role === "admin" || user.role === "instructor") && (
             <NavLink to={paths.studio} className={navClass}>
               Studio

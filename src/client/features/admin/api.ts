@@ -237,3 +237,24 @@ export const useAssessorAgreement = () =>
     queryKey: ["/api/admin/assessor-agreement"],
     queryFn: () => dataOf(api.GET("/api/admin/assessor-agreement")),
   });
+
+// Moderation of learners' questions and answers (decision 0056).
+export const useModerationQueue = () =>
+  useQuery({ queryKey: queryKeys.admin.moderation(), queryFn: () => dataOf(api.GET("/api/admin/posts")) });
+
+export function useModerate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ postId, action }: { postId: string; action: "hide" | "restore" }) =>
+      action === "hide"
+        ? dataOf(api.POST("/api/admin/posts/{postId}/hide", { params: { path: { postId } } }))
+        : dataOf(api.POST("/api/admin/posts/{postId}/restore", { params: { path: { postId } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin.moderation() }),
+  });
+}
+
+export const useSetPosting = () =>
+  useMutation({
+    mutationFn: ({ userId, ...body }: { userId: string; suspended: boolean; reason: string }) =>
+      dataOf(api.POST("/api/admin/learners/{id}/posting", { params: { path: { id: userId } }, body })),
+  });

@@ -1,6 +1,6 @@
 import { CheckCircle2, ChevronLeft, ChevronRight, Clock, Lock } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
@@ -57,10 +57,13 @@ function Message({ title, text, courseId }: { title: string; text: string; cours
 function LessonFrame({
   course,
   currentKey,
+  beside,
   children,
 }: {
   course: CourseDetail | undefined;
   currentKey: string;
+  /** Shown below the outline on wide screens (the lesson's Questions panel). */
+  beside?: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -76,6 +79,7 @@ function LessonFrame({
         <aside className="hidden lg:block">
           <div className="sticky top-20 max-h-[calc(100vh-6rem)] overflow-y-auto">
             {course ? <OutlineSidebar course={course} currentKey={currentKey} /> : <Skeleton className="h-96" />}
+            {beside}
           </div>
         </aside>
       </div>
@@ -91,6 +95,7 @@ export default function LessonPage() {
   const toast = useToast();
   const completeLesson = useCompleteLesson(courseId);
   const { Questions, CommonQuestions } = useLessonSlots();
+  const [search] = useSearchParams();
   const [saving, setSaving] = useState(false);
   // Said once Mark complete has saved: the button's new name alone is not announced.
   const [completedNote, setCompletedNote] = useState("");
@@ -173,8 +178,23 @@ export default function LessonPage() {
     navigate(quizNext ?? (data.nextLessonId ? paths.lesson(courseId, data.nextLessonId) : paths.course(courseId)));
   };
 
+  // The Questions panel beside the lesson where the outline is on wide screens, below it on phones: one
+  // copy each, CSS shows one; a link to a question (?question=) opens the one on screen.
+  const questions = (
+    <LessonSlot
+      slot={Questions}
+      courseId={courseId}
+      lessonId={data.id}
+      revealLabel="Questions about this lesson"
+      autoReveal={search.has("question")}
+    />
+  );
   return (
-    <LessonFrame course={course.data} currentKey={`lesson:${data.id}`}>
+    <LessonFrame
+      course={course.data}
+      currentKey={`lesson:${data.id}`}
+      beside={Questions ? <div className="pb-2 [&_section]:mt-4">{questions}</div> : null}
+    >
       <nav aria-label="Breadcrumb" className="text-sm text-muted">
         <ol className="flex flex-wrap items-center gap-1">
           <li>
@@ -213,7 +233,7 @@ export default function LessonPage() {
         )}
       </Card>
       <LessonSlot slot={CommonQuestions} courseId={courseId} lessonId={data.id} />
-      <LessonSlot slot={Questions} courseId={courseId} lessonId={data.id} revealLabel="Questions about this lesson" />
+      <div className="lg:hidden">{questions}</div>
       {enrolled && (
         <div className="mt-6 flex flex-wrap items-center justify-end gap-3">
           <p role="status" className="sr-only" data-testid="lesson-complete-status">

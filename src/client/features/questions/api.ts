@@ -68,13 +68,6 @@ export const useStaffQueue = () =>
     queryFn: () => dataOf(api.GET("/api/staff/questions", { params: { query: { status: "unanswered" } } })),
   });
 
-export const useNotifications = (enabled: boolean) =>
-  useQuery({
-    queryKey: queryKeys.notifications(),
-    queryFn: () => dataOf(api.GET("/api/notifications")),
-    enabled,
-  });
-
 /** Every write answers the question as it now stands; the lesson's lists and the queue refresh. */
 function useQuestionWrite<TVariables>(
   request: (variables: TVariables) => Promise<QuestionDetail>,
@@ -160,11 +153,3 @@ export const useReport = (postId: string, config?: MutationConfig<{ ok: true }, 
 
 export const usePreview = () =>
   useMutation({ mutationFn: (body: string) => dataOf(api.POST("/api/posts/preview", { body: { body } })) });
-
-export function useReadNotifications() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => dataOf(api.POST("/api/notifications/read")),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.notifications() }),
-  });
-}
