@@ -10,8 +10,6 @@ export const routePatterns = {
   privacy: "/privacy",
   course: "/course/:courseId",
   lesson: "/course/:courseId/lesson/:lessonId",
-  /** The course-wide search of learners' questions (decision 0056). */
-  courseQuestions: "/course/:courseId/questions",
   quiz: "/course/:courseId/quiz/:moduleId",
   exam: "/course/:courseId/exam",
   recertify: "/course/:courseId/recertify",
@@ -31,10 +29,11 @@ export const routePatterns = {
   adminCertificates: "/admin/certificates",
   adminItemStatistics: "/admin/item-statistics",
   unsubscribe: "/unsubscribe",
-  /** Staff's unanswered questions, the question e-mails' unsubscribe page, and what is new for the caller. */
-  staffQuestions: "/questions/unanswered",
-  questionUnsubscribe: "/questions/unsubscribe",
-  notifications: "/notifications",
+  /**
+   * The questions feature's pages (decision 0056): a course's `search` (`?course=`), staff's `unanswered`
+   * questions, the question e-mails' `unsubscribe` page and what is new (`notices`).
+   */
+  questionsPage: "/questions/:page",
   adminModeration: "/admin/moderation",
   reviewQueue: "/review",
   reviewSubmission: "/review/:number",

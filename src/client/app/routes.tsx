@@ -61,10 +61,8 @@ const LESSON_SLOTS: LessonSlots = {
   Questions: lazy(() => import("#client/features/questions/questions-panel.tsx")),
   CommonQuestions: lazy(() => import("#client/features/questions/common-questions.tsx")),
 };
-const CourseQuestionsPage = lazy(() => import("#client/features/questions/course-questions-page.tsx"));
-const StaffQuestionsPage = lazy(() => import("#client/features/questions/staff-questions-page.tsx"));
-const NotificationsPage = lazy(() => import("#client/features/questions/notifications-page.tsx"));
-const QuestionUnsubscribePage = lazy(() => import("#client/features/questions/question-unsubscribe-page.tsx"));
+/** The questions feature's own pages, one chunk. */
+const QuestionsPages = lazy(() => import("#client/features/questions/questions-pages.tsx"));
 const AdminModerationPage = lazy(() => import("#client/features/admin/admin-moderation-page.tsx"));
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
 const ExamPage = lazy(() => import("#client/features/learning/exam-page.tsx"));
@@ -191,10 +189,7 @@ export function AppRoutes() {
             </LessonSlotsContext.Provider>
           }
         />
-        <Route path={routePatterns.courseQuestions} element={<CourseQuestionsPage />} />
-        <Route path={routePatterns.staffQuestions} element={member(<StaffQuestionsPage />)} />
-        <Route path={routePatterns.notifications} element={member(<NotificationsPage />)} />
-        <Route path={routePatterns.questionUnsubscribe} element={<QuestionUnsubscribePage />} />
+        <Route path={routePatterns.questionsPage} element={<QuestionsPages />} />
         <Route path={routePatterns.adminModeration} element={member(<AdminModerationPage />)} />
         <Route path={routePatterns.quiz} element={<QuizPage />} />
         <Route path={routePatterns.exam} element={member(<ExamPage />)} />

@@ -14,14 +14,7 @@ export const paths = {
   receipt: (orderId: string) => `/purchases/${orderId}`,
   course: (courseId: string) => `/course/${courseId}`,
   lesson: (courseId: string, lessonId: string) => `/course/${courseId}/lesson/${lessonId}`,
-  courseQuestions: (courseId: string, search = "") =>
-    `/course/${courseId}/questions${search ? `?search=${encodeURIComponent(search)}` : ""}`,
-  /** A lesson with one of its questions open in the Questions panel. */
-  lessonQuestion: (courseId: string, lessonId: string, questionId: string) =>
-    `/course/${courseId}/lesson/${lessonId}?question=${encodeURIComponent(questionId)}`,
-  staffQuestions: routePatterns.staffQuestions,
-  notifications: routePatterns.notifications,
-  adminModeration: routePatterns.adminModeration,
+  courseQuestions: (courseId: string) => `/questions/search?course=${courseId}`,
   quiz: (courseId: string, moduleId: string) => `/course/${courseId}/quiz/${moduleId}`,
   exam: (courseId: string) => `/course/${courseId}/exam`,
   practical: (courseId: string) => `/course/${courseId}/practical`,

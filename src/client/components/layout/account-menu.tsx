@@ -2,6 +2,7 @@ import { DropdownMenu } from "radix-ui";
 import { useNavigate } from "react-router";
 import { paths } from "#client/config/paths.ts";
 import { useNotifications } from "#client/lib/notifications.ts";
+import { useCurrentUser } from "#client/lib/session.ts";
 
 const item =
   "block cursor-pointer rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
@@ -10,12 +11,13 @@ const noticesOf = (n: number) => `${n} new notice${n === 1 ? "" : "s"}`;
 
 /**
  * The avatar (the e-mail's first letter, spec) opens the account menu: Profile, Purchases, My Certificates,
- * What's new, Logout. A count on it says how many notices are new (decision 0056), said once
+ * What's new, for staff Unanswered questions, Logout. A count on it says how many notices are new (decision 0056), said once
  * when it changes.
  */
 export function AccountMenu({ initial, email, onLogout }: { initial: string; email: string; onLogout: () => void }) {
   const navigate = useNavigate();
   const unread = useNotifications().data?.unread ?? 0;
+  const staff = (useCurrentUser().user?.role ?? "learner") !== "learner";
   return (
     <DropdownMenu.Root modal={false}>
       <p role="status" className="sr-only" data-testid="notice-count-status">
@@ -52,9 +54,14 @@ export function AccountMenu({ initial, email, onLogout }: { initial: string; ema
           <DropdownMenu.Item className={item} onSelect={() => navigate(paths.certificates)}>
             My Certificates
           </DropdownMenu.Item>
-          <DropdownMenu.Item className={item} onSelect={() => navigate(paths.notifications)}>
+          <DropdownMenu.Item className={item} onSelect={() => navigate("/questions/notices")}>
             What's new{unread > 0 ? ` (${unread})` : ""}
           </DropdownMenu.Item>
+          {staff ? (
+            <DropdownMenu.Item className={item} onSelect={() => navigate("/questions/unanswered")}>
+              Unanswered questions
+            </DropdownMenu.Item>
+          ) : null}
           <DropdownMenu.Separator className="my-1 h-px bg-line" />
           <DropdownMenu.Item className={item} onSelect={onLogout}>
             Logout

@@ -73,11 +73,6 @@ export function Header() {
               Reviews
             </NavLink>
           )}
-          {user.role !== "learner" && (
-            <NavLink to={paths.staffQuestions} className={navClass}>
-              Questions
-            </NavLink>
-          )}
           {(user.role === "admin" || user.role === "instructor") && (
             <NavLink to={paths.studio} className={navClass}>
               Studio

@@ -190,11 +190,7 @@ export default function LessonPage() {
     />
   );
   return (
-    <LessonFrame
-      course={course.data}
-      currentKey={`lesson:${data.id}`}
-      beside={Questions ? <div className="pb-2 [&_section]:mt-4">{questions}</div> : null}
-    >
+    <LessonFrame course={course.data} currentKey={`lesson:${data.id}`} beside={questions}>
       <nav aria-label="Breadcrumb" className="text-sm text-muted">
         <ol className="flex flex-wrap items-center gap-1">
           <li>

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { Link, useParams, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
 import { TextField } from "#client/components/ui/form.tsx";
 import { PageContainer } from "#client/components/ui/misc.tsx";
@@ -9,14 +9,14 @@ import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
-import { useQuestionSearch } from "./api.ts";
+import { lessonQuestionPath, useQuestionSearch } from "./api.ts";
 
 const MIN_SEARCH = 3;
 
 /** The course-wide search of learners' questions, each with the lesson it belongs to (decision 0056). */
 export default function CourseQuestionsPage() {
-  const { courseId = "" } = useParams();
   const [params, setParams] = useSearchParams();
+  const courseId = params.get("course") ?? "";
   const search = params.get("search") ?? "";
   const [draft, setDraft] = useState(search);
   const [tooShort, setTooShort] = useState(false);
@@ -31,7 +31,7 @@ export default function CourseQuestionsPage() {
     event.preventDefault();
     const next = draft.trim();
     setTooShort(next.length < MIN_SEARCH);
-    if (next.length >= MIN_SEARCH) setParams({ search: next }, { replace: true });
+    if (next.length >= MIN_SEARCH) setParams({ course: courseId, search: next }, { replace: true });
   };
   const items = results.data?.items ?? [];
   return (
@@ -75,7 +75,7 @@ export default function CourseQuestionsPage() {
           {items.map((q) => (
             <li key={q.id} className="rounded-lg border border-line p-3" data-testid="question-result">
               <Link
-                to={paths.lessonQuestion(courseId, q.lessonId, q.id)}
+                to={lessonQuestionPath(courseId, q.lessonId, q.id)}
                 className="font-medium text-brand-800 underline"
               >
                 {q.title}

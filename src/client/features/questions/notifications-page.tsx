@@ -1,12 +1,12 @@
 import { useEffect } from "react";
 import { Link } from "react-router";
 import { PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
-import { paths } from "#client/config/paths.ts";
 import { refusal } from "#client/lib/api-client.ts";
 import { useNotifications, useReadNotifications } from "#client/lib/notifications.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
+import { lessonQuestionPath } from "./api.ts";
 
 const WHAT = { answer: "New answer", accepted: "Answer accepted" } as const;
 
@@ -43,10 +43,7 @@ export default function NotificationsPage() {
                 )}
                 <span className="font-medium">{WHAT[n.kind]}</span> · {formatLongDate(n.createdAt)}
               </p>
-              <Link
-                to={paths.lessonQuestion(n.courseId, n.lessonId, n.questionId)}
-                className="text-brand-800 underline"
-              >
+              <Link to={lessonQuestionPath(n.courseId, n.lessonId, n.questionId)} className="text-brand-800 underline">
                 {n.questionTitle}
               </Link>
             </li>

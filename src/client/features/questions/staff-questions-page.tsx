@@ -2,12 +2,11 @@ import { useRef, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
 import { PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
-import { paths } from "#client/config/paths.ts";
 import { refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import type { StaffQueue } from "#shared/schemas/questions.ts";
-import { useStaffQueue } from "./api.ts";
+import { lessonQuestionPath, useStaffQueue } from "./api.ts";
 import { Byline, QuestionThread } from "./question-thread.tsx";
 
 type Item = StaffQueue["items"][number];
@@ -76,7 +75,7 @@ export default function StaffQuestionsPage() {
                   <p className="font-medium">{q.title}</p>
                   <p className="text-sm text-muted">
                     Waiting {waitingFor(q.waitingSeconds)} ·{" "}
-                    <Link to={paths.lessonQuestion(q.courseId, q.lessonId, q.id)} className="underline">
+                    <Link to={lessonQuestionPath(q.courseId, q.lessonId, q.id)} className="underline">
                       Lesson: {q.lessonTitle}
                     </Link>
                   </p>
