@@ -31,10 +31,9 @@ export const routePatterns = {
   unsubscribe: "/unsubscribe",
   /**
    * The questions feature's pages (decision 0056): a course's `search` (`?course=`), staff's `unanswered`
-   * questions, the question e-mails' `unsubscribe` page and what is new (`notices`).
+   * questions, the question e-mails' `unsubscribe` page, what is new (`notices`), and admins' `moderation`.
    */
   questionsPage: "/questions/:page",
-  adminModeration: "/admin/moderation",
   reviewQueue: "/review",
   reviewSubmission: "/review/:number",
   /** The calibration overview, and under it each exemplar (`/review/calibration/{courseId}/{exemplarId}`). */

@@ -177,7 +177,8 @@ describe("questions on a lesson, from asking to the lesson's common questions", 
     await expectAccessible(phone, "what's new");
     await notice.getByRole("link", { name: ASKED }).focus();
     await phone.keyboard.press("Enter");
-    // The link opens the lesson with its question open in the panel.
+    // The link opens the lesson; its panel opens on that question.
+    await press(phone, "Questions about this lesson");
     await expectFocused(phone.getByRole("heading", { name: ASKED }), "the question from the notice");
     await press(phone, "Accept this answer");
     await toastText(phone).getByText("Answer Accepted").waitFor();

@@ -61,9 +61,11 @@ const LESSON_SLOTS: LessonSlots = {
   Questions: lazy(() => import("#client/features/questions/questions-panel.tsx")),
   CommonQuestions: lazy(() => import("#client/features/questions/common-questions.tsx")),
 };
-/** The questions feature's own pages, one chunk. */
-const QuestionsPages = lazy(() => import("#client/features/questions/questions-pages.tsx"));
-const AdminModerationPage = lazy(() => import("#client/features/admin/admin-moderation-page.tsx"));
+// The questions pages load with the lesson's panel, moderation from the learners page's chunk: a chunk of
+// their own would add its files' names to every first load.
+const QuestionsPages = lazy(() =>
+  import("#client/features/questions/questions-panel.tsx").then((m) => ({ default: m.QuestionsPages })),
+);
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
 const ExamPage = lazy(() => import("#client/features/learning/exam-page.tsx"));
 const RecertificationPage = lazy(() => import("#client/features/learning/recertification-page.tsx"));
@@ -189,8 +191,8 @@ export function AppRoutes() {
             </LessonSlotsContext.Provider>
           }
         />
+        <Route path="/questions/moderation" element={member(<AdminLearnersPage />)} />
         <Route path={routePatterns.questionsPage} element={<QuestionsPages />} />
-        <Route path={routePatterns.adminModeration} element={member(<AdminModerationPage />)} />
         <Route path={routePatterns.quiz} element={<QuizPage />} />
         <Route path={routePatterns.exam} element={member(<ExamPage />)} />
         <Route path={routePatterns.recertify} element={member(<RecertificationPage />)} />

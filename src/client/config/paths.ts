@@ -14,7 +14,6 @@ export const paths = {
   receipt: (orderId: string) => `/purchases/${orderId}`,
   course: (courseId: string) => `/course/${courseId}`,
   lesson: (courseId: string, lessonId: string) => `/course/${courseId}/lesson/${lessonId}`,
-  courseQuestions: (courseId: string) => `/questions/search?course=${courseId}`,
   quiz: (courseId: string, moduleId: string) => `/course/${courseId}/quiz/${moduleId}`,
   exam: (courseId: string) => `/course/${courseId}/exam`,
   practical: (courseId: string) => `/course/${courseId}/practical`,

@@ -18,22 +18,19 @@ export const useLessonSlots = () => useContext(LessonSlotsContext);
  * it (a lazy component would suspend the server render). With `revealLabel` its code loads only when
  * the learner asks for it (the questions panel brings the form library and the schemas, about 45 kB,
  * which the lesson's first load does without); focus then moves into it. Without, it loads once it
- * comes near the screen. With `autoReveal` too (a link to one of the lesson's questions), it loads at
- * once, if it is on screen: the lesson page has one copy beside the lesson and one below it, and CSS shows
- * one of them by the screen's width.
+ * comes near the screen. The lesson page has one copy beside the lesson and one below it; CSS shows one
+ * of them by the screen's width, and only the one revealed loads.
  */
 export function LessonSlot({
   slot: Slot,
   courseId,
   lessonId,
   revealLabel,
-  autoReveal = false,
 }: {
   slot: ComponentType<{ courseId: string; lessonId: string }> | undefined;
   courseId: string;
   lessonId: string;
   revealLabel?: string;
-  autoReveal?: boolean;
 }) {
   const marker = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState(false);
@@ -57,9 +54,6 @@ export function LessonSlot({
   useEffect(() => {
     if (revealed) marker.current?.focus();
   }, [revealed]);
-  useEffect(() => {
-    if (autoReveal && !shown && marker.current?.getClientRects().length) setShown(true);
-  }, [autoReveal, shown]);
   if (!Slot) return null;
   if (!shown)
     return (

@@ -62,7 +62,6 @@ export const queryKeys = {
     version: (courseId: string, version: number) => ["/api/studio/courses", courseId, "versions", version] as const,
   },
   admin: {
-    moderation: () => ["/api/admin/posts"] as const,
     itemStatistics: (courseId = "", version?: number) => ["/api/admin/item-statistics", courseId, version] as const,
     analytics: (
       part?: "overview" | "assessments" | "funnel" | "questions",

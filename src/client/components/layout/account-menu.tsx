@@ -1,7 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
 import { DropdownMenu } from "radix-ui";
 import { useNavigate } from "react-router";
 import { paths } from "#client/config/paths.ts";
-import { useNotifications } from "#client/lib/notifications.ts";
+import { api, dataOf } from "#client/lib/api-client.ts";
+import { queryKeys } from "#client/lib/query-keys.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
 
 const item =
@@ -16,7 +18,13 @@ const noticesOf = (n: number) => `${n} new notice${n === 1 ? "" : "s"}`;
  */
 export function AccountMenu({ initial, email, onLogout }: { initial: string; email: string; onLogout: () => void }) {
   const navigate = useNavigate();
-  const unread = useNotifications().data?.unread ?? 0;
+  // The What's new page reads the same query; looked at again every minute and on the window's focus.
+  const unread =
+    useQuery({
+      queryKey: queryKeys.notifications(),
+      queryFn: () => dataOf(api.GET("/api/notifications")),
+      refetchInterval: 60_000,
+    }).data?.unread ?? 0;
   const staff = (useCurrentUser().user?.role ?? "learner") !== "learner";
   return (
     <DropdownMenu.Root modal={false}>

@@ -1,9 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, lazy, type ReactNode, Suspense, useState } from "react";
 import { useForm } from "react-hook-form";
+import { useLocation } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
 import { ConfirmDialog } from "#client/components/ui/confirm-dialog.tsx";
 import { FormError, SelectField, TextField, useFormErrors } from "#client/components/ui/form.tsx";
+import { Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
 import { refusal } from "#client/lib/api-client.ts";
 import { useAssignCourseStaff, useCourseStaff, useUnassignCourseStaff } from "#client/lib/course-staff.ts";
@@ -386,7 +388,20 @@ const coursesCell = (l: Learner) =>
     </ul>
   );
 
-export default function AdminLearnersPage() {
+const AdminModerationPage = lazy(() => import("./admin-moderation-page.tsx"));
+
+/** Learners at /admin/learners; moderation of their posts at /questions/moderation (its own chunk). */
+export default function AdminLearnersPages() {
+  if (useLocation().pathname === "/questions/moderation")
+    return (
+      <Suspense fallback={<Skeleton className="h-96" />}>
+        <AdminModerationPage />
+      </Suspense>
+    );
+  return <AdminLearnersPage />;
+}
+
+function AdminLearnersPage() {
   const search = useAdminSearch();
   const learners = useAdminLearners(search.q, search.page);
   return (

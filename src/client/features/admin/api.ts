@@ -238,9 +238,11 @@ export const useAssessorAgreement = () =>
     queryFn: () => dataOf(api.GET("/api/admin/assessor-agreement")),
   });
 
-// Moderation of learners' questions and answers (decision 0056).
+// Moderation of learners' questions and answers (decision 0056); its key is here, not in query-keys.ts,
+// which every first load carries.
+const moderationKey = ["/api/admin/posts"] as const;
 export const useModerationQueue = () =>
-  useQuery({ queryKey: queryKeys.admin.moderation(), queryFn: () => dataOf(api.GET("/api/admin/posts")) });
+  useQuery({ queryKey: moderationKey, queryFn: () => dataOf(api.GET("/api/admin/posts")) });
 
 export function useModerate() {
   const queryClient = useQueryClient();
@@ -249,7 +251,7 @@ export function useModerate() {
       action === "hide"
         ? dataOf(api.POST("/api/admin/posts/{postId}/hide", { params: { path: { postId } } }))
         : dataOf(api.POST("/api/admin/posts/{postId}/restore", { params: { path: { postId } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin.moderation() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: moderationKey }),
   });
 }
 

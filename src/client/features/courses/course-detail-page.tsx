@@ -419,7 +419,10 @@ export default function CourseDetailPage() {
               <span className="text-sm font-semibold">{course.percent}% complete</span>
             </div>
             <ProgressBar value={course.percent} label="Course progress" className="mt-2" />
-            <Link to={paths.courseQuestions(course.id)} className="mt-3 inline-block text-sm text-brand-800 underline">
+            <Link
+              to={`/questions/search?course=${course.id}`}
+              className="mt-3 inline-block text-sm text-brand-800 underline"
+            >
               Search learners' questions in this course
             </Link>
           </section>

@@ -1,6 +1,6 @@
 import { CheckCircle2, ChevronLeft, ChevronRight, Clock, Lock } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { Link, useNavigate, useParams } from "react-router";
 import { Button, buttonClasses } from "#client/components/ui/button.tsx";
 import { Card, PageContainer, ProgressBar, Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
@@ -95,7 +95,6 @@ export default function LessonPage() {
   const toast = useToast();
   const completeLesson = useCompleteLesson(courseId);
   const { Questions, CommonQuestions } = useLessonSlots();
-  const [search] = useSearchParams();
   const [saving, setSaving] = useState(false);
   // Said once Mark complete has saved: the button's new name alone is not announced.
   const [completedNote, setCompletedNote] = useState("");
@@ -181,13 +180,7 @@ export default function LessonPage() {
   // The Questions panel beside the lesson where the outline is on wide screens, below it on phones: one
   // copy each, CSS shows one; a link to a question (?question=) opens the one on screen.
   const questions = (
-    <LessonSlot
-      slot={Questions}
-      courseId={courseId}
-      lessonId={data.id}
-      revealLabel="Questions about this lesson"
-      autoReveal={search.has("question")}
-    />
+    <LessonSlot slot={Questions} courseId={courseId} lessonId={data.id} revealLabel="Questions about this lesson" />
   );
   return (
     <LessonFrame course={course.data} currentKey={`lesson:${data.id}`} beside={questions}>

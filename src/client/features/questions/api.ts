@@ -11,10 +11,6 @@ import type { MutationConfig } from "#client/lib/query-client.ts";
 import { queryKeys } from "#client/lib/query-keys.ts";
 import type { NewAnswer, NewQuestion, QuestionDetail, ReportInput } from "#shared/schemas/questions.ts";
 
-/** A lesson with one of its questions open in the Questions panel. */
-export const lessonQuestionPath = (courseId: string, lessonId: string, questionId: string) =>
-  `/course/${courseId}/lesson/${lessonId}?question=${encodeURIComponent(questionId)}`;
-
 export const useLessonQuestions = (courseId: string, lessonId: string) =>
   useInfiniteQuery({
     queryKey: queryKeys.questions.lesson(courseId, lessonId),

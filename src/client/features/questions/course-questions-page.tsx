@@ -9,7 +9,8 @@ import { useCourse } from "#client/lib/courses.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
-import { lessonQuestionPath, useQuestionSearch } from "./api.ts";
+import { useQuestionSearch } from "./api.ts";
+import { lessonQuestionPath } from "./pages-api.ts";
 
 const MIN_SEARCH = 3;
 

@@ -2,11 +2,10 @@ import { useEffect } from "react";
 import { Link } from "react-router";
 import { PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { refusal } from "#client/lib/api-client.ts";
-import { useNotifications, useReadNotifications } from "#client/lib/notifications.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import { formatLongDate } from "#shared/format.ts";
-import { lessonQuestionPath } from "./api.ts";
+import { lessonQuestionPath, useNotifications, useReadNotifications } from "./pages-api.ts";
 
 const WHAT = { answer: "New answer", accepted: "Answer accepted" } as const;
 

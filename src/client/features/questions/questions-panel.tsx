@@ -6,7 +6,6 @@ import { Button } from "#client/components/ui/button.tsx";
 import { FormError, TextField, useFormErrors } from "#client/components/ui/form.tsx";
 import { Skeleton } from "#client/components/ui/misc.tsx";
 import { useToast } from "#client/components/ui/toast.tsx";
-import { paths } from "#client/config/paths.ts";
 import { ApiError, refusal } from "#client/lib/api-client.ts";
 import { newQuestionSchema } from "#shared/schemas/questions.ts";
 import { useAskQuestion, useLessonQuestions, useQuestionSearch } from "./api.ts";
@@ -108,7 +107,7 @@ export default function QuestionsPanel({ courseId, lessonId }: { courseId: strin
       <h2 id="questions-heading" ref={listRef} tabIndex={-1} className="text-lg font-bold">
         Questions
       </h2>
-      <Link to={paths.courseQuestions(courseId)} className="text-sm text-brand-800 underline">
+      <Link to={`/questions/search?course=${courseId}`} className="text-sm text-brand-800 underline">
         Search all questions in this course
       </Link>
       {open ? (
@@ -169,3 +168,5 @@ export default function QuestionsPanel({ courseId, lessonId }: { courseId: strin
     </section>
   );
 }
+
+export { default as QuestionsPages } from "./questions-pages.tsx";

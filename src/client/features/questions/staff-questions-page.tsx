@@ -6,7 +6,8 @@ import { refusal } from "#client/lib/api-client.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
 import type { StaffQueue } from "#shared/schemas/questions.ts";
-import { lessonQuestionPath, useStaffQueue } from "./api.ts";
+import { useStaffQueue } from "./api.ts";
+import { lessonQuestionPath } from "./pages-api.ts";
 import { Byline, QuestionThread } from "./question-thread.tsx";
 
 type Item = StaffQueue["items"][number];
