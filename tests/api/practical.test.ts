@@ -3,7 +3,14 @@ import type { LearnerPractical, ReviewQueue, ReviewSubmission } from "#shared/sc
 import { completeCourse } from "../setup/assessments.ts";
 import { type FakeS3, startFakeS3 } from "../setup/fake-s3.ts";
 import { nth } from "../setup/must.ts";
-import { CONFIRMATIONS, mailSubjectsTo, makeLiveAssessor, SAMPLE_FILES, submitPractical } from "../setup/practical.ts";
+import {
+  CONFIRMATIONS,
+  mailSubjectsTo,
+  mailsTo,
+  makeLiveAssessor,
+  SAMPLE_FILES,
+  submitPractical,
+} from "../setup/practical.ts";
 import {
   createTestApp,
   enrol,
@@ -362,6 +369,11 @@ describe("the practical loop", () => {
       scores: WEAK,
     });
     expect(await mailSubjectsTo(t, user.email)).toContain("Please resubmit your practical: Fixture Practical");
+    // The mail carries the result itself: each criterion's level and the assessor's comment.
+    const resubmitMail = (await mailsTo(t, user.email)).find((m) => m.includes("Please resubmit your practical")) ?? "";
+    const plain = resubmitMail.split(/Content-Type: text\/html/)[0] ?? "";
+    expect(plain).toContain("Listening: Developing Some reflections; more complex ones next time.");
+    expect(plain).toContain("Scope of practice: Developing Suggested a supplement dose: out of scope.");
 
     // Two resubmissions, both sent back.
     for (const left of [1, 0]) {

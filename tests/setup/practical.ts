@@ -91,15 +91,19 @@ export function submitPractical(
 }
 
 /** Subjects of the messages sent so far (the outbox folder) addressed to this e-mail. */
-export async function mailSubjectsTo(t: TestApp, email: string): Promise<string[]> {
+/** The messages delivered to `email`, oldest first, as their raw text (quoted-printable soft breaks joined). */
+export async function mailsTo(t: TestApp, email: string): Promise<string[]> {
   await deliverQueuedMail(t.app);
   const dir = t.config.mailOutboxDir;
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .sort()
     .map((file) => readFileSync(join(dir, file), "utf8").replace(/=\r?\n/g, ""))
-    .filter((text) => text.includes(`To: ${email}`))
-    .map((text) => /^Subject: (.*)$/m.exec(text)?.[1] ?? "");
+    .filter((text) => text.includes(`To: ${email}`));
+}
+
+export async function mailSubjectsTo(t: TestApp, email: string): Promise<string[]> {
+  return (await mailsTo(t, email)).map((text) => /^Subject: (.*)$/m.exec(text)?.[1] ?? "");
 }
 
 /** What a learner confirms on every submission: the client anonymised, and no real red flag in the session. */

@@ -228,6 +228,7 @@ export default function PracticalPage() {
       </PageContainer>
     );
   const canSubmit = practical.state === "open" || practical.state === "resubmit";
+  const reviewed = practical.submissions.some((sub) => sub.review);
   return (
     <PageContainer className="max-w-3xl py-10">
       <Link to={paths.course(courseId)} className="text-sm text-brand-700 underline">
@@ -239,12 +240,19 @@ export default function PracticalPage() {
         {PRACTICAL_STATE_TEXT[practical.state]}
         {practical.state === "waiting" && ` (usually ${reviewTimeText(practical.expectedReviewDays)})`}
       </p>
+      {/* After a review the result and the assessor's comments come first; the brief follows. */}
+      {reviewed && (
+        <>
+          {practical.state === "passed" && <AssessedBy />}
+          <Submissions practical={practical} />
+        </>
+      )}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the brief is sanitised with the lessons' allow-list on import. */}
       <article className="prose-lesson mt-6" dangerouslySetInnerHTML={{ __html: practical.rubric.briefHtml }} />
       <RedFlagSteps steps={practical.rubric.redFlagSteps} />
-      {practical.state === "passed" && <AssessedBy />}
+      {!reviewed && practical.state === "passed" && <AssessedBy />}
       {canSubmit && <SubmissionForm practical={practical} />}
-      <Submissions practical={practical} />
+      {!reviewed && <Submissions practical={practical} />}
       <RubricTable rubric={practical.rubric} />
     </PageContainer>
   );

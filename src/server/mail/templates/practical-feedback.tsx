@@ -8,6 +8,8 @@ export const practicalFeedback = defineTemplate<{
   practicalTitle: string;
   decision: "pass" | "resubmit";
   feedback: string;
+  /** Each criterion's level and comment (absent in mail queued before they were sent). */
+  criteria?: { title: string; level: string; comment: string }[];
   url: string;
 }>({
   subject: (d) =>
@@ -41,7 +43,22 @@ export const practicalFeedback = defineTemplate<{
       >
         {d.feedback}
       </Text>
-      <P>The scores and comments for each criterion are on the course's practical page.</P>
+      {d.criteria && d.criteria.length > 0 ? (
+        <>
+          <P>Each criterion:</P>
+          {d.criteria.map((c) => (
+            <Text key={c.title} style={{ fontSize: "16px", lineHeight: "24px", margin: "0 0 12px" }}>
+              <strong>
+                {c.title}: {c.level}
+              </strong>
+              {c.comment ? ` ${c.comment}` : ""}
+            </Text>
+          ))}
+          <P>Your scores and the rubric are on the course's practical page.</P>
+        </>
+      ) : (
+        <P>The scores and comments for each criterion are on the course's practical page.</P>
+      )}
     </EmailLayout>
   ),
   sample: (site) => ({
@@ -50,6 +67,10 @@ export const practicalFeedback = defineTemplate<{
     practicalTitle: "Client intake and three-day plan",
     decision: "resubmit",
     feedback: "Your intake is thorough. The plan needs a clear referral point for the client's reflux symptoms.",
+    criteria: [
+      { title: "Intake and history", level: "Strong", comment: "Every area covered, in the client's words." },
+      { title: "Scope and referral", level: "Developing", comment: "Name when the reflux goes to a doctor." },
+    ],
     url: `${site.appUrl}/course/nutrition-coach/practical`,
   }),
 });
