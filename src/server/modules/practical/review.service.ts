@@ -267,7 +267,7 @@ export async function submitReview(
         });
         if (!recorded) throw conflict("This submission has already been reviewed.");
         // The learner's result mail is queued with the review: both happen, or neither.
-        await tellLearner(trx, deps.config.appUrl, course, s, result.decision, result.feedback);
+        await tellLearner(trx, deps.config.appUrl, course, s, result);
       }
       await recordAudit(trx, assessor, "practical.review", `submission #${number}`, {
         courseId: s.courseId,
@@ -292,9 +292,18 @@ async function tellLearner(
   appUrl: string,
   course: CatalogueCourse,
   s: StoredSubmission,
-  decision: "pass" | "resubmit",
-  feedback: string,
+  result: Pick<StoredMark, "decision" | "feedback" | "scores">,
 ) {
+  const { decision, feedback } = result;
+  // Each criterion's level and comment, in the rubric's order, so the mail carries the whole result.
+  const criteria = (course.practical?.criteria ?? []).map((c) => {
+    const score = result.scores.find((x) => x.criterionId === c.id);
+    return {
+      title: c.title,
+      level: c.levels.find((l) => l.points === score?.points)?.label ?? "",
+      comment: score?.comment ?? "",
+    };
+  });
   const learner = await trx
     .selectFrom("user")
     .select(["email", "firstName"])
@@ -312,6 +321,7 @@ async function tellLearner(
       practicalTitle: course.practical?.title ?? "practical assessment",
       decision,
       feedback,
+      criteria,
       url: link,
     },
     link,
