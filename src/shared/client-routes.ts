@@ -34,6 +34,8 @@ export const routePatterns = {
    * questions, the question e-mails' `unsubscribe` page, what is new (`notices`), and admins' `moderation`.
    */
   questionsPage: "/questions/:page",
+  /** Admins' moderation of posts, drawn by the admin learners page's chunk (before `questionsPage` in the routes). */
+  questionsModeration: "/questions/moderation",
   reviewQueue: "/review",
   reviewSubmission: "/review/:number",
   /** The calibration overview, and under it each exemplar (`/review/calibration/{courseId}/{exemplarId}`). */

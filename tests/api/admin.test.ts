@@ -60,6 +60,7 @@ describe("authorisation matrix over every admin endpoint", () => {
     "GET /api/admin/item-statistics.csv": "?courseId=fixture-basics",
     "GET /api/admin/analytics/overview": "?from=2026-01-01&to=2026-01-31",
     "GET /api/admin/analytics/assessments": "?from=2026-01-01&to=2026-01-31",
+    "GET /api/admin/analytics/questions": "?from=2026-01-01&to=2026-01-31",
     "GET /api/admin/analytics/funnel": "?from=2026-01-01&to=2026-01-31&courseId=fixture-basics",
     "GET /api/admin/analytics/export.csv": "?table=funnel&from=2026-01-01&to=2026-01-31&courseId=fixture-basics",
   };

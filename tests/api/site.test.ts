@@ -95,8 +95,11 @@ describe("what the server tells browsers and crawlers about pages", () => {
     const routes = readFileSync("src/client/app/routes.tsx", "utf8");
     const paths = [...routes.matchAll(/<Route\s+path=(\S+)/g)].map((m) => m[1]);
     expect(paths.length).toBeGreaterThan(10);
+    // A section with routes of its own (the studio) is mounted at its shared pattern followed by /*.
     for (const path of paths)
-      expect(path, "use routePatterns for every route").toMatch(/^\{routePatterns\.\w+\}$|^"\*"$/);
+      expect(path, "use routePatterns for every route").toMatch(
+        /^\{routePatterns\.\w+\}$|^\{`\$\{routePatterns\.\w+\}\/\*`\}$|^"\*"$/,
+      );
   });
 
   it("serves robots.txt pointing at a sitemap of the public pages and the open courses", async () => {

@@ -40,6 +40,7 @@ const TABLE_OWNERS: Record<string, string> = {
   practitionerListing: "practitioners",
   courseStaff: "staff",
   courseReview: "studio",
+  courseMedia: "studio",
   assessorProfile: "staff",
   assessorCalibration: "practical",
   practicalMark: "practical",

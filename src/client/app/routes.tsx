@@ -191,7 +191,7 @@ export function AppRoutes() {
             </LessonSlotsContext.Provider>
           }
         />
-        <Route path="/questions/moderation" element={member(<AdminLearnersPage />)} />
+        <Route path={routePatterns.questionsModeration} element={member(<AdminLearnersPage />)} />
         <Route path={routePatterns.questionsPage} element={<QuestionsPages />} />
         <Route path={routePatterns.quiz} element={<QuizPage />} />
         <Route path={routePatterns.exam} element={member(<ExamPage />)} />

@@ -18,7 +18,7 @@ const SECTIONS = [
   { to: paths.adminCertificates, label: "Certificates" },
   { to: "/admin/item-statistics", label: "Item statistics" },
   { to: routePatterns.adminAgreement, label: "Assessor agreement" },
-  { to: "/questions/moderation", label: "Moderation" },
+  { to: routePatterns.questionsModeration, label: "Moderation" },
   { to: "/admin/audit", label: "Audit log" },
   { to: "/admin/outbox", label: "Outbox" },
 ];

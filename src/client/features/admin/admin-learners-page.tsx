@@ -11,6 +11,7 @@ import { refusal } from "#client/lib/api-client.ts";
 import { useAssignCourseStaff, useCourseStaff, useUnassignCourseStaff } from "#client/lib/course-staff.ts";
 import { useCourses } from "#client/lib/courses.ts";
 import { useCurrentUser } from "#client/lib/session.ts";
+import { routePatterns } from "#shared/client-routes.ts";
 import { accommodationInputSchema, revokeCertificateInputSchema } from "#shared/schemas/admin.ts";
 import type { StaffRole } from "#shared/schemas/auth.ts";
 import { type GrantableRole, grantableRoleSchema, roleInputSchema } from "#shared/schemas/practical.ts";
@@ -392,7 +393,7 @@ const AdminModerationPage = lazy(() => import("./admin-moderation-page.tsx"));
 
 /** Learners at /admin/learners; moderation of their posts at /questions/moderation (its own chunk). */
 export default function AdminLearnersPages() {
-  if (useLocation().pathname === "/questions/moderation")
+  if (useLocation().pathname === routePatterns.questionsModeration)
     return (
       <Suspense fallback={<Skeleton className="h-96" />}>
         <AdminModerationPage />
