@@ -2,6 +2,7 @@ import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, sqliteFileFromUrl } from "#server/db/database.ts";
+import { RETRY_AFTER } from "#server/plugins/errors.ts";
 import { createTestApp, signUpUser, TEST_ORIGIN, type TestApp } from "../setup/test-app.ts";
 import { testEngine } from "../setup/test-database.ts";
 
@@ -53,6 +54,26 @@ const signUp = () =>
 
 const logged = (text: string) => lines.filter((line) => line.msg.includes(text));
 
+type Answer = Awaited<ReturnType<typeof signUp>>;
+/**
+ * Sends again while the app sheds load (503 with the overload's Retry-After): on a loaded machine the
+ * one-connection pool can still be busy from the test before. What the test asserts comes after.
+ */
+async function onceServed(send: () => Promise<Answer>): Promise<Answer> {
+  let answer = await send();
+  await expect
+    .poll(
+      async () => {
+        if (answer.statusCode === 503 && answer.headers["retry-after"] === RETRY_AFTER.overloaded)
+          answer = await send();
+        return answer.statusCode === 503 && answer.headers["retry-after"] === RETRY_AFTER.overloaded;
+      },
+      { interval: 200 },
+    )
+    .toBe(false);
+  return answer;
+}
+
 function expectOverloaded(response: Awaited<ReturnType<typeof signUp>>) {
   expect(response.statusCode).toBe(503);
   expect(response.headers["retry-after"]).toBe("2");
@@ -82,7 +103,18 @@ async function holdTheOnlyConnection(): Promise<() => Promise<void>> {
 
 describe.skipIf(testEngine !== "postgres")("an overloaded PostgreSQL pool", () => {
   it("answers a sign-up that waited in vain 503 busy (not Better Auth's 422), then refuses new requests at once, and serves again when a connection is free", async () => {
-    const before = await signUpUser(t.app);
+    // A loaded machine can leave the one-connection pool busy from the test before: the setup's own
+    // sign-up waits until the app serves again.
+    let before: Awaited<ReturnType<typeof signUpUser>> | undefined;
+    await expect
+      .poll(
+        async () => {
+          before = await signUpUser(t.app).catch(() => undefined);
+          return before !== undefined;
+        },
+        { interval: 200 },
+      )
+      .toBe(true);
     const release = await holdTheOnlyConnection();
     // This one waits for the connection, until the pool's wait runs out.
     const waiting = signUp();
@@ -98,7 +130,7 @@ describe.skipIf(testEngine !== "postgres")("an overloaded PostgreSQL pool", () =
 
     await expect.poll(async () => (await signUp()).statusCode, { interval: 100 }).toBe(200);
     expect(
-      (await t.app.inject({ method: "GET", url: "/api/auth/user", headers: { cookie: before.cookie } })).statusCode,
+      (await t.app.inject({ method: "GET", url: "/api/auth/user", headers: { cookie: before?.cookie } })).statusCode,
     ).toBe(200);
     expect(logged("overloaded: refusing new requests").length).toBeGreaterThan(0);
     expect(logged("overloaded: the database was too busy").length).toBeGreaterThan(0);
@@ -129,7 +161,7 @@ describe.skipIf(testEngine !== "postgres")(
         );
       const usersBefore = await users();
       try {
-        const response = await signUp();
+        const response = await onceServed(signUp);
         expect(response.statusCode).toBe(503);
         expect(response.headers["retry-after"]).toBe("5");
         expect(response.json()).toEqual({ message: expect.stringMatching(/database reconnects/) });
@@ -162,13 +194,15 @@ describe.skipIf(testEngine !== "sqlite")("a SQLite write lock held too long", ()
 
 describe("Better Auth's own log lines", () => {
   it("come through the app's logger as JSON lines, with their level", async () => {
-    const response = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/sign-in/email",
-      headers: { origin: TEST_ORIGIN },
-      remoteAddress: "203.0.113.9",
-      payload: { email: "nobody-signed-up@example.com", password: "calm-river-42" },
-    });
+    const response = await onceServed(() =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/auth/sign-in/email",
+        headers: { origin: TEST_ORIGIN },
+        remoteAddress: "203.0.113.9",
+        payload: { email: "nobody-signed-up@example.com", password: "calm-river-42" },
+      }),
+    );
     expect(response.statusCode).toBe(401);
     await expect.poll(() => logged("auth: User not found").map((line) => line.level)).toEqual([40]);
   });
