@@ -59,6 +59,10 @@ export const routePatterns = {
   practitioners: "/practitioners",
 } as const;
 
+/** The pages `questionsPage` serves; any other name is the app's not-found page (404 from the server). */
+export const questionPageNames = ["search", "unanswered", "notices", "unsubscribe", "moderation"] as const;
+export const isQuestionPage = (name: string) => (questionPageNames as readonly string[]).includes(name);
+
 export type ClientRouteName = keyof typeof routePatterns;
 export interface ClientRouteMatch {
   name: ClientRouteName;

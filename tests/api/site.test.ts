@@ -19,12 +19,31 @@ afterAll(async () => t?.close());
 
 describe("what the server tells browsers and crawlers about pages", () => {
   it("sends the app for every path, with 200 for the app's routes and 404 for unknown ones", async () => {
-    for (const url of ["/", "/login?tab=signup", "/course/fixture-basics"]) {
+    const questionsPages = [
+      "search?course=fixture-basics",
+      "unanswered",
+      "notices",
+      "unsubscribe?token=x",
+      "moderation",
+    ];
+    for (const url of [
+      "/",
+      "/login?tab=signup",
+      "/course/fixture-basics",
+      ...questionsPages.map((p) => `/questions/${p}`),
+    ]) {
       const response = await t.app.inject({ method: "GET", url });
       expect(response.statusCode, url).toBe(200);
       expect(response.body).toContain("app shell");
     }
-    for (const url of ["/no/such/page", "/course/x/lesson", "/loginx", "/course/x/lesson/y/extra"]) {
+    for (const url of [
+      "/no/such/page",
+      "/course/x/lesson",
+      "/loginx",
+      "/course/x/lesson/y/extra",
+      "/questions/no-such-page",
+      "/questions/search/extra",
+    ]) {
       const response = await t.app.inject({ method: "GET", url });
       expect(response.statusCode, url).toBe(404);
       expect(response.body, "the app still renders its own 404 page").toContain("app shell");

@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useState } from "react";
-import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
+import { Navigate, Outlet, Route, Routes, useLocation, useParams } from "react-router";
 import { Footer } from "#client/components/layout/footer.tsx";
 import { Header } from "#client/components/layout/header.tsx";
 import { RouteFocus } from "#client/components/layout/route-focus.tsx";
@@ -7,7 +7,7 @@ import { Spinner } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { type LessonSlots, LessonSlotsContext } from "#client/lib/lesson-slots.tsx";
 import { useCurrentUser } from "#client/lib/session.ts";
-import { routePatterns } from "#shared/client-routes.ts";
+import { isQuestionPage, routePatterns } from "#shared/client-routes.ts";
 
 interface LazyPage {
   /** Loads the page's code ahead. */
@@ -66,6 +66,10 @@ const LESSON_SLOTS: LessonSlots = {
 const QuestionsPages = lazy(() =>
   import("#client/features/questions/questions-panel.tsx").then((m) => ({ default: m.QuestionsPages })),
 );
+/** An unknown name under /questions/ is the app's not-found page, as the server's 404 says. */
+function QuestionsPageOrNotFound() {
+  return isQuestionPage(useParams().page ?? "") ? <QuestionsPages /> : <NotFoundPage />;
+}
 const QuizPage = lazy(() => import("#client/features/learning/quiz-page.tsx"));
 const ExamPage = lazy(() => import("#client/features/learning/exam-page.tsx"));
 const RecertificationPage = lazy(() => import("#client/features/learning/recertification-page.tsx"));
@@ -192,7 +196,7 @@ export function AppRoutes() {
           }
         />
         <Route path={routePatterns.questionsModeration} element={member(<AdminLearnersPage />)} />
-        <Route path={routePatterns.questionsPage} element={<QuestionsPages />} />
+        <Route path={routePatterns.questionsPage} element={<QuestionsPageOrNotFound />} />
         <Route path={routePatterns.quiz} element={<QuizPage />} />
         <Route path={routePatterns.exam} element={member(<ExamPage />)} />
         <Route path={routePatterns.recertify} element={member(<RecertificationPage />)} />

@@ -20,7 +20,8 @@ export default function QuestionsPages() {
   if (page === "search") return <CourseQuestionsPage />;
   if (page === "unsubscribe") return <QuestionUnsubscribePage />;
   const Page = SIGNED_IN[page as keyof typeof SIGNED_IN];
-  if (!Page) return <Navigate to="/not-found" replace />;
+  // The app's route lets only the known names through (#shared/client-routes.ts).
+  if (!Page) return null;
   if (!user)
     return <Navigate to={`${paths.login}?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   return <Page />;

@@ -1,4 +1,4 @@
-import { matchClientRoute } from "#shared/client-routes.ts";
+import { isQuestionPage, matchClientRoute } from "#shared/client-routes.ts";
 import type { Catalogue } from "../courses/course-catalogue.ts";
 
 /**
@@ -6,8 +6,9 @@ import type { Catalogue } from "../courses/course-catalogue.ts";
  * lesson, quiz or exam page whose content does not exist (the app then shows its not-found message).
  * Course content comes from the in-memory catalogue; a verify page's certificate from
  * `certificateExists` (one primary-key read), since a shared verify link that answers 200 for an
- * unknown ID would look genuine to a link checker. Other ids (checkout sessions) answer 200, and so
- * does every page while its source cannot be read (the app reports that itself).
+ * unknown ID would look genuine to a link checker. The questions pages answer 200 for their own
+ * names only. Other ids (checkout sessions) answer 200, and so does every page while its source
+ * cannot be read (the app reports that itself).
  */
 export async function pageStatus(
   pathname: string,
@@ -30,6 +31,7 @@ export async function pageStatus(
       return 200;
     }
   }
+  if (match.name === "questionsPage") return isQuestionPage(param("page")) ? 200 : 404;
   if (match.params.courseId === undefined) return 200;
   let content: Catalogue;
   try {
