@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ItemStatistics } from "#shared/schemas/item-statistics.ts";
 import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
 import {
   createTestApp,
@@ -210,6 +212,49 @@ describe("what an author pastes into a lesson", () => {
 });
 
 describe("question banks", () => {
+  it("show the course's authors each published item's live statistics of the draft's version, flagged out of bounds", async () => {
+    const { baseVersion, document } = await getDraft(instructor);
+    const question = document.modules[0]?.quiz?.questions[0] as { id: string; correctAnswer: string };
+    const wrong = question.correctAnswer === "a" ? "b" : "a";
+    const attempts = (count: number, option: string, score: number, courseVersion: number) =>
+      Array.from({ length: count }, () => ({
+        id: randomUUID(),
+        userId: learner.id,
+        courseId: COURSE,
+        moduleId: "alpha",
+        score,
+        correctCount: 0,
+        total: 6,
+        passed: false,
+        answers: JSON.stringify({ [question.id]: option }),
+        createdAt: new Date().toISOString(),
+        courseVersion,
+      }));
+    // 28 of 30 right on the draft's version (too easy); an earlier version's attempts do not count.
+    await t.testDb.database.db
+      .insertInto("quizAttempt")
+      .values([
+        ...attempts(28, question.correctAnswer, 90, baseVersion ?? 1),
+        ...attempts(2, wrong, 40, baseVersion ?? 1),
+        ...attempts(5, wrong, 40, (baseVersion ?? 1) + 50),
+      ])
+      .execute();
+    const url = studio(`/item-statistics?version=${baseVersion}`);
+    const res = await request(t.app, "GET", url, { cookie: instructor.cookie });
+    expect(res.statusCode, res.body).toBe(200);
+    const stats = res.json() as ItemStatistics;
+    expect(stats.version).toBe(baseVersion);
+    const item = stats.items.find((i) => i.assessment === "alpha" && i.questionId === question.id);
+    expect(item).toMatchObject({ responses: 30, difficulty: 0.933, enoughData: true, flags: ["too-easy"] });
+    expect(item?.options.find((o) => o.id === wrong)?.count).toBe(2);
+    expect(item?.options.find((o) => o.correct)?.count).toBe(28);
+    for (const user of [learner, stranger])
+      expect((await request(t.app, "GET", url, { cookie: user.cookie })).statusCode).toBe(403);
+    expect(
+      (await request(t.app, "GET", studio("/item-statistics?version=99"), { cookie: instructor.cookie })).statusCode,
+    ).toBe(404);
+  });
+
   it("take questions of 2 to 6 options", async () => {
     const draft = await getDraft(instructor);
     const document = structuredClone(draft.document);

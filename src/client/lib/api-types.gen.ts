@@ -5464,6 +5464,56 @@ export interface paths {
       };
     };
   };
+  "/api/studio/courses/{courseId}/item-statistics": {
+    get: {
+      parameters: {
+        query?: {
+          version?: number;
+        };
+        path: {
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              items: ({
+                  assessment: string;
+                  assessmentTitle: string;
+                  courseId: string;
+                  difficulty: number | null;
+                  discrimination: number | null;
+                  enoughData: boolean;
+                  flags: ("too-easy" | "too-hard" | "low-discrimination")[];
+                  options: {
+                      correct: boolean;
+                      count: number;
+                      id: string;
+                      text: string;
+                    }[];
+                  question: string;
+                  questionId: string;
+                  responses: number;
+                })[];
+              minResponses: number;
+              version: number;
+              versions: number[];
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          content: {
+            "application/json": {
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/studio/courses/{courseId}/lessons/{lessonId}": {
     put: {
       parameters: {

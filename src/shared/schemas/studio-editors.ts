@@ -52,3 +52,8 @@ export const mediaQuerySchema = z.strictObject({ sha256: z.string().regex(/^[0-9
 
 /** A draft lesson as its page would show it (the studio's preview; nothing is recorded). */
 export const lessonPreviewSchema = z.object({ lessonId: z.string(), title: z.string(), html: z.string() });
+
+/** The item statistics of a published version of the course (the latest when none is named), for its authors. */
+export const studioItemStatisticsQuerySchema = z.strictObject({
+  version: z.coerce.number().int().min(1).max(100_000).optional(),
+});

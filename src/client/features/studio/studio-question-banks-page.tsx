@@ -4,7 +4,6 @@ import { Link, useParams } from "react-router";
 import { Button } from "#client/components/ui/button.tsx";
 import { paths } from "#client/config/paths.ts";
 import { api, dataOf } from "#client/lib/api-client.ts";
-import { useCurrentUser } from "#client/lib/session.ts";
 import { type BankQuestion, itemHints, strategyScores } from "#shared/item-writing.ts";
 import type { ItemStatistic } from "#shared/schemas/item-statistics.ts";
 import type { CourseDocument, Draft } from "#shared/schemas/studio.ts";
@@ -64,21 +63,51 @@ function SaveLine({ state, dirty }: { state: PartState; dirty: boolean }) {
   );
 }
 
-/** Live statistics of a published item, with a flag when they fall outside sensible bounds. */
-function ItemFigures({ stat }: { stat: ItemStatistic | undefined }) {
-  if (!stat) return <p className="text-xs text-muted">No statistics: not in the published version.</p>;
+/** Whether the draft's item still asks what the published one did (stem, options and key). */
+function sameAsPublished(q: BankQuestion, stat: ItemStatistic) {
+  return (
+    q.question === stat.question &&
+    q.options.length === stat.options.length &&
+    stat.options.every((o) => {
+      const mine = q.options.find((m) => m.id === o.id);
+      return mine?.text === o.text && (q.correctAnswer === o.id) === o.correct;
+    })
+  );
+}
+
+/** Live statistics of a published item, of the version the draft is based on, flagged when out of bounds. */
+function ItemFigures({ stat, question, version }: { stat: ItemStatistic | undefined; question: BankQuestion; version: number }) {
+  if (!stat) return <p className="text-xs text-muted">No statistics: not in published version {version}.</p>;
+  const changed = !sameAsPublished(question, stat) && (
+    <p className="text-xs text-amber-900">
+      Changed in this draft: these figures are of the wording published in version {version}.
+    </p>
+  );
   if (!stat.enoughData)
-    return <p className="text-xs text-muted">{stat.responses} responses: not enough data for figures yet.</p>;
+    return (
+      <div className="text-xs">
+        <p className="text-muted">
+          Version {version}: {stat.responses} responses, not enough for figures yet (at least 30).
+        </p>
+        {changed}
+      </div>
+    );
   return (
     <div className="text-xs">
       <p>
-        Difficulty {pct(stat.difficulty ?? 0)} correct, discrimination {stat.discrimination?.toFixed(2) ?? "n/a"}, from{" "}
-        {stat.responses} responses.
+        Version {version}, {stat.responses} responses: difficulty {pct(stat.difficulty ?? 0)} correct, discrimination{" "}
+        {stat.discrimination?.toFixed(2) ?? "n/a"}.
       </p>
-      <p>Chosen: {stat.options.map((o) => `${o.id.toUpperCase()} ${o.count}`).join(", ")}</p>
+      <p>
+        Chosen:{" "}
+        {stat.options
+          .map((o) => `${o.id.toUpperCase()}${o.correct ? " (key)" : ""} ${o.count} (${pct(o.count / stat.responses)})`)
+          .join(", ")}
+      </p>
       {stat.flags.length > 0 && (
         <p className="font-semibold text-danger">Check this item: {stat.flags.join(", ").replaceAll("-", " ")}</p>
       )}
+      {changed}
     </div>
   );
 }
@@ -89,7 +118,8 @@ function QuestionCard(props: {
   question: BankQuestion;
   lessons: { id: string; title: string }[];
   stat: ItemStatistic | undefined;
-  showStats: boolean;
+  /** The published version the figures are of; null when there are none to show. */
+  statsVersion: number | null;
   onChange: (q: BankQuestion) => void;
   onMove: (by: -1 | 1) => void;
   onDuplicate: () => void;
@@ -207,10 +237,10 @@ function QuestionCard(props: {
                 </ul>
               )}
             </div>
-            {props.showStats && (
+            {props.statsVersion !== null && (
               <div className="mt-3">
                 <p className="text-sm font-semibold">With learners</p>
-                <ItemFigures stat={props.stat} />
+                <ItemFigures stat={props.stat} question={q} version={props.statsVersion} />
               </div>
             )}
           </div>
@@ -236,7 +266,6 @@ function QuestionCard(props: {
 
 function BankEditor({ draft, bankId }: { draft: Draft; bankId: string }) {
   const courseId = draft.courseId;
-  const { user } = useCurrentUser();
   const base = useRef(bankIn(draft.document, bankId));
   const [bank, setBank] = useState<Bank | null>(() => structuredClone(base.current));
   const [announcement, setAnnouncement] = useState("");
@@ -246,14 +275,14 @@ function BankEditor({ draft, bankId }: { draft: Draft; bankId: string }) {
     (d, b: Bank | null) => withBank(d, bankId, b),
   );
   const stats = useQuery({
-    queryKey: ["/api/admin/item-statistics", courseId, draft.baseVersion],
+    queryKey: ["/api/studio/courses", courseId, "item-statistics", draft.baseVersion],
     queryFn: () =>
       dataOf(
-        api.GET("/api/admin/item-statistics", {
-          params: { query: { courseId, ...(draft.baseVersion ? { version: draft.baseVersion } : {}) } },
+        api.GET("/api/studio/courses/{courseId}/item-statistics", {
+          params: { path: { courseId }, query: draft.baseVersion ? { version: draft.baseVersion } : {} },
         }),
       ),
-    enabled: user?.role === "admin" && draft.baseVersion !== null,
+    enabled: draft.baseVersion !== null,
   });
   if (!bank) return <p>This bank does not exist in the draft.</p>;
   const module = draft.document.modules.find((m) => m.id === bankId);
@@ -326,7 +355,7 @@ function BankEditor({ draft, bankId }: { draft: Draft; bankId: string }) {
             question={q}
             lessons={lessons}
             stat={statFor(q.id)}
-            showStats={stats.data !== undefined}
+            statsVersion={stats.data?.version ?? null}
             onChange={(next) => update(questions.map((x, j) => (j === i ? next : x)))}
             onMove={(by) => {
               const next = [...questions];

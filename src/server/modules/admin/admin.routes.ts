@@ -49,7 +49,7 @@ import {
 import { grantExtraAttempt, setTimeMultiplier, withAttempts } from "./admin-assessment.service.ts";
 import { bulkEnrol, enrolByEmail } from "./admin-enrollments.service.ts";
 import { assignCourseStaff, resetMemberFactors, setStaffRole, unassignCourseStaff } from "./admin-roles.service.ts";
-import { itemStatistics, itemStatisticsCsv } from "./item-statistics.service.ts";
+import { courseItemStatistics, itemStatisticsCsv } from "./item-statistics.service.ts";
 
 /** Everything here is for admins: the role is checked on the server before any handler runs. */
 export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
@@ -139,20 +139,10 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
       async (request) =>
         grantExtraAttempt(db, await catalogue.get(), await actor(request), request.params.id, request.body),
     );
-    /** The version of the course the statistics are asked of (the latest by default), and every version. */
-    const versionOf = async (query: { courseId: string; version?: number | undefined }) => {
-      const current = await catalogue.get();
-      const versions = (current.versions.get(query.courseId) ?? []).map((v) => v.version);
-      const course =
-        query.version === undefined
-          ? current.byId.get(query.courseId)
-          : await catalogue.version(query.courseId, query.version);
-      return [course, versions] as const;
-    };
     app.get(
       "/api/admin/item-statistics",
       { schema: { querystring: itemStatisticsQuerySchema, response: { 200: itemStatisticsSchema } } },
-      async (request) => itemStatistics(db, ...(await versionOf(request.query))),
+      async (request) => courseItemStatistics(db, catalogue, request.query),
     );
     app.get(
       "/api/admin/item-statistics.csv",
@@ -163,7 +153,7 @@ export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const stats = await itemStatistics(db, ...(await versionOf(request.query)));
+        const stats = await courseItemStatistics(db, catalogue, request.query);
         return reply
           .type("text/csv; charset=utf-8")
           .header("content-disposition", `attachment; filename="item-statistics-${request.query.courseId}.csv"`)

@@ -8,7 +8,7 @@ import {
 import { courseOptionSums, type OptionSums } from "../../db/item-response-tally.ts";
 import type { DB } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
-import type { CatalogueCourse, QuestionBank } from "../courses/course-catalogue.ts";
+import type { CatalogueCourse, CourseCatalogue, QuestionBank } from "../courses/course-catalogue.ts";
 import { FINAL_EXAM_ID } from "../progress/learner-state.ts";
 
 /** The banks of a course, keyed as attempts store them: module id, or FINAL_EXAM_ID for the exam. */
@@ -96,6 +96,24 @@ export async function itemStatistics(
     }
   }
   return { minResponses: ITEM_MIN_RESPONSES, version: course.version, versions, items };
+}
+
+/**
+ * Statistics of the version asked for (the latest when none is), with every published version of the
+ * course: admin analytics and the studio's bank editor (decision 0061) read the same figures.
+ */
+export async function courseItemStatistics(
+  db: Kysely<DB>,
+  catalogue: CourseCatalogue,
+  query: { courseId: string; version?: number | undefined },
+): Promise<ItemStatistics> {
+  const current = await catalogue.get();
+  const versions = (current.versions.get(query.courseId) ?? []).map((v) => v.version);
+  const course =
+    query.version === undefined
+      ? current.byId.get(query.courseId)
+      : await catalogue.version(query.courseId, query.version);
+  return itemStatistics(db, course, versions);
 }
 
 const csvCell = (value: string | number | null) => {

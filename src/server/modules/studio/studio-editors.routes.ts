@@ -8,11 +8,14 @@ import {
   mediaParamsSchema,
   mediaQuerySchema,
   putLessonSchema,
+  studioItemStatisticsQuerySchema,
   studioLessonParamsSchema,
   uploadMediaSchema,
 } from "#shared/schemas/studio-editors.ts";
+import { itemStatisticsSchema } from "#shared/schemas/item-statistics.ts";
 import { MEDIA_POLICY, MEDIA_TYPES } from "../../content/lesson-media.ts";
 import { requireInstructor } from "../../plugins/auth.ts";
+import { courseItemStatistics } from "../admin/item-statistics.service.ts";
 import { requireCourseAuthor } from "./studio.service.ts";
 import { previewLesson, putLesson, readMedia, uploadMedia } from "./studio-editors.service.ts";
 
@@ -94,6 +97,23 @@ export const studioEditorsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { courseId, lessonId } = request.params;
       await author(request, courseId);
       return previewLesson(db, courseId, lessonId);
+    },
+  );
+
+  // Beside each published item in the bank editor: the figures admin analytics computes, for the course's authors.
+  app.get(
+    "/api/studio/courses/:courseId/item-statistics",
+    {
+      schema: {
+        params: studioCourseParamsSchema,
+        querystring: studioItemStatisticsQuerySchema,
+        response: { 200: itemStatisticsSchema, 404: messageSchema },
+      },
+    },
+    async (request) => {
+      const { courseId } = request.params;
+      await author(request, courseId);
+      return courseItemStatistics(db, app.deps.catalogue, { courseId, version: request.query.version });
     },
   );
 };
