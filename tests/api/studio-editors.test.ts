@@ -214,7 +214,8 @@ describe("what an author pastes into a lesson", () => {
 describe("question banks", () => {
   it("show the course's authors each published item's live statistics of the draft's version, flagged out of bounds", async () => {
     const { baseVersion, document } = await getDraft(instructor);
-    const question = document.modules[0]?.quiz?.questions[0] as { id: string; correctAnswer: string };
+    const quiz = document.modules[0]?.quiz as { questions: { id: string; correctAnswer: string }[] };
+    const question = quiz.questions[0] as { id: string; correctAnswer: string };
     const wrong = question.correctAnswer === "a" ? "b" : "a";
     const attempts = (count: number, option: string, score: number, courseVersion: number) =>
       Array.from({ length: count }, () => ({

@@ -73,6 +73,40 @@ describe("the instructors an admin assigns", () => {
     expect((await draftOf("fixture-other", writer)).courseId).toBe("fixture-other");
   });
 
+  it("assigns an instructor to a course not yet published, who then writes it and sees only it", async () => {
+    const writer = await signUpStaff(t, admin, "instructor");
+    const created = await request(t.app, "POST", "/api/studio/courses", {
+      cookie: admin.cookie,
+      payload: { slug: "forest-bathing", title: "Forest Bathing" },
+    });
+    expect(created.statusCode).toBe(200);
+    const assign = (payload: Record<string, string>) =>
+      request(t.app, "POST", "/api/admin/course-staff", { cookie: admin.cookie, payload });
+    const assigned = await assign({ userId: writer.id, courseId: "forest-bathing", role: "instructor" });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    expect(assigned.json()).toMatchObject({ courseId: "forest-bathing", courseTitle: "Forest Bathing" });
+    const listed = await request(t.app, "GET", "/api/admin/course-staff?courseId=forest-bathing", {
+      cookie: admin.cookie,
+    });
+    expect(listed.json().items).toEqual([expect.objectContaining({ userId: writer.id, courseTitle: "Forest Bathing" })]);
+    const mine = await request(t.app, "GET", "/api/studio/courses", { cookie: writer.cookie });
+    expect(mine.json()).toEqual([expect.objectContaining({ id: "forest-bathing", publishedVersion: null })]);
+    const draft = await draftOf("forest-bathing", writer);
+    expect(draft.document.course.title).toBe("Forest Bathing");
+    const retitled = await put(
+      "forest-bathing",
+      "course",
+      { baseRevision: draft.revision, course: { ...draft.document.course, title: "Forest Bathing Basics" } },
+      writer,
+    );
+    expect(retitled.statusCode).toBe(200);
+    expect((await draftOf(COURSE, writer)).courseId).toBeUndefined();
+    // A course that is neither published nor drafted is not found; an assessor needs a published course.
+    expect((await assign({ userId: writer.id, courseId: "no-such-course", role: "instructor" })).statusCode).toBe(404);
+    const assessor = await signUpStaff(t, admin, "assessor");
+    expect((await assign({ userId: assessor.id, courseId: "forest-bathing", role: "assessor" })).statusCode).toBe(404);
+  });
+
   it("lists every instructor and nobody else, for admins only", async () => {
     const res = await request(t.app, "GET", "/api/studio/instructors", { cookie: admin.cookie });
     expect(res.statusCode).toBe(200);

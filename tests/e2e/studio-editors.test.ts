@@ -38,7 +38,7 @@ const bodyOf = (document: CourseDocument, lessonId: string) =>
 async function toolbarTo(page: Page, name: string) {
   const toolbar = page.getByRole("toolbar", { name: "Formatting" });
   const target = toolbar.getByRole("button", { name, exact: true });
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 20; i++) {
     if (await target.evaluate((el) => el === document.activeElement)) return;
     await page.keyboard.press("ArrowRight");
   }
@@ -77,10 +77,44 @@ describe("the lesson editor", () => {
       .poll(async () => bodyOf(await draftDocument(), "alpha-two"))
       .toMatch(/\| Nutrient\s*\| Calories per gram\s*\|/);
 
+    // The table's own buttons, reached with Alt+F10 from the cell: a column and a row added, then deleted.
+    const table = text.locator("table").last();
+    const shape = () =>
+      table.evaluate((el) => [el.querySelectorAll("tr").length, el.querySelector("tr")?.children.length ?? 0]);
+    const toolbar = page.getByRole("toolbar", { name: "Formatting" });
+    await page.keyboard.press("Alt+F10");
+    await expectFocused(toolbar.locator('[tabindex="0"]'), "the toolbar, by Alt+F10");
+    await toolbarTo(page, "Add table column to the right");
+    await page.keyboard.press("Enter");
+    await expect.poll(shape).toEqual([3, 4]);
+    await expectFocused(toolbar.getByRole("button", { name: "Add table column to the right" }), "the button pressed");
+    await toolbarTo(page, "Add table row below");
+    await page.keyboard.press("Enter");
+    await expect.poll(shape).toEqual([4, 4]);
+    // Back in the text, Tab moves to the new (empty) column, whose deletion keeps the rest.
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Alt+F10");
+    await toolbarTo(page, "Delete table column");
+    await page.keyboard.press("Enter");
+    await expect.poll(shape).toEqual([4, 3]);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Alt+F10");
+    await toolbarTo(page, "Delete table row");
+    await page.keyboard.press("Enter");
+    await expect.poll(shape).toEqual([3, 3]);
+    expect(await table.innerText()).toMatch(/Calories per gram[\s\S]*Fat\s*9/);
+    await page.keyboard.press("Tab");
+    await expectFocused(text, "the lesson text, by Tab from the toolbar");
+
     // A figure after the table (Shift+Tab inside a table moves between its cells).
     await page.keyboard.press("Control+End");
     await page.keyboard.type("After the table.");
     await page.keyboard.press("Shift+Tab");
+    // Outside a table its buttons say they do nothing there.
+    expect(await toolbar.getByRole("button", { name: "Delete table row" }).getAttribute("aria-disabled")).toBe("true");
     await toolbarTo(page, "Insert figure");
     await page.keyboard.press("Enter");
     const form = page.getByRole("form", { name: "Insert figure" });

@@ -38,6 +38,7 @@ import * as m044courseReview from "./migrations/044-course-review.ts";
 import * as m045itemStatisticsPerVersion from "./migrations/045-item-statistics-per-version.ts";
 import * as m046oneOffJobs from "./migrations/046-one-off-jobs.ts";
 import * as m049passkeyOnlySignIn from "./migrations/049-passkey-only-sign-in.ts";
+import * as m055staffOfUnpublishedCourses from "./migrations/055-staff-of-unpublished-courses.ts";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a released one. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   "045-item-statistics-per-version": m045itemStatisticsPerVersion,
   "046-one-off-jobs": m046oneOffJobs,
   "049-passkey-only-sign-in": m049passkeyOnlySignIn,
+  "055-staff-of-unpublished-courses": m055staffOfUnpublishedCourses,
   "033-account-erasure": m033accountErasure,
   "037-second-factors": m037secondFactors,
 };

@@ -12,8 +12,8 @@ import { useInstructors, useStudioCourses } from "./api.ts";
 const ASSIGN_COURSE_ID = "studio-assign-course";
 
 /**
- * Admins: which instructors write which course, assign one more or unassign. An assignment names a
- * course the catalogue holds, so a course is offered here once it has a published version.
+ * Admins: which instructors write which course, assign one more or unassign. Every course in the
+ * studio is offered, a draft never published among them (docs/decisions/0060).
  */
 export function CourseInstructors() {
   const staff = useCourseStaff();
@@ -28,7 +28,6 @@ export function CourseInstructors() {
   });
   const error = useFormErrors(form);
   const assignments = (staff.data?.items ?? []).filter((a) => a.role === "instructor");
-  const published = (courses.data ?? []).filter((c) => c.publishedVersion !== null);
 
   const submit = form.handleSubmit(async (input) => {
     if (assign.isPending) return;
@@ -109,9 +108,10 @@ export function CourseInstructors() {
                 className="w-64 max-w-full"
               >
                 <option value="">Choose a course</option>
-                {published.map((c) => (
+                {(courses.data ?? []).map((c) => (
                   <option key={c.id} value={c.id}>
                     {c.title}
+                    {c.publishedVersion === null ? " (not published yet)" : ""}
                   </option>
                 ))}
               </SelectField>

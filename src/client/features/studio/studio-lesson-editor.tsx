@@ -1,6 +1,8 @@
 import { type Editor, EditorContent, ReactNodeViewRenderer, useEditor, useEditorState } from "@tiptap/react";
 import { diffWords } from "diff";
 import {
+  BetweenHorizontalEnd,
+  BetweenVerticalEnd,
   Heading2,
   Heading3,
   Image,
@@ -10,6 +12,8 @@ import {
   ListOrdered,
   MessageSquareQuote,
   Table,
+  TableColumnsSplit,
+  TableRowsSplit,
   Video,
 } from "lucide-react";
 import { type FormEvent, useId, useMemo, useRef, useState } from "react";
@@ -19,6 +23,15 @@ import { type Lesson, type Media, readBackup, type SaveState, useLessonAutosave 
 import { cleanPastedHtml, FigureBlock, isSafeHref, lessonExtensions, VideoBlock } from "./lesson-extensions.ts";
 import { FigureView, MediaUrlContext, mediaProblem, VideoView } from "./lesson-media-views.tsx";
 import { Toolbar, type ToolbarButton } from "./studio-toolbar.tsx";
+
+/** How many columns the table around the selection has (0 outside a table). */
+function columnsOf(editor: Editor | null): number {
+  const $from = editor?.state.selection.$from;
+  if (!$from) return 0;
+  for (let depth = $from.depth; depth > 0; depth--)
+    if ($from.node(depth).type.name === "table") return $from.node(depth).firstChild?.childCount ?? 0;
+  return 0;
+}
 
 /** A file's name as the course's media folder takes it: lowercase words and its extension. */
 export function mediaName(fileName: string): string {
@@ -230,9 +243,16 @@ export function LessonEditor({
         "aria-multiline": "true",
         "aria-label": "Lesson text",
         "aria-describedby": statusId,
+        "aria-keyshortcuts": "Alt+F10",
         class: "lesson-prose studio-editor min-h-80 rounded-b-lg border border-slate-300 bg-white p-4",
       },
       transformPastedHTML: cleanPastedHtml,
+      // Alt+F10 reaches the toolbar from anywhere in the text (Shift+Tab moves between a table's cells).
+      handleKeyDown: (_view, event) => {
+        if (!(event.altKey && event.key === "F10")) return false;
+        document.querySelector<HTMLElement>(`[aria-controls="${editorId}"] [tabindex="0"]`)?.focus();
+        return true;
+      },
     },
     onCreate: ({ editor: e }) => {
       if (backup) changed(e);
@@ -251,6 +271,11 @@ export function LessonEditor({
       italic: e?.isActive("italic") ?? false,
       link: e?.isActive("link") ?? false,
       quote: e?.isActive("blockquote") ?? false,
+      // A table keeps its header row and one column: those cannot be deleted.
+      addRow: e?.can().addRowAfter() ?? false,
+      deleteRow: (e?.can().deleteRow() ?? false) && !e?.isActive("tableHeader"),
+      addColumn: e?.can().addColumnAfter() ?? false,
+      deleteColumn: (e?.can().deleteColumn() ?? false) && columnsOf(e) > 1,
     }),
   });
 
@@ -311,6 +336,35 @@ export function LessonEditor({
       label: "Insert table",
       icon: <Table aria-hidden="true" />,
       onPress: () => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run(),
+    },
+    // The table's buttons leave focus on themselves (no focus()), so a row or column can be added again.
+    {
+      id: "add-row",
+      label: "Add table row below",
+      icon: <BetweenHorizontalEnd aria-hidden="true" />,
+      disabled: !active?.addRow,
+      onPress: () => editor.chain().addRowAfter().run(),
+    },
+    {
+      id: "delete-row",
+      label: "Delete table row",
+      icon: <TableRowsSplit aria-hidden="true" />,
+      disabled: !active?.deleteRow,
+      onPress: () => editor.chain().deleteRow().run(),
+    },
+    {
+      id: "add-column",
+      label: "Add table column to the right",
+      icon: <BetweenVerticalEnd aria-hidden="true" />,
+      disabled: !active?.addColumn,
+      onPress: () => editor.chain().addColumnAfter().run(),
+    },
+    {
+      id: "delete-column",
+      label: "Delete table column",
+      icon: <TableColumnsSplit aria-hidden="true" />,
+      disabled: !active?.deleteColumn,
+      onPress: () => editor.chain().deleteColumn().run(),
     },
     {
       id: "callout",

@@ -9,7 +9,7 @@ import { recordAudit } from "../audit/audit.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
 import { releaseClaimsOf } from "../practical/practical.repository.ts";
 import { findAssessorProfile, qualificationProblem } from "../staff/assessor-profile.ts";
-import { deleteCourseStaff, insertCourseStaff, listCourseStaff } from "../staff/course-staff.ts";
+import { deleteCourseStaff, draftTitles, insertCourseStaff, listCourseStaff } from "../staff/course-staff.ts";
 
 const GRANT_ACTIONS: Record<StaffRole, { grant: string; revoke: string }> = {
   assessor: { grant: "role.assessor.grant", revoke: "role.assessor.revoke" },
@@ -62,7 +62,10 @@ export async function assignCourseStaff(
   input: CourseStaffInput,
 ): Promise<CourseStaff> {
   const course = await catalogue.course(input.courseId);
-  if (!course) throw notFound("Course not found.");
+  // An instructor may write a course before its first version (docs/decisions/0060); an assessor
+  // assesses a published course, whose practical says what qualifications they need.
+  const drafted = !course && input.role === "instructor" && (await draftTitles(db, [input.courseId])).has(input.courseId);
+  if (!course && !drafted) throw notFound("Course not found.");
   await db.transaction().execute(async (trx) => {
     const user = await trx
       .selectFrom("user")
@@ -75,7 +78,7 @@ export async function assignCourseStaff(
       throw conflict(`This account is not an ${input.role}; grant the ${input.role} role first.`);
     // Who may assess: the qualifications the course's practical asks for are on record (docs/decisions/0053).
     if (input.role === "assessor") {
-      const problem = qualificationProblem(await findAssessorProfile(trx, input.userId), course.practical);
+      const problem = qualificationProblem(await findAssessorProfile(trx, input.userId), course?.practical ?? null);
       if (problem) throw conflict(problem);
     }
     const added = await insertCourseStaff(trx, { ...input, assignedBy: actor.email });

@@ -97,7 +97,8 @@ export async function listCourseStaff(db: Db, filter: { courseId?: string | unde
   return db
     .selectFrom("courseStaff")
     .innerJoin("user", "user.id", "courseStaff.userId")
-    .innerJoin("course", "course.id", "courseStaff.courseId")
+    // A course still only a draft has no `course` row: its title is its draft's.
+    .leftJoin("course", "course.id", "courseStaff.courseId")
     .leftJoin("assessorProfile", "assessorProfile.userId", "courseStaff.userId")
     .select([
       "assessorProfile.credential",
@@ -119,13 +120,31 @@ export async function listCourseStaff(db: Db, filter: { courseId?: string | unde
     .orderBy("courseStaff.createdAt", "desc")
     .orderBy("courseStaff.courseId")
     .execute()
-    .then((rows) =>
-      rows.map(({ credential, awardingBody, credentialNumber, coachingTraining, ...row }) => ({
+    .then(async (rows) => {
+      const drafted = await draftTitles(db, [...new Set(rows.filter((r) => r.courseTitle === null).map((r) => r.courseId))]);
+      return rows.map(({ credential, awardingBody, credentialNumber, coachingTraining, courseTitle, ...row }) => ({
         ...row,
+        courseTitle: courseTitle ?? drafted.get(row.courseId) ?? row.courseId,
         qualifications:
           credential && awardingBody && credentialNumber
             ? { credential, awardingBody, credentialNumber, coachingTraining }
             : null,
-      })),
-    );
+      }));
+    });
+}
+
+/** The titles of courses that exist only as drafts (never published), by id; none for an id without a draft. */
+export async function draftTitles(db: Db, courseIds: string[]): Promise<Map<string, string>> {
+  if (courseIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("courseDraft")
+    .select(["courseId", "document"])
+    .where("courseId", "in", courseIds)
+    .execute();
+  return new Map(
+    rows.map((r) => {
+      const title = (JSON.parse(r.document) as { course?: { title?: unknown } }).course?.title;
+      return [r.courseId, typeof title === "string" ? title : r.courseId];
+    }),
+  );
 }
