@@ -18,7 +18,7 @@ import { importContent } from "#server/content/content-import.ts";
 import { openDatabase } from "#server/db/database.ts";
 import { rollUpItemResponses } from "#server/db/item-response-tally.ts";
 import { migrateToLatest } from "#server/db/migrate.ts";
-import { itemStatistics } from "#server/modules/admin/item-statistics.service.ts";
+import { itemStatistics } from "#server/modules/courses/item-statistics.ts";
 import { must } from "../tests/setup/must.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3900);

@@ -88,7 +88,9 @@ describe("the instructors an admin assigns", () => {
     const listed = await request(t.app, "GET", "/api/admin/course-staff?courseId=forest-bathing", {
       cookie: admin.cookie,
     });
-    expect(listed.json().items).toEqual([expect.objectContaining({ userId: writer.id, courseTitle: "Forest Bathing" })]);
+    expect(listed.json().items).toEqual([
+      expect.objectContaining({ userId: writer.id, courseTitle: "Forest Bathing" }),
+    ]);
     const mine = await request(t.app, "GET", "/api/studio/courses", { cookie: writer.cookie });
     expect(mine.json()).toEqual([expect.objectContaining({ id: "forest-bathing", publishedVersion: null })]);
     const draft = await draftOf("forest-bathing", writer);

@@ -76,7 +76,15 @@ function sameAsPublished(q: BankQuestion, stat: ItemStatistic) {
 }
 
 /** Live statistics of a published item, of the version the draft is based on, flagged when out of bounds. */
-function ItemFigures({ stat, question, version }: { stat: ItemStatistic | undefined; question: BankQuestion; version: number }) {
+function ItemFigures({
+  stat,
+  question,
+  version,
+}: {
+  stat: ItemStatistic | undefined;
+  question: BankQuestion;
+  version: number;
+}) {
   if (!stat) return <p className="text-xs text-muted">No statistics: not in published version {version}.</p>;
   const changed = !sameAsPublished(question, stat) && (
     <p className="text-xs text-amber-900">

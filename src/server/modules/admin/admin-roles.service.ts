@@ -64,7 +64,8 @@ export async function assignCourseStaff(
   const course = await catalogue.course(input.courseId);
   // An instructor may write a course before its first version (docs/decisions/0060); an assessor
   // assesses a published course, whose practical says what qualifications they need.
-  const drafted = !course && input.role === "instructor" && (await draftTitles(db, [input.courseId])).has(input.courseId);
+  const drafted =
+    !course && input.role === "instructor" && (await draftTitles(db, [input.courseId])).has(input.courseId);
   if (!course && !drafted) throw notFound("Course not found.");
   await db.transaction().execute(async (trx) => {
     const user = await trx

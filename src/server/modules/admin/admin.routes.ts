@@ -35,6 +35,7 @@ import {
 import { requireAdmin } from "../../plugins/auth.ts";
 import { refundOrder } from "../checkout/refunds.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
+import { courseItemStatistics, itemStatisticsCsv } from "../courses/item-statistics.ts";
 import { listCourseStaff } from "../staff/course-staff.ts";
 import {
   adminCreateCoupon,
@@ -49,7 +50,6 @@ import {
 import { grantExtraAttempt, setTimeMultiplier, withAttempts } from "./admin-assessment.service.ts";
 import { bulkEnrol, enrolByEmail } from "./admin-enrollments.service.ts";
 import { assignCourseStaff, resetMemberFactors, setStaffRole, unassignCourseStaff } from "./admin-roles.service.ts";
-import { courseItemStatistics, itemStatisticsCsv } from "./item-statistics.service.ts";
 
 /** Everything here is for admins: the role is checked on the server before any handler runs. */
 export function adminRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {

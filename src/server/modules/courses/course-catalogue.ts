@@ -8,6 +8,8 @@ import type { ServedRows } from "../../content/course-document.ts";
 import { examKey, moduleKey, practicalKey } from "../../content/course-versions.ts";
 import type { DB } from "../../db/schema.ts";
 
+/** The final exam's attempts are stored like a module quiz's, under this id (never a module slug). */
+export const FINAL_EXAM_ID = "#final-exam";
 /** assessedSince's keys for the final exam and the practical (module ids are slugs, never these). */
 export const FINAL_EXAM_KEY = "#final-exam";
 export const PRACTICAL_KEY = "#practical";

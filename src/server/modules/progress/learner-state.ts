@@ -5,11 +5,15 @@ import { type SessionUserRow, selectSessionUser } from "../../auth/session-cooki
 import { engineOf } from "../../db/database.ts";
 import { preparedQuery } from "../../db/fast-paths.ts";
 import type { DB } from "../../db/schema.ts";
-import { type CatalogueCourse, type CourseCatalogue, PRACTICAL_KEY } from "../courses/course-catalogue.ts";
+import {
+  type CatalogueCourse,
+  type CourseCatalogue,
+  FINAL_EXAM_ID,
+  PRACTICAL_KEY,
+} from "../courses/course-catalogue.ts";
 import { PASS_MARK, progressPercent } from "./progress-formula.ts";
 
-/** The final exam's attempts are stored like a module quiz's, under this id (never a module slug). */
-export const FINAL_EXAM_ID = "#final-exam";
+export { FINAL_EXAM_ID };
 
 export interface QuizStats {
   /** Score of the latest attempt. */

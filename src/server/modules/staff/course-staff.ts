@@ -94,43 +94,47 @@ export async function deleteCourseStaff(
 
 /** Assignments with the person's name and e-mail, newest first; filtered by course or user when given. */
 export async function listCourseStaff(db: Db, filter: { courseId?: string | undefined; userId?: string | undefined }) {
-  return db
-    .selectFrom("courseStaff")
-    .innerJoin("user", "user.id", "courseStaff.userId")
-    // A course still only a draft has no `course` row: its title is its draft's.
-    .leftJoin("course", "course.id", "courseStaff.courseId")
-    .leftJoin("assessorProfile", "assessorProfile.userId", "courseStaff.userId")
-    .select([
-      "assessorProfile.credential",
-      "assessorProfile.awardingBody",
-      "assessorProfile.credentialNumber",
-      "assessorProfile.coachingTraining",
-      "courseStaff.userId",
-      "user.email",
-      "user.firstName",
-      "user.lastName",
-      "courseStaff.courseId",
-      "course.title as courseTitle",
-      "courseStaff.role",
-      "courseStaff.assignedBy",
-      "courseStaff.createdAt",
-    ])
-    .$if(filter.courseId !== undefined, (qb) => qb.where("courseStaff.courseId", "=", filter.courseId ?? ""))
-    .$if(filter.userId !== undefined, (qb) => qb.where("courseStaff.userId", "=", filter.userId ?? ""))
-    .orderBy("courseStaff.createdAt", "desc")
-    .orderBy("courseStaff.courseId")
-    .execute()
-    .then(async (rows) => {
-      const drafted = await draftTitles(db, [...new Set(rows.filter((r) => r.courseTitle === null).map((r) => r.courseId))]);
-      return rows.map(({ credential, awardingBody, credentialNumber, coachingTraining, courseTitle, ...row }) => ({
-        ...row,
-        courseTitle: courseTitle ?? drafted.get(row.courseId) ?? row.courseId,
-        qualifications:
-          credential && awardingBody && credentialNumber
-            ? { credential, awardingBody, credentialNumber, coachingTraining }
-            : null,
-      }));
-    });
+  return (
+    db
+      .selectFrom("courseStaff")
+      .innerJoin("user", "user.id", "courseStaff.userId")
+      // A course still only a draft has no `course` row: its title is its draft's.
+      .leftJoin("course", "course.id", "courseStaff.courseId")
+      .leftJoin("assessorProfile", "assessorProfile.userId", "courseStaff.userId")
+      .select([
+        "assessorProfile.credential",
+        "assessorProfile.awardingBody",
+        "assessorProfile.credentialNumber",
+        "assessorProfile.coachingTraining",
+        "courseStaff.userId",
+        "user.email",
+        "user.firstName",
+        "user.lastName",
+        "courseStaff.courseId",
+        "course.title as courseTitle",
+        "courseStaff.role",
+        "courseStaff.assignedBy",
+        "courseStaff.createdAt",
+      ])
+      .$if(filter.courseId !== undefined, (qb) => qb.where("courseStaff.courseId", "=", filter.courseId ?? ""))
+      .$if(filter.userId !== undefined, (qb) => qb.where("courseStaff.userId", "=", filter.userId ?? ""))
+      .orderBy("courseStaff.createdAt", "desc")
+      .orderBy("courseStaff.courseId")
+      .execute()
+      .then(async (rows) => {
+        const drafted = await draftTitles(db, [
+          ...new Set(rows.filter((r) => r.courseTitle === null).map((r) => r.courseId)),
+        ]);
+        return rows.map(({ credential, awardingBody, credentialNumber, coachingTraining, courseTitle, ...row }) => ({
+          ...row,
+          courseTitle: courseTitle ?? drafted.get(row.courseId) ?? row.courseId,
+          qualifications:
+            credential && awardingBody && credentialNumber
+              ? { credential, awardingBody, credentialNumber, coachingTraining }
+              : null,
+        }));
+      })
+  );
 }
 
 /** The titles of courses that exist only as drafts (never published), by id; none for an id without a draft. */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { binaryFileSchema, messageSchema } from "#shared/schemas/common.ts";
+import { itemStatisticsSchema } from "#shared/schemas/item-statistics.ts";
 import { documentMediaSchema, studioCourseParamsSchema } from "#shared/schemas/studio.ts";
 import {
   lessonConflictSchema,
@@ -12,10 +13,9 @@ import {
   studioLessonParamsSchema,
   uploadMediaSchema,
 } from "#shared/schemas/studio-editors.ts";
-import { itemStatisticsSchema } from "#shared/schemas/item-statistics.ts";
 import { MEDIA_POLICY, MEDIA_TYPES } from "../../content/lesson-media.ts";
 import { requireInstructor } from "../../plugins/auth.ts";
-import { courseItemStatistics } from "../admin/item-statistics.service.ts";
+import { courseItemStatistics } from "../courses/item-statistics.ts";
 import { requireCourseAuthor } from "./studio.service.ts";
 import { previewLesson, putLesson, readMedia, uploadMedia } from "./studio-editors.service.ts";
 

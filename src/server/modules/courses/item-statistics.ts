@@ -8,8 +8,7 @@ import {
 import { courseOptionSums, type OptionSums } from "../../db/item-response-tally.ts";
 import type { DB } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
-import type { CatalogueCourse, CourseCatalogue, QuestionBank } from "../courses/course-catalogue.ts";
-import { FINAL_EXAM_ID } from "../progress/learner-state.ts";
+import { type CatalogueCourse, type CourseCatalogue, FINAL_EXAM_ID, type QuestionBank } from "./course-catalogue.ts";
 
 /** The banks of a course, keyed as attempts store them: module id, or FINAL_EXAM_ID for the exam. */
 function banksOf(course: CatalogueCourse): { id: string; assessment: string; bank: QuestionBank }[] {
