@@ -25,7 +25,7 @@ interface Element {
  * Figure with alt text, Link with its annotation), the parent tree, MarkInfo, the language and
  * DisplayDocTitle. One page only, as the certificate has.
  */
-export function createTagger(pdf: PDFDocument, page: PDFPage, lang: string) {
+export function createTagger(pdf: PDFDocument, page: PDFPage, lang: string, author: string) {
   const context = pdf.context;
   const elements: Element[] = [];
   const begin = (tag: string, properties?: Record<string, number>) =>
@@ -104,6 +104,29 @@ export function createTagger(pdf: PDFDocument, page: PDFPage, lang: string) {
       catalog.set(PDFName.of("MarkInfo"), context.obj({ Marked: true }));
       catalog.set(PDFName.of("Lang"), PDFString.of(lang));
       catalog.set(PDFName.of("ViewerPreferences"), context.obj({ DisplayDocTitle: true }));
+      // PDF/UA asks for XMP metadata with its identifier and the title; a metadata stream stays uncompressed.
+      const xmp = new TextEncoder().encode(xmpMetadata(title, lang, author));
+      catalog.set(PDFName.of("Metadata"), context.register(context.stream(xmp, { Type: "Metadata", Subtype: "XML" })));
     },
   };
+}
+
+const xmlText = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c);
+
+/** The document's XMP packet: PDF/UA-1's identifier, the title (as in the Info dictionary), language and author. */
+export function xmpMetadata(title: string, lang: string, author: string): string {
+  return `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+  <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+    <rdf:Description rdf:about="" xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+      <pdfuaid:part>1</pdfuaid:part>
+      <dc:format>application/pdf</dc:format>
+      <dc:title><rdf:Alt><rdf:li xml:lang="x-default">${xmlText(title)}</rdf:li></rdf:Alt></dc:title>
+      <dc:language><rdf:Bag><rdf:li>${xmlText(lang)}</rdf:li></rdf:Bag></dc:language>
+      <dc:creator><rdf:Seq><rdf:li>${xmlText(author)}</rdf:li></rdf:Seq></dc:creator>
+    </rdf:Description>
+  </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>`;
 }

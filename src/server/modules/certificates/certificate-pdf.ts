@@ -86,9 +86,10 @@ const INK = rgb(0.06, 0.09, 0.16);
 const BRAND = rgb(0.06, 0.46, 0.43);
 const MUTED = rgb(0.28, 0.33, 0.41);
 
-function drawCentered(page: PDFPage, text: string, y: number, font: PDFFont, size: number, color = INK) {
+/** `joined`: a wrapped line that the next one continues; it ends in a space, so a reader joins the lines as words. */
+function drawCentered(page: PDFPage, text: string, y: number, font: PDFFont, size: number, color = INK, joined = false) {
   const width = font.widthOfTextAtSize(text, size);
-  page.drawText(text, { x: (page.getWidth() - width) / 2, y, size, font, color });
+  page.drawText(joined ? `${text} ` : text, { x: (page.getWidth() - width) / 2, y, size, font, color });
 }
 
 /**
@@ -210,7 +211,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   const page = pdf.addPage([841.89, 595.28]);
   const { width, height } = page.getSize();
   // Tagged (docs/decisions/0027): text in reading order, frames and rules as artifacts.
-  const tags = createTagger(pdf, page, "en-US");
+  const tags = createTagger(pdf, page, "en-US", BRAND_NAME);
   tags.artifact(() => {
     page.drawRectangle({ x: 0, y: 0, width, height, color: rgb(0.99, 0.99, 0.98) });
     page.drawRectangle({ x: 24, y: 24, width: width - 48, height: height - 48, borderColor: BRAND, borderWidth: 3 });
@@ -257,7 +258,8 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
       let x = (width - widthOf(line, name.size)) / 2;
       for (const r of ordered) {
         const f = fonts.get(r.font)!;
-        page.drawText(r.text, { x, y, size: name.size, font: f, color: INK });
+        const joined = r === ordered.at(-1) && i < name.lines.length - 1;
+        page.drawText(joined ? `${r.text} ` : r.text, { x, y, size: name.size, font: f, color: INK });
         x += f.widthOfTextAtSize(r.text, name.size);
       }
     }),
@@ -277,7 +279,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
   await tags.mark("P", () =>
     course.lines.forEach((line, i) => {
       if (i > 0) y -= courseLead;
-      drawCentered(page, line, y, bold, course.size, BRAND);
+      drawCentered(page, line, y, bold, course.size, BRAND, i < course.lines.length - 1);
     }),
   );
   const versionText = data.versionLine;
@@ -293,26 +295,27 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Ui
     ["Certificate ID", data.certificateId],
   ];
   const column = (i: number) => 90 + i * 170;
-  for (const [i, [label, value]] of details.entries())
-    await tags.mark("P", () => {
-      page.drawText(label, { x: column(i), y: 150, size: 9, font: regular, color: MUTED });
-      page.drawText(value, { x: column(i), y: 134, size: 11, font: bold, color: INK });
-    });
+  // A label and its value are two paragraphs: in one, a reader runs them together ("Date CompletedDecember 3").
+  for (const [i, [label, value]] of details.entries()) {
+    await tags.mark("P", () => page.drawText(label, { x: column(i), y: 150, size: 9, font: regular, color: MUTED }));
+    await tags.mark("P", () => page.drawText(value, { x: column(i), y: 134, size: 11, font: bold, color: INK }));
+  }
   const credit = [data.creditStatement, data.assessmentStatement].filter(Boolean).join(" ");
   if (credit) {
     // Three lines at most, within the first two columns (the verify link and QR code are in the third).
     const fit = fitLines(credit, (t) => regular.widthOfTextAtSize(t, 1), column(2) - column(0) - 16, 8, 6, 3);
     await tags.mark("P", () =>
       fit.lines.forEach((line, i) => {
-        page.drawText(line, { x: column(0), y: 118 - i * 8, size: fit.size, font: regular, color: MUTED });
+        const text = i < fit.lines.length - 1 ? `${line} ` : line;
+        page.drawText(text, { x: column(0), y: 118 - i * 8, size: fit.size, font: regular, color: MUTED });
       }),
     );
   }
   tags.artifact(() => page.drawLine({ start: { x: 90, y: 98 }, end: { x: 300, y: 98 }, thickness: 0.8, color: INK }));
-  await tags.mark("P", () => {
-    page.drawText("Authorized Institution", { x: 90, y: 84, size: 10, font: bold, color: INK });
-    page.drawText(BRAND_NAME, { x: 90, y: 70, size: 9, font: regular, color: MUTED });
-  });
+  await tags.mark("P", () =>
+    page.drawText("Authorized Institution", { x: 90, y: 84, size: 10, font: bold, color: INK }),
+  );
+  await tags.mark("P", () => page.drawText(BRAND_NAME, { x: 90, y: 70, size: 9, font: regular, color: MUTED }));
 
   const qrX = width - 190;
   const qr = await QRCode.toBuffer(data.verifyUrl, { type: "png", margin: 1, width: 240, errorCorrectionLevel: "M" });
