@@ -30,6 +30,14 @@ export function formatLongDate(iso: string | null | undefined): string {
 }
 
 /** "4 weeks · 5 study hours": the calendar time next to the work it takes (decision 0029). */
+/** "45 minutes", "1 minute", "37 minutes 30 seconds". */
+export function formatMinutes(minutes: number) {
+  const whole = Math.floor(minutes);
+  const seconds = Math.round((minutes - whole) * 60);
+  const m = `${whole} minute${whole === 1 ? "" : "s"}`;
+  return seconds ? `${m} ${seconds} seconds` : m;
+}
+
 export function formatStudyTime(course: { duration: string; studyHours: number | null }): string {
   if (course.studyHours === null) return course.duration;
   return `${course.duration} · ${course.studyHours} study ${course.studyHours === 1 ? "hour" : "hours"}`;

@@ -388,6 +388,34 @@ describe("timed final exam", () => {
     });
   });
 
+  it("applies extra time given during a running attempt from the next attempt", async () => {
+    const user = await learnerIn();
+    await readyForExam(user);
+    const accommodate = (timeMultiplier: number) =>
+      request(t.app, "PUT", `/api/admin/learners/${user.id}/accommodation`, {
+        cookie: admin.cookie,
+        payload: { timeMultiplier },
+      });
+    const minutes = (q: Quiz) => (new Date(q.deadlineAt!).getTime() - new Date(q.startedAt).getTime()) / 60_000;
+    const first = (await start("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
+    expect(minutes(first)).toBe(30);
+    await accommodate(2);
+    // The running attempt keeps its deadline; the rules and the course page already state the next one's limit.
+    const resumed = (await start("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
+    expect(resumed.attemptId).toBe(first.attemptId);
+    expect(resumed.deadlineAt).toBe(first.deadlineAt);
+    const rules = (await get("/api/exam/fixture-basics/rules", user.cookie)).json();
+    expect(rules).toMatchObject({ yourTimeLimitMinutes: 60, inProgress: { deadlineAt: first.deadlineAt } });
+    expect((await get("/api/courses/fixture-basics", user.cookie)).json().exam.yourTimeLimitMinutes).toBe(60);
+    await post("/api/exam/fixture-basics", user.cookie, {
+      answers: answersFor(first, answerKey("fixture-basics", "exam"), 0),
+      attemptId: first.attemptId,
+    });
+    const next = (await start("/api/exam/fixture-basics", user.cookie)).json() as Quiz;
+    expect(next.attemptId).not.toBe(first.attemptId);
+    expect(minutes(next)).toBe(60);
+  });
+
   it("gives a learner with a 1.5x accommodation the longer limit", async () => {
     const user = await learnerIn();
     await readyForExam(user);
@@ -406,6 +434,10 @@ describe("timed final exam", () => {
     ).toBe(200);
     const learners = (await get(`/api/admin/learners?q=${encodeURIComponent(user.email)}`, admin.cookie)).json();
     expect(learners.items[0].timeMultiplier).toBe(1.5);
+    // The course page's exam card states the learner's own limit; a visitor reads the written one.
+    const card = async (cookie?: string) => (await get("/api/courses/fixture-basics", cookie)).json().exam;
+    expect(await card(user.cookie)).toMatchObject({ timeLimitMinutes: 30, yourTimeLimitMinutes: 45 });
+    expect(await card()).toMatchObject({ timeLimitMinutes: 30, yourTimeLimitMinutes: 30 });
     const audit = await db().selectFrom("auditLog").selectAll().where("action", "=", "accommodation.set").execute();
     expect(audit.map((a) => a.target)).toContain(user.email);
   });

@@ -1885,6 +1885,7 @@ export interface paths {
                 questionCount: number;
                 timeLimitMinutes: number | null;
                 title: string;
+                yourTimeLimitMinutes: number | null;
               }) | null;
               gradient: string;
               id: string;

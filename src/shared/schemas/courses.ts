@@ -71,7 +71,13 @@ export const courseDetailSchema = courseCardSchema.extend({
   percent: z.number().int(),
   allModulesComplete: z.boolean(),
   /** The cumulative final exam, when the course has one; it opens once every module is complete. */
-  exam: quizSummarySchema.extend({ timeLimitMinutes: z.number().int().nullable() }).nullable(),
+  exam: quizSummarySchema
+    .extend({
+      timeLimitMinutes: z.number().int().nullable(),
+      /** The reader's own limit: `timeLimitMinutes` with their extra time (an admin's accommodation); null when untimed. */
+      yourTimeLimitMinutes: z.number().nullable(),
+    })
+    .nullable(),
   /**
    * The practical skills assessment, when the course has one: it opens once every module is complete,
    * and an assessor reviews it (the learner's page: GET /api/practical/{courseId}).

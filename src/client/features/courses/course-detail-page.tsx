@@ -13,7 +13,7 @@ import { usePurchasing } from "#client/lib/payments.ts";
 import { PRACTICAL_STATE_TEXT, reviewTimeText, usePractical } from "#client/lib/practical.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME, PASS_MARK, PURCHASING_UNAVAILABLE } from "#shared/constants.ts";
-import { formatLongDate, formatPrice, formatStudyTime } from "#shared/format.ts";
+import { formatLongDate, formatMinutes, formatPrice, formatStudyTime } from "#shared/format.ts";
 import type { CourseDetail, ModuleState, ModuleSummary } from "#shared/schemas/courses.ts";
 import { resumeStep } from "./course-outline.ts";
 
@@ -136,7 +136,8 @@ function ExamCard({ course }: { course: CourseDetail }) {
             <h3 className="text-lg font-semibold">{exam.title}</h3>
             <p className="text-xs text-muted">
               {exam.questionCount} questions from every module · pass mark {PASS_MARK}%
-              {exam.timeLimitMinutes !== null && ` · ${exam.timeLimitMinutes} minutes`}
+              {exam.yourTimeLimitMinutes !== null && ` · ${formatMinutes(exam.yourTimeLimitMinutes)}`}
+              {exam.yourTimeLimitMinutes !== exam.timeLimitMinutes && " with your extra time"}
               {exam.bestScore !== null && ` · best score ${exam.bestScore}%`}
             </p>
           </div>

@@ -5,17 +5,10 @@ import { Card, PageContainer, Skeleton } from "#client/components/ui/misc.tsx";
 import { paths } from "#client/config/paths.ts";
 import { useDocumentMeta } from "#client/lib/use-document-meta.ts";
 import { BRAND_NAME } from "#shared/constants.ts";
+import { formatMinutes } from "#shared/format.ts";
 import type { ExamRules } from "#shared/schemas/learning.ts";
 import { useExamRules } from "./api.ts";
 import { AssessmentRunner, ErrorScreen, formatWhen } from "./assessment-runner.tsx";
-
-/** "45 minutes", "1 minute", "37 minutes 30 seconds". */
-export function formatMinutes(minutes: number) {
-  const whole = Math.floor(minutes);
-  const seconds = Math.round((minutes - whole) * 60);
-  const m = `${whole} minute${whole === 1 ? "" : "s"}`;
-  return seconds ? `${m} ${seconds} seconds` : m;
-}
 
 function TimeRule({ rules }: { rules: ExamRules }) {
   if (rules.timeLimitMinutes === null || rules.yourTimeLimitMinutes === null) return <>No time limit</>;
@@ -87,7 +80,9 @@ export function ExamIntro({
         <p className="mt-3 text-sm">
           {rules.inProgress
             ? "You have already started an attempt: it resumes where you left it" +
-              (rules.inProgress.deadlineAt ? ", and its clock has kept running." : ".")
+              (rules.inProgress.deadlineAt
+                ? ", and its clock has kept running. Extra time given after you started applies from your next attempt."
+                : ".")
             : rules.timeLimitMinutes !== null
               ? `The clock starts when you press ${startLabel} and keeps running if you leave the page. Extra time an administrator gives you applies from your next attempt.`
               : "Take the time you need; your attempt is kept if you leave the page."}

@@ -38,6 +38,7 @@ export function courseDetailTemplate(visitor: CourseDetail): CourseDetailTemplat
     allModulesComplete: hole((d) => d.allModulesComplete),
     exam: visitor.exam && {
       ...visitor.exam,
+      yourTimeLimitMinutes: hole((d) => d.exam?.yourTimeLimitMinutes),
       accessible: hole((d) => d.exam?.accessible),
       bestScore: hole((d) => d.exam?.bestScore),
       passed: hole((d) => d.exam?.passed),

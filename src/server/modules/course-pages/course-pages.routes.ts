@@ -14,7 +14,14 @@ import { requireUser } from "../../plugins/auth.ts";
 import { CompressibleBody, sendCompressible } from "../../plugins/serialization.ts";
 import { COURSE_NOT_FOUND } from "../courses/course-access.ts";
 import type { CourseCatalogue } from "../courses/course-catalogue.ts";
-import { currentLearner, servedCourse, servedCourseFor } from "../progress/learner-state.ts";
+import { accommodationRow, timeMultiplierIn, timeMultiplierOf } from "../progress/accommodation.ts";
+import {
+  currentLearner,
+  currentLearnerWith,
+  learnerStatement,
+  servedCourse,
+  servedCourseFor,
+} from "../progress/learner-state.ts";
 import {
   type CourseDetailTemplate,
   checkedFill,
@@ -22,6 +29,9 @@ import {
   fillCourseDetail,
 } from "./course-detail-template.ts";
 import { moveSummary, moveToLatest, readLesson, toCourseDetail } from "./course-pages.service.ts";
+
+/** The session, the records and the reader's exam accommodation in one statement (PostgreSQL). */
+const sessionWithAccommodation = learnerStatement((userId) => accommodationRow(userId));
 
 export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod {
   return async (app) => {
@@ -55,7 +65,7 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
       const current = await catalogue.get();
       const latest = current.byId.get(request.params.courseId);
       if (!latest) throw notFound(COURSE_NOT_FOUND);
-      const learner = await currentLearner(request, db, latest.card.id);
+      const learner = await currentLearnerWith(request, db, latest.card.id, sessionWithAccommodation, "");
       const { user } = learner;
       const { course, records } = await servedCourse(catalogue, latest, learner.records);
       if (!user) {
@@ -75,7 +85,14 @@ export function coursesRoutes(catalogue: CourseCatalogue): FastifyPluginAsyncZod
         template = courseDetailTemplate(toCourseDetail(course));
         templates.set(course, template);
       }
-      const page = toCourseDetail(course, records, moveSummary(course, latest, learner.records));
+      // The exam card states the reader's own time limit; on PostgreSQL it was read with the session.
+      const multiplier =
+        !course.exam?.timeLimitMinutes || !records.enrolled
+          ? 1
+          : learner.beside
+            ? timeMultiplierIn(learner.beside)
+            : await timeMultiplierOf(db, user.id);
+      const page = toCourseDetail(course, records, moveSummary(course, latest, learner.records), multiplier);
       // Outside production the page is checked against its schema and the template against the page.
       if (checked) courseDetailSchema.parse(page);
       const json = checked ? checkedFill(template, page) : fillCourseDetail(template, page);

@@ -48,6 +48,8 @@ export function toCourseDetail(
   course: CatalogueCourse,
   records: LearnerRecords = NO_RECORDS,
   move: CourseDetail["move"] = null,
+  /** The reader's exam accommodation; 1 for none (and for a visitor). */
+  timeMultiplier = 1,
 ): CourseDetail {
   const state = computeCourseState(course, records);
   return {
@@ -62,6 +64,8 @@ export function toCourseDetail(
           title: course.exam.title,
           questionCount: course.exam.draw,
           timeLimitMinutes: course.exam.timeLimitMinutes,
+          yourTimeLimitMinutes:
+            course.exam.timeLimitMinutes === null ? null : course.exam.timeLimitMinutes * timeMultiplier,
           accessible: state.examUnlocked,
           bestScore: records.enrolled ? (records.quizStats.get(FINAL_EXAM_ID)?.bestScore ?? null) : null,
           passed: state.examPassed,

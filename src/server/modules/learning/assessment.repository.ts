@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, sql, type Transaction } from "kysely";
 import { engineOf } from "../../db/database.ts";
 import { durableWrite, preparedQuery, writeTransaction } from "../../db/fast-paths.ts";
 import type { DB, QuizAttemptTable } from "../../db/schema.ts";
+import { accommodationRow } from "../progress/accommodation.ts";
 import { type BesideRow, learnerStatement } from "../progress/learner-state.ts";
 import type { DrawnQuestion } from "./draw.ts";
 
@@ -86,8 +87,7 @@ export const sessionWithAttempts = learnerStatement(
     select 'g', "createdAt", id, null from "attemptGrant"
       where "userId" = ${userId} and "courseId" = ${courseId} and "assessmentId" = ${assessmentId}
     union all
-    select 'm', null, null, json_build_object('timeMultiplier', "timeMultiplier") from "learnerAccommodation"
-      where "userId" = ${userId}`,
+    ${accommodationRow(userId)}`,
 );
 
 /** A timestamp read inside a `json` document (PostgreSQL's text form), as the app's ISO string. */
@@ -114,14 +114,6 @@ export function attemptReadsOf(rows: BesideRow[]): AttemptReads {
   return reads;
 }
 
-export async function timeMultiplierOf(db: Db, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom("learnerAccommodation")
-    .select("timeMultiplier")
-    .where("userId", "=", userId)
-    .executeTakeFirst();
-  return row ? Number(row.timeMultiplier) : 1;
-}
 
 /**
  * Opens attempt number `ordinal` unless one is already open or that number is taken (unique indexes):

@@ -9,6 +9,7 @@ import type { ExamRules, Quiz, QuizResult, QuizSubmission } from "#shared/schema
 import { requireLiveAccount } from "../../db/account-lock.ts";
 import { writeTransaction } from "../../db/fast-paths.ts";
 import { badRequest, conflict, notFound, tooManyAttempts } from "../../errors.ts";
+import { timeMultiplierOf } from "../progress/accommodation.ts";
 import { ensureProgressRow } from "../progress/progress.service.ts";
 import { PASS_MARK } from "../progress/progress-formula.ts";
 import {
@@ -17,7 +18,6 @@ import {
   listAttempts,
   listGrantTimes,
   storeGradedAttempt,
-  timeMultiplierOf,
 } from "./assessment.repository.ts";
 import { type Assessment, type AssessmentDeps, attemptRulesOf, examItemCount } from "./assessment-access.ts";
 import type { AttemptRules } from "./attempt-rules.ts";
