@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { formatLongDate } from "#shared/format.ts";
 import { completeCourse } from "../setup/assessments.ts";
 import { createTestApp, enrol, request, signUpUser, type TestApp, type TestUser } from "../setup/test-app.ts";
-import { formatLongDate } from "#shared/format.ts";
 
 // pdftotext/pdftoppm come from Debian's poppler-utils; .ci/run installs them. Without them (a fresh
 // machine outside CI) the PDF is still checked to be a PDF, but its text and rendering are not.
@@ -276,14 +276,18 @@ describe("PDF", () => {
       const struct = execFileSync("pdfinfo", ["-struct-text", file], { encoding: "utf8" });
       const paragraphs = [...struct.matchAll(/^\s+"(.*)"$/gm)].map((m) => m[1]);
       const completed = formatLongDate(cert.completedAt);
-      expect(paragraphs).toEqual(expect.arrayContaining(["Date Completed", completed, "Valid Until", "Certificate ID"]));
+      expect(paragraphs).toEqual(
+        expect.arrayContaining(["Date Completed", completed, "Valid Until", "Certificate ID"]),
+      );
       expect(paragraphs).toContain(cert.certificateId);
       expect(paragraphs.indexOf(completed)).toBe(paragraphs.indexOf("Date Completed") + 1);
       expect(paragraphs).not.toContain(`Date Completed${completed}`);
       expect(paragraphs).toEqual(expect.arrayContaining(["Authorized Institution", "Holistic Wellness Academy"]));
       const xmp = execFileSync("pdfinfo", ["-meta", file], { encoding: "utf8" });
       expect(xmp).toContain("<pdfuaid:part>1</pdfuaid:part>");
-      expect(xmp).toMatch(/<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Certificate of Completion - Fixture Basics</);
+      expect(xmp).toMatch(
+        /<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Certificate of Completion - Fixture Basics</,
+      );
       expect(xmp).toMatch(/<dc:language><rdf:Bag><rdf:li>en-US</);
       execFileSync("pdftoppm", ["-png", "-r", "30", "-singlefile", file, join(dir, "page")]);
       expect(readdirSync(dir)).toContain("page.png");

@@ -87,7 +87,15 @@ const BRAND = rgb(0.06, 0.46, 0.43);
 const MUTED = rgb(0.28, 0.33, 0.41);
 
 /** `joined`: a wrapped line that the next one continues; it ends in a space, so a reader joins the lines as words. */
-function drawCentered(page: PDFPage, text: string, y: number, font: PDFFont, size: number, color = INK, joined = false) {
+function drawCentered(
+  page: PDFPage,
+  text: string,
+  y: number,
+  font: PDFFont,
+  size: number,
+  color = INK,
+  joined = false,
+) {
   const width = font.widthOfTextAtSize(text, size);
   page.drawText(joined ? `${text} ` : text, { x: (page.getWidth() - width) / 2, y, size, font, color });
 }

@@ -114,7 +114,6 @@ export function attemptReadsOf(rows: BesideRow[]): AttemptReads {
   return reads;
 }
 
-
 /**
  * Opens attempt number `ordinal` unless one is already open or that number is taken (unique indexes):
  * the caller passes the number after the last attempt it based its allowance on, so an attempt another
