@@ -57,6 +57,7 @@ import { encodePage } from "./modules/site/page-encoding.ts";
 import { pageMetaFor, withPageMeta } from "./modules/site/page-meta.ts";
 import { pageStatus } from "./modules/site/page-status.ts";
 import { loadServerRenderer, mayBeSignedIn } from "./modules/site/server-render.ts";
+import { shareImageRoutes } from "./modules/site/share-images.ts";
 import { siteRoutes } from "./modules/site/site.routes.ts";
 import { studioRoutes } from "./modules/studio/studio.routes.ts";
 import { studioEditorsRoutes } from "./modules/studio/studio-editors.routes.ts";
@@ -308,6 +309,16 @@ export async function buildApp({
   await app.register(adminOutboxRoutes);
   await app.register(analyticsRoutes(catalogue));
   await app.register(siteRoutes(config, catalogue));
+  // Public pages' share tags and share images (decision 0067) read the same sources.
+  const metaSources = {
+    appUrl: config.appUrl,
+    catalogue: () => catalogue.get(),
+    certificate: async (certificateId: string) =>
+      verifyCertificate(database.db, catalogue, certificateId).catch(() => null),
+  };
+  await app.register(
+    shareImageRoutes({ ...metaSources, certificate: (id) => verifyCertificate(database.db, catalogue, id) }),
+  );
   await app.register(mediaRoutes(contentDir));
 
   const hasClient = existsSync(resolve(clientDir, "index.html"));
@@ -334,12 +345,6 @@ export async function buildApp({
 
   // The shell is read once; public pages get their own title, description and share tags in it.
   const shell = hasClient ? readFileSync(resolve(clientDir, "index.html"), "utf8") : "";
-  const metaSources = {
-    appUrl: config.appUrl,
-    catalogue: () => catalogue.get(),
-    certificate: async (certificateId: string) =>
-      verifyCertificate(database.db, catalogue, certificateId).catch(() => null),
-  };
   // Public pages are painted on the server for visitors (decision 0032), from a visitor's reads of
   // the same API routes the browser would call; they count against the visitor's own limits.
   const renderPublicPage = hasClient ? await loadServerRenderer(clientDir) : null;

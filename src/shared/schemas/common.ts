@@ -24,3 +24,6 @@ export function firstIssue(error: z.ZodError): z.core.$ZodIssue {
   if (!issue) throw new Error("A failed parse reported no issue.");
   return issue;
 }
+
+/** A share image's `?v=`: the content version or certificate state the page's tag names (decision 0067). */
+export const shareImageQuerySchema = z.strictObject({ v: z.string().max(64).optional() });
