@@ -2,7 +2,7 @@ import { type DehydratedState, dehydrate } from "@tanstack/react-query";
 import { renderToString } from "react-dom/server";
 import { StaticRouter } from "react-router";
 import { App } from "./app/app.tsx";
-import { serverPageFor } from "./app/server-pages.ts";
+import { type ServerPageName, serverPageFor } from "./app/server-pages.ts";
 import { createQueryClient } from "./lib/query-client.ts";
 import { queryKeys } from "./lib/query-keys.ts";
 
@@ -14,6 +14,18 @@ export interface RenderedPage {
   /** The page's module, as the build manifest names it. */
   source: string;
 }
+
+/** Each painted page's module, as the build manifest names it (the server preloads its chunks). */
+const PAGE_SOURCES: Record<ServerPageName, string> = {
+  home: "src/client/features/landing/landing-page.tsx",
+  login: "src/client/features/auth/login-page.tsx",
+  terms: "src/client/features/legal/terms-page.tsx",
+  privacy: "src/client/features/legal/privacy-page.tsx",
+  course: "src/client/features/courses/course-detail-page.tsx",
+  lesson: "src/client/features/courses/lesson-page.tsx",
+  practitioners: "src/client/features/practitioners/practitioners-page.tsx",
+  verify: "src/client/features/certificates/verify-page.tsx",
+};
 
 /**
  * Renders a public page for a visitor (decision 0032), or null for a page the server does not
@@ -42,5 +54,5 @@ export async function renderPage(
   );
   const state = dehydrate(queryClient);
   queryClient.clear();
-  return { html, state, source: page.source };
+  return { html, state, source: PAGE_SOURCES[page.name] };
 }

@@ -80,7 +80,9 @@ describe("the server's HTML names its page", () => {
   it("the preview lesson has its own title and description; a lesson past it keeps the shell's", async () => {
     const { body } = await html("/course/fixture-basics/lesson/alpha-one");
     expect(body).toContain("<title>Lesson alpha-one | Holistic Wellness Academy</title>");
-    expect(tag(body, "name", "description")).toBe("Lesson alpha-one: a lesson of Fixture Basics at Holistic Wellness Academy.");
+    expect(tag(body, "name", "description")).toBe(
+      "Lesson alpha-one: a lesson of Fixture Basics at Holistic Wellness Academy.",
+    );
     expect(tag(body, "name", "keywords")).toBe("fixture, test");
     expect(tag(body, "property", "og:image")).toMatch(/\/api\/share-images\/courses\/fixture-basics\?v=/);
     expect((await html("/course/fixture-basics/lesson/alpha-two")).body).not.toContain("og:title");
@@ -133,7 +135,13 @@ describe("share previews (decision 0067)", () => {
     const learner = await newLearner(t, { firstName: "Amara", lastName: "Okafor" });
     const id = await giveCertificate(t.testDb.database.db, { id: learner.id, firstName: "Amara", lastName: "Okafor" });
     const before = await shareImage((await html(`/verify/${id}`)).body);
-    expect(before).toMatchObject({ status: 200, type: "image/png", signature: PNG_SIGNATURE, width: 1200, height: 630 });
+    expect(before).toMatchObject({
+      status: 200,
+      type: "image/png",
+      signature: PNG_SIGNATURE,
+      width: 1200,
+      height: 630,
+    });
     // What the renderer was given is what the address names: the card of the public verification.
     const verification = (await request(t.app, "GET", `/api/verify/${id}`)).json();
     const card = certificateCard(t.config.appUrl, id, verification);

@@ -48,8 +48,8 @@ const SecondFactorNotice = lazy(() =>
 const LandingPage = lazyPage(() => import("#client/features/landing/landing-page.tsx"));
 const LoginPage = lazyPage(() => import("#client/features/auth/login-page.tsx"));
 const ResetPasswordPage = lazy(() => import("#client/features/auth/reset-password-page.tsx"));
-const TermsPage = lazy(() => import("#client/features/legal/terms-page.tsx"));
-const PrivacyPage = lazy(() => import("#client/features/legal/privacy-page.tsx"));
+const TermsPage = lazyPage(() => import("#client/features/legal/terms-page.tsx"));
+const PrivacyPage = lazyPage(() => import("#client/features/legal/privacy-page.tsx"));
 const PractitionersPage = lazyPage(() => import("#client/features/practitioners/practitioners-page.tsx"));
 const RegisterPractitionerPage = lazy(() => import("#client/features/site/register-practitioner-page.tsx"));
 const NotFoundPage = lazy(() => import("#client/features/site/not-found-page.tsx"));
@@ -103,6 +103,9 @@ const StudioApp = lazy(() => import("#client/features/studio/studio-app.tsx"));
 /** The pages the server renders for a visitor (decision 0032), by their route name. */
 export const serverRenderedPages = {
   home: LandingPage,
+  login: LoginPage,
+  terms: TermsPage,
+  privacy: PrivacyPage,
   course: CourseDetailPage,
   lesson: LessonPage,
   practitioners: PractitionersPage,
@@ -184,8 +187,8 @@ export function AppRoutes() {
           element={signedIn ? <Navigate to={paths.home} replace /> : <Page page={LoginPage} />}
         />
         <Route path={routePatterns.resetPassword} element={<ResetPasswordPage />} />
-        <Route path={routePatterns.terms} element={<TermsPage />} />
-        <Route path={routePatterns.privacy} element={<PrivacyPage />} />
+        <Route path={routePatterns.terms} element={<Page page={TermsPage} />} />
+        <Route path={routePatterns.privacy} element={<Page page={PrivacyPage} />} />
         <Route path={routePatterns.course} element={<Page page={CourseDetailPage} />} />
         <Route
           path={routePatterns.lesson}

@@ -11,11 +11,12 @@ export interface PageQuery {
   path: string;
 }
 
+export type ServerPageName = keyof typeof serverRenderedPages;
 export interface ServerPage {
+  /** Which page (the server renderer knows its module, to preload its chunks). */
+  name: ServerPageName;
   /** The page's code, loaded before rendering or hydrating so nothing suspends. */
   preload: () => Promise<unknown>;
-  /** Its module, as the build manifest names it (the server preloads its chunks). */
-  source: string;
   queries: PageQuery[];
 }
 
@@ -30,8 +31,8 @@ const decode = (value: string | undefined) => {
 
 /**
  * The public pages the server renders for a visitor (decision 0032): the landing page, course
- * pages, a course's preview lesson (decision 0046), the practitioner directory and verify pages,
- * with the reads each needs, keyed as the components read them so hydration finds them in the
+ * pages, a course's preview lesson (decision 0046), the practitioner directory, verify pages, and
+ * sign-in, terms and privacy (decision 0067), with the reads each needs, keyed as the components read them so hydration finds them in the
  * cache. Null for every other page.
  */
 export function serverPageFor(pathname: string, search: string): ServerPage | null {
@@ -44,20 +45,27 @@ export function serverPageFor(pathname: string, search: string): ServerPage | nu
     queryKey: courseQueryOptions(courseId).queryKey,
     path: `/api/courses/${enc(courseId)}`,
   });
+  const page = (name: ServerPageName) => ({ name, preload: serverRenderedPages[name].preload });
   const payments: PageQuery = { queryKey: paymentsConfigQueryOptions().queryKey, path: "/api/payments/config" };
   switch (match.name) {
     case "home":
       return {
-        preload: serverRenderedPages.home.preload,
-        source: "src/client/features/landing/landing-page.tsx",
+        ...page("home"),
         queries: [site, courses],
+      };
+    case "login":
+    case "terms":
+    case "privacy":
+      // Pages of the site settings alone.
+      return {
+        ...page(match.name),
+        queries: [site],
       };
     case "course": {
       const courseId = decode(match.params.courseId);
       if (!courseId) return null;
       return {
-        preload: serverRenderedPages.course.preload,
-        source: "src/client/features/courses/course-detail-page.tsx",
+        ...page("course"),
         queries: [site, course(courseId), payments],
       };
     }
@@ -67,8 +75,7 @@ export function serverPageFor(pathname: string, search: string): ServerPage | nu
       const lessonId = decode(match.params.lessonId);
       if (!courseId || !lessonId) return null;
       return {
-        preload: serverRenderedPages.lesson.preload,
-        source: "src/client/features/courses/lesson-page.tsx",
+        ...page("lesson"),
         queries: [
           site,
           course(courseId),
@@ -90,8 +97,7 @@ export function serverPageFor(pathname: string, search: string): ServerPage | nu
       if (region) query.set("region", region);
       const qs = query.toString();
       return {
-        preload: serverRenderedPages.practitioners.preload,
-        source: "src/client/features/practitioners/practitioners-page.tsx",
+        ...page("practitioners"),
         queries: [
           site,
           courses,
@@ -106,8 +112,7 @@ export function serverPageFor(pathname: string, search: string): ServerPage | nu
       const certificateId = decode(match.params.certificateId);
       if (!certificateId) return null;
       return {
-        preload: serverRenderedPages.verify.preload,
-        source: "src/client/features/certificates/verify-page.tsx",
+        ...page("verify"),
         queries: [
           site,
           {

@@ -66,7 +66,10 @@ function oklchToHex(lightness: number, chroma: number, hue: number) {
 export function gradientColours(classes: string): [string, string] {
   const colours = tailwindPalette();
   const stop = (prefix: string) => {
-    const name = classes.split(/\s+/).find((c) => c.startsWith(prefix))?.slice(prefix.length);
+    const name = classes
+      .split(/\s+/)
+      .find((c) => c.startsWith(prefix))
+      ?.slice(prefix.length);
     return name ? colours.get(name) : undefined;
   };
   const from = stop("from-");

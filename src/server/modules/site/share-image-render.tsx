@@ -34,7 +34,12 @@ async function fontsFor(text: string): Promise<SatoriFont[]> {
   ];
   for (const face of SCRIPT_FACES)
     if (face.covers.test(text))
-      fonts.push({ name: face.file.replace(/-Bold\.ttf$/, ""), data: await fontFile(face.file), weight: 700, style: "normal" });
+      fonts.push({
+        name: face.file.replace(/-Bold\.ttf$/, ""),
+        data: await fontFile(face.file),
+        weight: 700,
+        style: "normal",
+      });
   return fonts;
 }
 
@@ -50,8 +55,9 @@ function Card({ card }: { card: ShareCard }) {
   return (
     <div
       style={{
-        width: "100%",
-        height: "100%",
+        width: SHARE_IMAGE_SIZE.width,
+        height: SHARE_IMAGE_SIZE.height,
+        boxSizing: "border-box",
         display: "flex",
         flexDirection: "column",
         justifyContent: "space-between",
@@ -69,13 +75,12 @@ function Card({ card }: { card: ShareCard }) {
             {line}
           </div>
         ))}
-      </div>
-      <div style={{ display: "flex", alignItems: "center", justifyContent: "space-between", fontSize: 28 }}>
-        <div style={{ display: "flex" }}>{card.footer}</div>
         {card.badge ? (
           <div
             style={{
               display: "flex",
+              alignSelf: "flex-start",
+              marginTop: 36,
               padding: "10px 28px",
               borderRadius: 999,
               fontSize: 34,
@@ -87,6 +92,7 @@ function Card({ card }: { card: ShareCard }) {
           </div>
         ) : null}
       </div>
+      <div style={{ display: "flex", fontSize: 28 }}>{card.footer}</div>
     </div>
   );
 }

@@ -32,11 +32,7 @@ export const courseImage = (appUrl: string, course: CatalogueCourse): ShareImage
   alt: `${course.card.title}, a course of the academy with a Certificate of Completion`,
 });
 
-export const certificateImage = (
-  appUrl: string,
-  certificateId: string,
-  certificate: PublicCertificate,
-): ShareImage => {
+export const certificateImage = (appUrl: string, certificateId: string, certificate: PublicCertificate): ShareImage => {
   const card = certificateCard(appUrl, certificateId, certificate);
   return {
     url: `${appUrl}${shareImagePaths.certificate(certificateId, shareCardKey(card))}`,
