@@ -89,6 +89,23 @@ describe("authorisation matrix over every admin endpoint", () => {
       expect([200, 404], `${key} as admin`).toContain((await send(admin)).statusCode);
     });
   }
+  // Public on purpose: the share images of the public pages (decision 0067), for any visitor or crawler.
+  const publicRoutes = registeredRoutes(t.app).filter((r) => r.url.startsWith("/api/share-images"));
+  it("the share-image routes are public: a visitor is served or told 404, never refused", async () => {
+    expect(publicRoutes.map((r) => r.url).sort()).toEqual([
+      "/api/share-images/academy",
+      "/api/share-images/certificates/:certificateId",
+      "/api/share-images/courses/:courseId",
+    ]);
+    for (const { url } of publicRoutes) {
+      const res = await request(
+        t.app,
+        "GET",
+        url.replace(":courseId", "fixture-basics").replace(":certificateId", "HWA-AAAAAAAAAAAAAAAA"),
+      );
+      expect([200, 404], url).toContain(res.statusCode);
+    }
+  });
   it("the x-user-email header does not make a learner an admin", async () => {
     const res = await request(t.app, "GET", "/api/admin/orders", {
       cookie: learner.cookie,

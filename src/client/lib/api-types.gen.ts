@@ -4772,6 +4772,63 @@ export interface paths {
       };
     };
   };
+  "/api/share-images/academy": {
+    get: {
+      parameters: {
+        query?: {
+          v?: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "image/png": string;
+          };
+        };
+      };
+    };
+  };
+  "/api/share-images/certificates/{certificateId}": {
+    get: {
+      parameters: {
+        query?: {
+          v?: string;
+        };
+        path: {
+          certificateId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "image/png": string;
+          };
+        };
+      };
+    };
+  };
+  "/api/share-images/courses/{courseId}": {
+    get: {
+      parameters: {
+        query?: {
+          v?: string;
+        };
+        path: {
+          courseId: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "image/png": string;
+          };
+        };
+      };
+    };
+  };
   "/api/staff/questions": {
     get: {
       parameters: {
