@@ -307,6 +307,68 @@ describe("asking and reading", () => {
   });
 });
 
+describe("every authorisation rule, route by route", () => {
+  it("visitor, learner not enrolled, enrolled learner, another course's instructor, instructor, admin", async () => {
+    // One question past the preview, asked by `asker`, with a classmate's answer, and a post to hide.
+    const q = await ask(asker, "Who may do what on this question?");
+    const theirs = (await answer(classmate, q.id, "A classmate's answer.")).answer;
+    const toHide = (await answer(asker, q.id, "The asker's own answer, to be hidden.")).answer;
+    const roles = ["visitor", "outsider", "enrolled", "otherInstructor", "instructor", "admin"] as const;
+    const as = { visitor: undefined, outsider, enrolled: classmate, otherInstructor, instructor: staff, admin };
+    /** Statuses in the order of `roles`; a route is called once per role, in that order. */
+    const rules: [string, string, unknown, number[]][] = [
+      ["GET", lessonUrl(), undefined, [401, 403, 200, 403, 200, 200]],
+      ["GET", `/api/courses/${COURSE}/lessons/${LESSON}/common-questions`, undefined, [401, 403, 200, 403, 200, 200]],
+      ["GET", `/api/questions/${q.id}`, undefined, [401, 403, 200, 403, 200, 200]],
+      ["GET", `/api/courses/${COURSE}/questions?search=authorisation`, undefined, [401, 403, 200, 403, 200, 200]],
+      ["POST", lessonUrl(), { title: "May I ask here, please?", body: "x" }, [401, 403, 200, 403, 200, 200]],
+      ["POST", `/api/questions/${q.id}/answers`, { body: "An answer." }, [401, 403, 200, 403, 200, 200]],
+      ["POST", `/api/questions/${q.id}/upvote`, undefined, [401, 403, 200, 403, 200, 200]],
+      ["DELETE", `/api/questions/${q.id}/upvote`, undefined, [401, 403, 200, 403, 200, 200]],
+      ["POST", `/api/questions/${q.id}/follow`, undefined, [401, 403, 200, 403, 200, 200]],
+      ["DELETE", `/api/questions/${q.id}/follow`, undefined, [401, 403, 200, 403, 200, 200]],
+      // A post the reader may not read is not found for them.
+      ["POST", `/api/posts/${q.id}/report`, { reason: "other" }, [401, 404, 200, 404, 200, 200]],
+      // Accepting is the asker's or staff's; the classmate is neither.
+      ["POST", `/api/answers/${theirs.id}/accept`, undefined, [401, 404, 403, 404, 200, 200]],
+      ["POST", `/api/questions/${q.id}/promote`, undefined, [401, 403, 403, 403, 200, 200]],
+      ["DELETE", `/api/questions/${q.id}/promote`, undefined, [401, 403, 403, 403, 200, 200]],
+      // Edits and deletions are the author's alone: staff and admins included are refused.
+      ["PATCH", `/api/questions/${q.id}`, { title: "Taken over by someone else" }, [401, 403, 403, 403, 403, 403]],
+      ["DELETE", `/api/questions/${q.id}`, undefined, [401, 403, 403, 403, 403, 403]],
+      ["PATCH", `/api/answers/${toHide.id}`, { body: "Rewritten by another." }, [401, 404, 403, 404, 403, 403]],
+      ["DELETE", `/api/answers/${toHide.id}`, undefined, [401, 404, 403, 404, 403, 403]],
+      ["GET", "/api/staff/questions?status=unanswered", undefined, [401, 403, 403, 200, 200, 200]],
+      ["GET", "/api/admin/posts", undefined, [401, 403, 403, 403, 403, 200]],
+      ["POST", `/api/admin/posts/${toHide.id}/hide`, undefined, [401, 403, 403, 403, 403, 200]],
+      ["POST", `/api/admin/posts/${toHide.id}/restore`, undefined, [401, 403, 403, 403, 403, 200]],
+      [
+        "POST",
+        `/api/admin/learners/${outsider.id}/posting`,
+        { suspended: false, reason: "Checking who may" },
+        [401, 403, 403, 403, 403, 200],
+      ],
+      ["GET", "/api/notifications", undefined, [401, 200, 200, 200, 200, 200]],
+      ["POST", "/api/posts/preview", { body: "*hi*" }, [401, 200, 200, 200, 200, 200]],
+    ];
+    const seen: string[] = [];
+    const wanted: string[] = [];
+    for (const [method, url, payload, statuses] of rules)
+      for (const [i, role] of roles.entries()) {
+        const res = await call(method as "GET", url, as[role], payload);
+        seen.push(`${method} ${url} as ${role}: ${res.statusCode}`);
+        wanted.push(`${method} ${url} as ${role}: ${statuses[i]}`);
+      }
+    expect(seen).toEqual(wanted);
+    // Nothing a refusal touched changed: the question and both answers are still the authors' own.
+    const after = (await call("GET", `/api/questions/${q.id}`, asker)).json() as QuestionDetail;
+    expect(after.title).toBe("Who may do what on this question?");
+    expect(after.answers.map((a) => a.html)).toEqual(
+      expect.arrayContaining([expect.stringContaining("classmate"), expect.stringContaining("to be hidden")]),
+    );
+  });
+});
+
 describe("answers, acceptance, votes and follows", () => {
   it("answers show their staff badge; the asker accepts, a classmate cannot, staff can", async () => {
     const q = await ask(asker, "Can clients skip breakfast safely?");
