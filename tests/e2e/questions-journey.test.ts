@@ -27,7 +27,10 @@ async function typeInto(page: Page, label: string | RegExp, text: string) {
   await page.keyboard.type(text);
 }
 async function press(page: Page, name: string | RegExp, what = String(name)) {
-  const control = page.getByRole("button", { name, exact: typeof name === "string" });
+  const control = page.getByRole("button", {
+    name,
+    exact: typeof name === "string",
+  });
   await control.focus();
   await expectFocused(control, what);
   await page.keyboard.press("Enter");
@@ -35,8 +38,18 @@ async function press(page: Page, name: string | RegExp, what = String(name)) {
 /** Arrow keys down an open menu until the item has focus. */
 async function downTo(page: Page, item: Locator) {
   await item.waitFor();
-  for (let i = 0; i < 7 && !(await item.evaluate((el) => el === document.activeElement)); i++)
-    await page.keyboard.press("ArrowDown");
+  // One press at a time, each given a moment: on a loaded machine the menu takes focus after it shows,
+  // and presses sent before that are lost.
+  await expect
+    .poll(
+      async () => {
+        if (await item.evaluate((el) => el === document.activeElement)) return true;
+        await page.keyboard.press("ArrowDown");
+        return item.evaluate((el) => el === document.activeElement);
+      },
+      { intervals: [150], timeout: 10_000 },
+    )
+    .toBe(true);
   await expectFocused(item, await item.innerText());
 }
 async function signIn(page: Page, account: { email: string; password: string }) {
@@ -52,9 +65,18 @@ async function signIn(page: Page, account: { email: string; password: string }) 
 describe("questions on a lesson, from asking to the lesson's common questions", () => {
   it("ask, see a similar question, answer from the queue, be told by e-mail and notice, accept, promote", async () => {
     const db = e2e.testDb.database.db;
-    const learner = await createAccount(e2e, { firstName: "Amara", lastName: "Okafor" });
-    const classmate = await createAccount(e2e, { firstName: "Ben", lastName: "Lee" });
-    const instructor = await createAccount(e2e, { firstName: "Iris", lastName: "Instructor" });
+    const learner = await createAccount(e2e, {
+      firstName: "Amara",
+      lastName: "Okafor",
+    });
+    const classmate = await createAccount(e2e, {
+      firstName: "Ben",
+      lastName: "Lee",
+    });
+    const instructor = await createAccount(e2e, {
+      firstName: "Iris",
+      lastName: "Instructor",
+    });
     // The instructor is enrolled too: the lesson route lets only enrolled learners read past the preview.
     for (const account of [learner, classmate, instructor]) await e2e.enrol(account.email, COURSE);
     const instructorId = await userIdOf(instructor.email);
@@ -162,7 +184,9 @@ describe("questions on a lesson, from asking to the lesson's common questions", 
     await phone.getByRole("heading", { level: 1 }).waitFor();
     await phone.getByRole("button", { name: "Open menu" }).focus();
     await phone.keyboard.press("Enter");
-    const avatar = phone.getByRole("button", { name: /Your account.*1 new notice/ });
+    const avatar = phone.getByRole("button", {
+      name: /Your account.*1 new notice/,
+    });
     await avatar.waitFor();
     expect(await phone.locator("#mobile-menu").getByTestId("notice-count-status").innerText()).toBe("1 new notice");
     await avatar.focus();
