@@ -47,7 +47,7 @@ async function downTo(page: Page, item: Locator) {
         await page.keyboard.press("ArrowDown");
         return item.evaluate((el) => el === document.activeElement);
       },
-      { intervals: [150], timeout: 10_000 },
+      { interval: 150, timeout: 10_000 },
     )
     .toBe(true);
   await expectFocused(item, await item.innerText());
