@@ -162,7 +162,11 @@ describe("saving one lesson", () => {
       payload: { kind: "major", note: "A figure", baseRevision: withAlt.json().revision },
     });
     expect(published.statusCode, published.body).toBe(200);
-    const page = await request(t.app, "GET", `/api/courses/${COURSE}/lessons/alpha-one`, { cookie: learner.cookie });
+    // A learner who enrols now studies this version (another test may have kept the first learner on
+    // an earlier one).
+    const newcomer = await signUpUser(t.app);
+    await enrol(t, newcomer, COURSE);
+    const page = await request(t.app, "GET", `/api/courses/${COURSE}/lessons/alpha-one`, { cookie: newcomer.cookie });
     const src = /<img src="([^"]+band\.svg[^"]*)"/.exec(page.json().html)?.[1];
     expect(src).toMatch(/^\/media\/fixture-basics\/band\.svg\?v=[0-9a-f]{12}$/);
     const served = await request(t.app, "GET", src ?? "");
